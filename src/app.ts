@@ -1,0 +1,40 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import type { AppEnv } from "./app-env";
+import { ApiError, onError, respondError, validationHook } from "./errors";
+import { adminRouter } from "./routes/admin";
+import { createApiRouter, openApiDocument } from "./routes/api";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const newRequestId = () => `req_${[...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+
+/** Builds the Worker's HTTP app: middleware order, error handling, the API, its document and admin. */
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const api = createApiRouter();
+
+  app.use("*", async (c, next) => {
+    const requestId = newRequestId();
+    c.set("requestId", requestId);
+    await next();
+    c.res.headers.set("x-request-id", requestId);
+  });
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => respondError(c, new ApiError("payload_too_large", "request body is larger than 1 MB")),
+    }),
+  );
+
+  app.get("/", (c) => c.json({ service: "threadwatch", api: "/api/v1", openapi: "/api/v1/openapi.json", mcp: "/mcp" }));
+  // Public, registered before the API's key check.
+  app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument(api) as object));
+  app.route("/api/v1", api);
+  app.route("/admin/v1", adminRouter);
+
+  app.notFound((c) => respondError(c, new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`)));
+  app.onError(onError);
+  return { app, api };
+}

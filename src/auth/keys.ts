@@ -1,0 +1,32 @@
+/** API key format (SPEC 2): `tw_live_` + 40 base62 characters from crypto.getRandomValues. */
+export const KEY_PREFIX = "tw_live_";
+const KEY_BODY_LENGTH = 40;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const KEY_PATTERN = /^tw_live_[0-9A-Za-z]{32,128}$/;
+
+export type KeyScope = "read" | "read_write";
+
+export function generateApiKey(): string {
+  // Rejection sampling keeps every base62 character equally likely (256 is not a multiple of 62).
+  const out: string[] = [];
+  while (out.length < KEY_BODY_LENGTH) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(64))) {
+      if (byte < 248 && out.length < KEY_BODY_LENGTH) out.push(BASE62[byte % 62]!);
+    }
+  }
+  return KEY_PREFIX + out.join("");
+}
+
+export async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** What is shown of a key after creation: the prefix and four characters. */
+export const displayPrefix = (key: string) => key.slice(0, KEY_PREFIX.length + 4);
+
+/** Constant-time string comparison for the admin token (compares digests, so lengths do not leak). */
+export async function timingSafeEqualStrings(a: string, b: string): Promise<boolean> {
+  const [da, db] = await Promise.all([a, b].map((s) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(s))));
+  return crypto.subtle.timingSafeEqual(da!, db!);
+}

@@ -1,0 +1,109 @@
+import { and, desc, eq, isNotNull, lt } from "drizzle-orm";
+import { displayPrefix, generateApiKey, sha256Hex, type KeyScope } from "../auth/keys";
+import { nowIso, type Database } from "./client";
+import { apiKeys, workspaces } from "./schema";
+
+export interface ResolvedKey {
+  keyId: number;
+  workspaceId: number;
+  scope: KeyScope;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export async function findKeyByHash(db: Database, keyHash: string): Promise<ResolvedKey | undefined> {
+  const row = await db
+    .select({
+      keyId: apiKeys.id,
+      workspaceId: apiKeys.workspaceId,
+      scope: apiKeys.scope,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, keyHash))
+    .get();
+  return row;
+}
+
+export async function touchKey(db: Database, keyId: number, at: string): Promise<void> {
+  await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId)).run();
+}
+
+export function serializeKey(row: typeof apiKeys.$inferSelect) {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    name: row.name,
+    prefix: row.prefix,
+    scope: row.scope,
+    expires_at: row.expiresAt,
+    revoked_at: row.revokedAt,
+    last_used_at: row.lastUsedAt,
+    created_at: row.createdAt,
+  };
+}
+
+export type ApiKeyView = ReturnType<typeof serializeKey>;
+
+export async function createKey(
+  db: Database,
+  workspaceId: number,
+  input: { name: string; scope: KeyScope; expiresAt?: string | null },
+): Promise<{ key: string; record: ApiKeyView }> {
+  const key = generateApiKey();
+  const row = await db
+    .insert(apiKeys)
+    .values({
+      workspaceId,
+      name: input.name,
+      scope: input.scope,
+      keyHash: await sha256Hex(key),
+      prefix: displayPrefix(key),
+      expiresAt: input.expiresAt ?? null,
+    })
+    .returning()
+    .get();
+  return { key, record: serializeKey(row) };
+}
+
+export async function listKeys(db: Database, workspaceId: number): Promise<ApiKeyView[]> {
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.id)).all();
+  return rows.map(serializeKey);
+}
+
+export async function revokeKey(db: Database, workspaceId: number, keyId: number): Promise<ApiKeyView | undefined> {
+  const existing = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, keyId)))
+    .get();
+  if (!existing) return undefined;
+  if (existing.revokedAt) return serializeKey(existing);
+  const row = await db.update(apiKeys).set({ revokedAt: nowIso() }).where(eq(apiKeys.id, keyId)).returning().get();
+  return serializeKey(row);
+}
+
+/** Deletes temporary keys whose expiry has passed (hourly cron). Returns how many went. */
+export async function deleteExpiredKeys(db: Database, at = nowIso()): Promise<number> {
+  const deleted = await db
+    .delete(apiKeys)
+    .where(and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, at)))
+    .returning({ id: apiKeys.id })
+    .all();
+  return deleted.length;
+}
+
+export async function createWorkspace(db: Database, name: string) {
+  return db.insert(workspaces).values({ name }).returning().get();
+}
+
+export async function getWorkspace(db: Database, id: number) {
+  return db.select().from(workspaces).where(eq(workspaces.id, id)).get();
+}
+
+export async function listWorkspaces(db: Database) {
+  return db.select().from(workspaces).orderBy(workspaces.id).all();
+}

@@ -1,0 +1,30 @@
+import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import type { Env } from "../env";
+import * as schema from "./schema";
+
+export type Database = DrizzleD1Database<typeof schema>;
+
+/**
+ * The one door to a workspace's data. Every query function in src/db takes this first and filters on
+ * `workspaceId`. Which database holds a workspace is decided here alone, so moving a large workspace to a
+ * database of its own (SPEC 1, growth) changes this function and no route.
+ */
+export interface WorkspaceDb {
+  readonly db: Database;
+  readonly d1: D1Database;
+  readonly workspaceId: number;
+}
+
+export function workspaceDb(env: Pick<Env, "DB">, workspaceId: number): WorkspaceDb {
+  return { db: drizzle(env.DB, { schema }), d1: env.DB, workspaceId };
+}
+
+/**
+ * The directory: workspaces and API keys, looked up before a workspace is known (a key identifies its
+ * workspace). Only src/auth and the admin routes use it.
+ */
+export function directoryDb(env: Pick<Env, "DB">): Database {
+  return drizzle(env.DB, { schema });
+}
+
+export const nowIso = () => new Date().toISOString();

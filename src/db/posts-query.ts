@@ -1,0 +1,92 @@
+// Builds the SQL of GET /posts. Pure (no imports), so the read benchmark runs the very same statements
+// directly against the SQLite file to compare the service with the raw query.
+
+export type PostSort = "priority" | "urgency" | "date" | "score" | "comments";
+
+export interface PostFilters {
+  keywordId?: number;
+  subreddit?: string;
+  priority?: "high" | "medium" | "low";
+  answered?: boolean;
+  hasCompetitors?: boolean;
+  includeArchived: boolean;
+  search?: string;
+  sortBy?: PostSort;
+  sortOrder: "asc" | "desc";
+  limit: number;
+  offset: number;
+}
+
+export interface BuiltQuery {
+  sql: string;
+  params: (string | number)[];
+}
+
+const SORT_COLUMN: Record<PostSort, string> = {
+  priority: "p.priority_rank",
+  urgency: "p.urgency_rank",
+  date: "p.created_utc",
+  score: "p.score",
+  comments: "p.num_comments",
+};
+
+export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext, p.author, p.url, p.score, p.num_comments,
+  p.created_utc, p.permalink, p.is_answered, p.archived, p.skipped, p.priority, p.urgency,
+  (SELECT json_group_array(keyword) FROM (SELECT k.keyword FROM post_keywords pk JOIN keywords k ON k.id = pk.keyword_id
+     WHERE pk.post_id = p.id ORDER BY k.keyword)) AS matched_keywords,
+  (SELECT json_group_array(name) FROM (SELECT c.name FROM post_competitors pc JOIN competitors c ON c.id = pc.competitor_id
+     WHERE pc.post_id = p.id ORDER BY c.name)) AS mentioned_competitors`;
+
+function whereClause(workspaceId: number, f: PostFilters): { from: string; where: string; params: (string | number)[] } {
+  const params: (string | number)[] = [workspaceId];
+  const conditions = ["p.workspace_id = ?"];
+  let from = "posts p";
+  if (f.search !== undefined) {
+    from = "posts_fts JOIN posts p ON p.id = posts_fts.rowid";
+    conditions.push("posts_fts MATCH ?");
+    params.push(f.search);
+  }
+  if (!f.includeArchived) conditions.push("p.archived = 0");
+  if (f.subreddit !== undefined) {
+    conditions.push("p.subreddit = ? COLLATE NOCASE");
+    params.push(f.subreddit);
+  }
+  if (f.priority !== undefined) {
+    conditions.push("p.priority = ?");
+    params.push(f.priority);
+  }
+  if (f.answered !== undefined) conditions.push(`p.is_answered = ${f.answered ? 1 : 0}`);
+  if (f.keywordId !== undefined) {
+    conditions.push("EXISTS (SELECT 1 FROM post_keywords pk WHERE pk.post_id = p.id AND pk.keyword_id = ?)");
+    params.push(f.keywordId);
+  }
+  if (f.hasCompetitors !== undefined) {
+    conditions.push(`${f.hasCompetitors ? "" : "NOT "}EXISTS (SELECT 1 FROM post_competitors pc WHERE pc.post_id = p.id)`);
+  }
+  return { from, where: conditions.join(" AND "), params };
+}
+
+function orderClause(f: PostFilters): string {
+  const dir = f.sortOrder === "asc" ? "ASC" : "DESC";
+  // With a search and no explicit sort: best match first (bm25 is lower-is-better), then newest.
+  if (f.sortBy === undefined && f.search !== undefined) return "bm25(posts_fts) ASC, p.created_utc DESC, p.id DESC";
+  const sortBy = f.sortBy ?? "date";
+  // Ties are broken by date, then id, in the same direction, so paging is stable.
+  const keys = sortBy === "date" ? ["p.created_utc", "p.id"] : [SORT_COLUMN[sortBy], "p.created_utc", "p.id"];
+  return keys.map((k) => `${k} ${dir}`).join(", ");
+}
+
+export function buildPostsQueries(workspaceId: number, f: PostFilters): { page: BuiltQuery; count: BuiltQuery } {
+  const { from, where, params } = whereClause(workspaceId, f);
+  return {
+    page: {
+      sql: `SELECT ${POST_COLUMNS} FROM ${from} WHERE ${where} ORDER BY ${orderClause(f)} LIMIT ? OFFSET ?`,
+      params: [...params, f.limit, f.offset],
+    },
+    count: { sql: `SELECT count(*) AS count FROM ${from} WHERE ${where}`, params },
+  };
+}
+
+export function buildPostByIdQuery(workspaceId: number, postId: number): BuiltQuery {
+  return { sql: `SELECT ${POST_COLUMNS} FROM posts p WHERE p.workspace_id = ? AND p.id = ?`, params: [workspaceId, postId] };
+}

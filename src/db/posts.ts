@@ -1,0 +1,105 @@
+import { and, eq } from "drizzle-orm";
+import { ApiError } from "../errors";
+import { nowIso, type WorkspaceDb } from "./client";
+import { buildPostByIdQuery, buildPostsQueries, type PostFilters } from "./posts-query";
+import { posts } from "./schema";
+
+export interface PostRow {
+  id: number;
+  forum_id: string;
+  subreddit: string;
+  title: string;
+  selftext: string;
+  author: string | null;
+  url: string | null;
+  score: number;
+  num_comments: number;
+  created_utc: string;
+  permalink: string | null;
+  is_answered: number;
+  archived: number;
+  skipped: number;
+  priority: "high" | "medium" | "low" | null;
+  urgency: "urgent" | "not_urgent" | null;
+  matched_keywords: string;
+  mentioned_competitors: string;
+}
+
+export function serializePost(row: PostRow) {
+  return {
+    id: row.id,
+    forum_id: row.forum_id,
+    subreddit: row.subreddit,
+    title: row.title,
+    selftext: row.selftext,
+    author: row.author,
+    url: row.url,
+    score: row.score,
+    num_comments: row.num_comments,
+    created_utc: row.created_utc,
+    permalink: row.permalink,
+    matched_keywords: JSON.parse(row.matched_keywords) as string[],
+    mentioned_competitors: JSON.parse(row.mentioned_competitors) as string[],
+    is_answered: row.is_answered === 1,
+    archived: row.archived === 1,
+    skipped: row.skipped === 1,
+    priority: row.priority,
+    urgency: row.urgency,
+  };
+}
+
+export type PostView = ReturnType<typeof serializePost>;
+
+const isFtsSyntaxError = (err: unknown) => /fts5|unterminated string|no such column|malformed MATCH/i.test(String(err));
+
+export async function listPosts(w: WorkspaceDb, filters: PostFilters): Promise<{ data: PostView[]; count: number }> {
+  const { page, count } = buildPostsQueries(w.workspaceId, filters);
+  try {
+    const [pageResult, countResult] = await w.d1.batch([
+      w.d1.prepare(page.sql).bind(...page.params),
+      w.d1.prepare(count.sql).bind(...count.params),
+    ]);
+    const rows = (pageResult?.results ?? []) as unknown as PostRow[];
+    const total = ((countResult?.results ?? [])[0] as { count: number } | undefined)?.count ?? 0;
+    return { data: rows.map(serializePost), count: total };
+  } catch (err) {
+    if (filters.search !== undefined && isFtsSyntaxError(err)) {
+      throw new ApiError("validation_failed", "search is not a valid full-text query", {
+        details: [
+          {
+            path: "query.search",
+            message: 'not a valid full-text query: use words, "quoted phrases" and prefix* terms (SQLite FTS5 syntax)',
+          },
+        ],
+      });
+    }
+    throw err;
+  }
+}
+
+export async function getPost(w: WorkspaceDb, postId: number): Promise<PostView | undefined> {
+  const q = buildPostByIdQuery(w.workspaceId, postId);
+  const row = await w.d1.prepare(q.sql).bind(...q.params).first<PostRow>();
+  return row ? serializePost(row) : undefined;
+}
+
+export interface PostStatePatch {
+  is_answered?: boolean;
+  archived?: boolean;
+  skipped?: boolean;
+}
+
+export async function updatePostState(w: WorkspaceDb, postId: number, patch: PostStatePatch): Promise<PostView | undefined> {
+  const updated = await w.db
+    .update(posts)
+    .set({
+      ...(patch.is_answered !== undefined ? { isAnswered: patch.is_answered } : {}),
+      ...(patch.archived !== undefined ? { archived: patch.archived } : {}),
+      ...(patch.skipped !== undefined ? { skipped: patch.skipped } : {}),
+      updatedAt: nowIso(),
+    })
+    .where(and(eq(posts.workspaceId, w.workspaceId), eq(posts.id, postId)))
+    .returning({ id: posts.id })
+    .get();
+  return updated ? getPost(w, postId) : undefined;
+}

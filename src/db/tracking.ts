@@ -1,0 +1,152 @@
+// Tracked keywords and competitors of a workspace.
+import { and, asc, eq } from "drizzle-orm";
+import { ApiError } from "../errors";
+import type { WorkspaceDb } from "./client";
+import { competitors, keywords } from "./schema";
+
+type KeywordRow = typeof keywords.$inferSelect;
+type CompetitorRow = typeof competitors.$inferSelect;
+
+export const serializeKeyword = (k: KeywordRow) => ({
+  id: k.id,
+  keyword: k.keyword,
+  active: k.active,
+  is_ambiguous: k.isAmbiguous,
+  search_volume: k.searchVolume,
+  cpc: k.cpc,
+  serp_forum_position: k.serpForumPosition,
+  serp_forum_url: k.serpForumUrl,
+  serp_checked_at: k.serpCheckedAt,
+  created_at: k.createdAt,
+});
+
+export const serializeCompetitor = (c: CompetitorRow) => ({
+  id: c.id,
+  name: c.name,
+  website_url: c.websiteUrl,
+  keywords: c.keywords,
+  active: c.active,
+  is_ambiguous: c.isAmbiguous,
+  created_at: c.createdAt,
+});
+
+export type KeywordView = ReturnType<typeof serializeKeyword>;
+export type CompetitorView = ReturnType<typeof serializeCompetitor>;
+
+const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err) + String((err as Error)?.cause ?? ""));
+
+async function uniquely<T>(what: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ApiError("invalid_state", `${what} already exists in this workspace (compared case-insensitively)`);
+    throw err;
+  }
+}
+
+export async function listKeywords(w: WorkspaceDb): Promise<KeywordView[]> {
+  const rows = await w.db.select().from(keywords).where(eq(keywords.workspaceId, w.workspaceId)).orderBy(asc(keywords.id)).all();
+  return rows.map(serializeKeyword);
+}
+
+export interface KeywordInput {
+  keyword: string;
+  active?: boolean;
+  is_ambiguous?: boolean;
+}
+
+export async function createKeyword(w: WorkspaceDb, input: KeywordInput): Promise<KeywordView> {
+  const row = await uniquely(`keyword "${input.keyword}"`, () =>
+    w.db
+      .insert(keywords)
+      .values({ workspaceId: w.workspaceId, keyword: input.keyword, active: input.active ?? true, isAmbiguous: input.is_ambiguous ?? false })
+      .returning()
+      .get(),
+  );
+  return serializeKeyword(row);
+}
+
+export async function updateKeyword(w: WorkspaceDb, id: number, patch: Partial<KeywordInput>): Promise<KeywordView | undefined> {
+  const row = await uniquely(`keyword "${patch.keyword}"`, () =>
+    w.db
+      .update(keywords)
+      .set({
+        ...(patch.keyword !== undefined ? { keyword: patch.keyword } : {}),
+        ...(patch.active !== undefined ? { active: patch.active } : {}),
+        ...(patch.is_ambiguous !== undefined ? { isAmbiguous: patch.is_ambiguous } : {}),
+      })
+      .where(and(eq(keywords.workspaceId, w.workspaceId), eq(keywords.id, id)))
+      .returning()
+      .get(),
+  );
+  return row ? serializeKeyword(row) : undefined;
+}
+
+/** Deletes a keyword; its post links go with it (ON DELETE CASCADE), the posts stay. */
+export async function deleteKeyword(w: WorkspaceDb, id: number): Promise<boolean> {
+  const row = await w.db
+    .delete(keywords)
+    .where(and(eq(keywords.workspaceId, w.workspaceId), eq(keywords.id, id)))
+    .returning({ id: keywords.id })
+    .get();
+  return row !== undefined;
+}
+
+export async function listCompetitors(w: WorkspaceDb): Promise<CompetitorView[]> {
+  const rows = await w.db.select().from(competitors).where(eq(competitors.workspaceId, w.workspaceId)).orderBy(asc(competitors.id)).all();
+  return rows.map(serializeCompetitor);
+}
+
+export interface CompetitorInput {
+  name: string;
+  website_url?: string | null;
+  keywords?: string[];
+  active?: boolean;
+  is_ambiguous?: boolean;
+}
+
+export async function createCompetitor(w: WorkspaceDb, input: CompetitorInput): Promise<CompetitorView> {
+  const row = await uniquely(`competitor "${input.name}"`, () =>
+    w.db
+      .insert(competitors)
+      .values({
+        workspaceId: w.workspaceId,
+        name: input.name,
+        websiteUrl: input.website_url ?? null,
+        keywords: input.keywords ?? [],
+        active: input.active ?? true,
+        isAmbiguous: input.is_ambiguous ?? false,
+      })
+      .returning()
+      .get(),
+  );
+  return serializeCompetitor(row);
+}
+
+export async function updateCompetitor(w: WorkspaceDb, id: number, patch: Partial<CompetitorInput>): Promise<CompetitorView | undefined> {
+  const row = await uniquely(`competitor "${patch.name}"`, () =>
+    w.db
+      .update(competitors)
+      .set({
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.website_url !== undefined ? { websiteUrl: patch.website_url } : {}),
+        ...(patch.keywords !== undefined ? { keywords: patch.keywords } : {}),
+        ...(patch.active !== undefined ? { active: patch.active } : {}),
+        ...(patch.is_ambiguous !== undefined ? { isAmbiguous: patch.is_ambiguous } : {}),
+      })
+      .where(and(eq(competitors.workspaceId, w.workspaceId), eq(competitors.id, id)))
+      .returning()
+      .get(),
+  );
+  return row ? serializeCompetitor(row) : undefined;
+}
+
+export async function deleteCompetitor(w: WorkspaceDb, id: number): Promise<boolean> {
+  const row = await w.db
+    .delete(competitors)
+    .where(and(eq(competitors.workspaceId, w.workspaceId), eq(competitors.id, id)))
+    .returning({ id: competitors.id })
+    .get();
+  return row !== undefined;
+}
+

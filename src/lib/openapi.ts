@@ -1,0 +1,70 @@
+import { OpenAPIHono, createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env";
+import { requireScope } from "../auth/middleware";
+import type { KeyScope } from "../auth/keys";
+import { errorResponses, validationHook } from "../errors";
+
+/** Every router is built here, so every one of them answers schema failures with our error body. */
+export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+/** OpenAPI extension names carrying what MCP tool generation needs (src/routes/mcp.ts). */
+export const SCOPE_EXTENSION = "x-threadwatch-scope";
+export const TOOL_EXTENSION = "x-threadwatch-tool";
+
+type ApiRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
+  /** The key scope the operation needs; every non-GET operation needs `read_write`. */
+  scope: KeyScope;
+  /** `false` keeps an operation out of the tool protocol (approval: a person approves, not an agent). */
+  tool?: boolean;
+  /** Documents a 409 and its codes. */
+  conflict?: string;
+};
+
+/**
+ * Declares an /api/v1 operation: bearer security, the shared error responses, the scope check as route
+ * middleware and the extensions the MCP tool generator reads. Routes read like the API docs.
+ */
+export function apiRoute<const R extends ApiRouteInput>(input: R) {
+  const { scope, tool, conflict, ...route } = input;
+  const write = scope === "read_write";
+  return createRoute({
+    ...route,
+    security: [{ bearerAuth: [] }],
+    responses: { ...errorResponses({ write, conflict }), ...route.responses },
+    middleware: write ? [requireScope("read_write")] : [],
+    [SCOPE_EXTENSION]: scope,
+    [TOOL_EXTENSION]: tool ?? true,
+  } as unknown as Omit<R, "scope" | "tool" | "conflict">);
+}
+
+/** Query booleans: `true|false|1|0` and nothing else (SPEC 4). Documented as boolean. */
+export const queryBoolean = z
+  .enum(["true", "false", "1", "0"])
+  .transform((v) => v === "true" || v === "1")
+  .openapi({ type: "boolean" });
+
+/** A positive integer id in a path segment. */
+export const pathId = (name: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .openapi({ param: { name, in: "path" }, type: "integer", example: 1 });
+
+/** `{id}` path parameters. */
+export const idParam = () => z.object({ id: pathId("id") });
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+  required: true,
+  description,
+  content: { "application/json": { schema } },
+});
+
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+export const listEnvelope = <T extends z.ZodType>(item: T, name: string) =>
+  z.object({ data: z.array(item), count: z.number().int() }).openapi(name);

@@ -1,0 +1,109 @@
+// Operator API (/admin/v1, bearer ADMIN_TOKEN): workspaces and their API keys. Not part of /api/v1, its
+// OpenAPI document or the tool protocol.
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireAdmin } from "../auth/middleware";
+import { createKey, createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
+import { directoryDb } from "../db/client";
+import { notFound } from "../errors";
+import { createRouter, jsonBody, jsonResponse } from "../lib/openapi";
+
+
+const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
+const KeySchema = z.object({
+  id: z.number().int(),
+  workspace_id: z.number().int(),
+  name: z.string(),
+  prefix: z.string(),
+  scope: z.enum(["read", "read_write"]),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+  created_at: z.string(),
+});
+
+const workspaceIdParam = z.object({ workspace_id: z.coerce.number().int().min(1) });
+const MAX_TEMPORARY_KEY_SECONDS = 90 * 24 * 3600;
+
+const serializeWorkspace = (w: { id: number; name: string; createdAt: string }) => ({ id: w.id, name: w.name, created_at: w.createdAt });
+
+export const adminRouter = createRouter();
+adminRouter.use("*", requireAdmin);
+
+adminRouter
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/workspaces",
+      request: { body: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) })) },
+      responses: { 201: jsonResponse(WorkspaceSchema, "The created workspace") },
+    }),
+    async (c) => c.json(serializeWorkspace(await createWorkspace(directoryDb(c.env), c.req.valid("json").name)), 201),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/workspaces",
+      responses: { 200: jsonResponse(z.object({ data: z.array(WorkspaceSchema), count: z.number() }), "All workspaces") },
+    }),
+    async (c) => {
+      const data = (await listWorkspaces(directoryDb(c.env))).map(serializeWorkspace);
+      return c.json({ data, count: data.length }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/workspaces/{workspace_id}/keys",
+      request: {
+        params: workspaceIdParam,
+        body: jsonBody(
+          z.strictObject({
+            name: z.string().trim().min(1).max(200),
+            scope: z.enum(["read", "read_write"]),
+            /** A temporary key: expires this many seconds from now and is deleted by the hourly cron. */
+            expires_in_seconds: z.number().int().min(60).max(MAX_TEMPORARY_KEY_SECONDS).optional(),
+          }),
+        ),
+      },
+      responses: { 201: jsonResponse(KeySchema.extend({ key: z.string() }), "The key; `key` is shown only here, once") },
+    }),
+    async (c) => {
+      const db = directoryDb(c.env);
+      const { workspace_id } = c.req.valid("param");
+      if (!(await getWorkspace(db, workspace_id))) throw notFound("workspace");
+      const body = c.req.valid("json");
+      const expiresAt = body.expires_in_seconds ? new Date(Date.now() + body.expires_in_seconds * 1000).toISOString() : null;
+      const { key, record } = await createKey(db, workspace_id, { name: body.name, scope: body.scope, expiresAt });
+      return c.json({ ...record, key }, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/workspaces/{workspace_id}/keys",
+      request: { params: workspaceIdParam },
+      responses: { 200: jsonResponse(z.object({ data: z.array(KeySchema), count: z.number() }), "The workspace's keys (no secrets)") },
+    }),
+    async (c) => {
+      const db = directoryDb(c.env);
+      const { workspace_id } = c.req.valid("param");
+      if (!(await getWorkspace(db, workspace_id))) throw notFound("workspace");
+      const data = await listKeys(db, workspace_id);
+      return c.json({ data, count: data.length }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "delete",
+      path: "/workspaces/{workspace_id}/keys/{key_id}",
+      request: { params: workspaceIdParam.extend({ key_id: z.coerce.number().int().min(1) }) },
+      responses: { 200: jsonResponse(KeySchema, "The revoked key") },
+    }),
+    async (c) => {
+      const { workspace_id, key_id } = c.req.valid("param");
+      const key = await revokeKey(directoryDb(c.env), workspace_id, key_id);
+      if (!key) throw notFound("key");
+      return c.json(key, 200);
+    },
+  );
+

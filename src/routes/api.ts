@@ -1,0 +1,48 @@
+import { requireApiKey } from "../auth/middleware";
+import { createRouter } from "../lib/openapi";
+import { competitorsRouter } from "./competitors";
+import { keywordsRouter } from "./keywords";
+import { postsRouter } from "./posts";
+
+/**
+ * Every /api/v1 operation. The OpenAPI document and the MCP tools are both generated from this router's
+ * registry, so adding a route here is all it takes to document it and expose it as a tool.
+ */
+export function createApiRouter() {
+  const api = createRouter();
+  api.use("*", requireApiKey);
+  api.route("/", postsRouter);
+  api.route("/", keywordsRouter);
+  api.route("/", competitorsRouter);
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key of the workspace: `Authorization: Bearer tw_live_...`",
+  });
+  return api;
+}
+
+export type ApiRouter = ReturnType<typeof createApiRouter>;
+
+const documents = new WeakMap<ApiRouter, unknown>();
+
+/** The OpenAPI 3.0.3 document, generated once per router and then served from memory. */
+export function openApiDocument(api: ApiRouter) {
+  let doc = documents.get(api);
+  if (!doc) {
+    doc = api.getOpenAPIDocument({
+      openapi: "3.0.3",
+      info: {
+        title: "threadwatch API",
+        version: "1.0.0",
+        description:
+          "Forum monitoring (posts, keywords, competitors) and blog-to-subreddit sync. Every error body is " +
+          '`{"error": {"code", "message", "request_id", "details"?}}`.',
+      },
+      servers: [{ url: "/api/v1" }],
+      security: [{ bearerAuth: [] }],
+    });
+    documents.set(api, doc);
+  }
+  return doc;
+}

@@ -1,0 +1,107 @@
+import { z } from "@hono/zod-openapi";
+import { listPosts, updatePostState } from "../db/posts";
+import { notFound } from "../errors";
+import { callerDb } from "../lib/context";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, queryBoolean } from "../lib/openapi";
+
+export const PostSchema = z
+  .object({
+    id: z.number().int(),
+    forum_id: z.string().openapi({ description: "The forum's own identifier of the post" }),
+    subreddit: z.string(),
+    title: z.string(),
+    selftext: z.string().openapi({ description: "Body text" }),
+    author: z.string().nullable(),
+    url: z.string().nullable(),
+    score: z.number().int(),
+    num_comments: z.number().int(),
+    created_utc: z.string().openapi({ format: "date-time", description: "ISO 8601 UTC" }),
+    permalink: z.string().nullable(),
+    matched_keywords: z.array(z.string()).openapi({ description: "Tracked keywords that matched" }),
+    mentioned_competitors: z.array(z.string()),
+    is_answered: z.boolean(),
+    archived: z.boolean(),
+    skipped: z.boolean(),
+    priority: z.enum(["high", "medium", "low"]).nullable(),
+    urgency: z.enum(["urgent", "not_urgent"]).nullable(),
+  })
+  .openapi("Post");
+
+const PostListSchema = z
+  .object({
+    data: z.array(PostSchema),
+    count: z.number().int().openapi({ description: "Rows matching the filters (all pages)" }),
+    next_offset: z.number().int().nullable().openapi({ description: "Offset of the next page; null on the last page" }),
+  })
+  .openapi("PostList");
+
+const PostsQuery = z.strictObject({
+  keyword_id: z.coerce.number().int().min(1).optional().openapi({ type: "integer", description: "Only posts that matched this keyword" }),
+  subreddit: z.string().min(1).max(100).optional().openapi({ description: "Subreddit name (without r/), case-insensitive" }),
+  priority: z.enum(["high", "medium", "low"]).optional(),
+  answered_status: z.enum(["answered", "unanswered"]).optional(),
+  has_competitors: queryBoolean.optional().openapi({ description: "true: only posts mentioning a competitor; false: only posts mentioning none" }),
+  include_archived: queryBoolean.optional().openapi({ description: "Include archived posts (default false)" }),
+  sort_by: z.enum(["priority", "urgency", "date", "score", "comments"]).optional().openapi({
+    description: "Default `date`; with `search` and no sort_by, best match first. Ties: date, then id",
+  }),
+  sort_order: z.enum(["asc", "desc"]).optional().openapi({ description: "Default desc" }),
+  search: z.string().trim().min(1).max(500).optional().openapi({
+    description: 'Full-text search over title and body: words, "quoted phrases", prefix* terms',
+  }),
+  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ type: "integer", description: "Page size, 1..500, default 100" }),
+  offset: z.coerce.number().int().min(0).optional().openapi({ type: "integer", description: "Rows to skip, default 0" }),
+});
+
+const PostPatch = z
+  .strictObject({ is_answered: z.boolean().optional(), archived: z.boolean().optional(), skipped: z.boolean().optional() })
+  .refine((v) => Object.keys(v).length > 0, { message: "give at least one of is_answered, archived, skipped" })
+  .openapi("PostPatch");
+
+const listPostsRoute = apiRoute({
+  method: "get",
+  path: "/posts",
+  tags: ["Posts"],
+  summary: "List posts matching the workspace's tracked keywords, with filters, sorting, search and paging",
+  scope: "read",
+  request: { query: PostsQuery },
+  responses: { 200: jsonResponse(PostListSchema, "One page of posts and the total count") },
+});
+
+const patchPostRoute = apiRoute({
+  method: "patch",
+  path: "/posts/{id}",
+  tags: ["Posts"],
+  summary: "Mark a post answered, archived or skipped (or undo it)",
+  scope: "read_write",
+  request: { params: idParam(), body: jsonBody(PostPatch) },
+  responses: { 200: jsonResponse(PostSchema, "The updated post") },
+});
+
+export const postsRouter = createRouter()
+  .openapi(listPostsRoute, async (c) => {
+    const q = c.req.valid("query");
+    const limit = q.limit ?? 100;
+    const offset = q.offset ?? 0;
+    const { data, count } = await listPosts(callerDb(c), {
+      keywordId: q.keyword_id,
+      subreddit: q.subreddit?.replace(/^\/?r\//i, ""),
+      priority: q.priority,
+      answered: q.answered_status === undefined ? undefined : q.answered_status === "answered",
+      hasCompetitors: q.has_competitors,
+      includeArchived: q.include_archived ?? false,
+      search: q.search,
+      sortBy: q.sort_by,
+      sortOrder: q.sort_order ?? "desc",
+      limit,
+      offset,
+    });
+    return c.json({ data, count, next_offset: offset + data.length < count ? offset + data.length : null }, 200);
+  })
+  .openapi(patchPostRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const post = await updatePostState(callerDb(c), id, c.req.valid("json"));
+    if (!post) throw notFound("post");
+    return c.json(post, 200);
+  });
+

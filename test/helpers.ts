@@ -1,0 +1,46 @@
+import { env, exports } from "cloudflare:workers";
+import { createKey, createWorkspace } from "../src/db/api-keys";
+import { directoryDb } from "../src/db/client";
+
+export const ADMIN_TOKEN = "test-admin-token";
+
+export interface TestWorkspace {
+  id: number;
+  writeKey: string;
+  readKey: string;
+}
+
+/** A new workspace with a read_write and a read key, made through the same code the admin API uses. */
+export async function createTestWorkspace(name = "test workspace"): Promise<TestWorkspace> {
+  const db = directoryDb(env);
+  const ws = await createWorkspace(db, name);
+  const write = await createKey(db, ws.id, { name: "write", scope: "read_write" });
+  const read = await createKey(db, ws.id, { name: "read", scope: "read" });
+  return { id: ws.id, writeKey: write.key, readKey: read.key };
+}
+
+export interface CallOptions {
+  key?: string | null;
+  method?: string;
+  body?: unknown;
+  rawBody?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** Calls the Worker's own fetch handler, as an HTTP client would. */
+export async function call(path: string, options: CallOptions = {}): Promise<Response> {
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set("authorization", `Bearer ${options.key}`);
+  let body: BodyInit | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  return exports.default.fetch(new Request(`http://threadwatch.test${path}`, { method: options.method ?? "GET", headers, body }));
+}
+
+export async function callJson<T = any>(path: string, options: CallOptions = {}): Promise<{ status: number; body: T; res: Response }> {
+  const res = await call(path, options);
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T, res };
+}

@@ -1,0 +1,31 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// Tests run inside workerd with real local D1, Durable Objects and Queues (wrangler.toml bindings).
+// The outside world (blogs, the forum) is served by real local HTTP servers started in globalSetup.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    plugins: [
+      cloudflareTest(({ inject }) => ({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            FIXTURE_ORIGIN: inject<string>("fixtureOrigin"),
+            ADMIN_TOKEN: "test-admin-token",
+            SESSION_KEY: "dGVzdC1zZXNzaW9uLWtleS0zMi1ieXRlcy1sb25nISE=",
+            ALLOW_PRIVATE_FETCH: "true",
+          },
+        },
+      })),
+    ],
+    test: {
+      globalSetup: ["./test/global-setup.ts"],
+      setupFiles: ["./test/apply-migrations.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+    },
+  };
+});
