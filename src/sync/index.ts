@@ -1,0 +1,19 @@
+// The sync engine's public face: discovery, extraction, rendering and safe fetching, as plain functions over
+// `fetch` (no database). The sync runs (src/sync/run), the extract command and the benchmark use only this.
+export type {
+  Article,
+  ArticleImage,
+  Block,
+  DiscoveredPost,
+  Discovery,
+  FetchPolicy,
+  Inline,
+  SourceKind,
+  TableRow,
+} from "./types";
+export { FetchError } from "../lib/safe-fetch";
+export { canonicalizeUrl } from "./canonical-url";
+export { discoverPosts } from "./discovery/discover";
+export { extractArticle, fetchArticle } from "./extract/article";
+export { toRedditMarkdown } from "./render/markdown";
+export { toRedditRichText } from "./render/richtext";
