@@ -136,3 +136,98 @@ export const postCompetitors = sqliteTable(
     index("post_competitors_competitor_idx").on(t.competitorId, t.postId),
   ],
 );
+
+// Blog-to-subreddit sync (SPEC 5): one config per blog + subreddit of a workspace, the posts it synced, and
+// the record of every real run (dry runs leave no trace).
+
+export const syncConfigs = sqliteTable(
+  "sync_configs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    /** Normalized absolute http(s) URL of the blog index, feed, sitemap or landing page. */
+    blogUrl: text("blog_url").notNull(),
+    /** Stored without `r/`, as given (Reddit names are case-insensitive; matching uses lower()). */
+    subreddit: text("subreddit").notNull(),
+    /** Preferred persona. A plain integer until the personas table exists (issue 6 adds the reference). */
+    personaId: integer("persona_id"),
+    includeMedia: integer("include_media", { mode: "boolean" }).notNull().default(false),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    publishImmediately: integer("publish_immediately", { mode: "boolean" }).notNull().default(false),
+    maxPosts: integer("max_posts").notNull().default(5),
+    /** SHA-256 hex of the canonical JSON of the fingerprinted settings (interface-spec 2.6). */
+    fingerprint: text("fingerprint").notNull(),
+    /** Bumped by every update, so the workspace Durable Object can order fingerprint notices. */
+    revision: integer("revision").notNull().default(1),
+    lastRunAt: text("last_run_at"),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("sync_configs_ws_blog_subreddit_unique").on(t.workspaceId, t.blogUrl, sql`lower(${t.subreddit})`),
+    index("sync_configs_active_idx").on(t.workspaceId, t.active),
+  ],
+);
+
+export const syncedPosts = sqliteTable(
+  "synced_posts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    configId: integer("config_id").notNull().references(() => syncConfigs.id, { onDelete: "cascade" }),
+    /** Canonical source URL: the idempotence key together with config_id. */
+    sourceUrl: text("source_url").notNull(),
+    title: text("title").notNull(),
+    bodyMarkdown: text("body_markdown").notNull(),
+    /** Reddit rich-text document (JSON), only when the config includes media. */
+    bodyRichtext: text("body_richtext", { mode: "json" }).$type<unknown>(),
+    images: text("images", { mode: "json" }).$type<unknown[]>().notNull().default(sql`'[]'`),
+    /** SHA-256 hex of what would be published (title, bodies, images): "changed source" means this changed. */
+    contentHash: text("content_hash").notNull(),
+    state: text("state", { enum: ["draft", "queued", "published", "failed"] }).notNull().default("draft"),
+    approvedAt: text("approved_at"),
+    forumPostId: text("forum_post_id"),
+    permalink: text("permalink"),
+    error: text("error"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+    publishedAt: text("published_at"),
+  },
+  (t) => [
+    uniqueIndex("synced_posts_config_source_unique").on(t.configId, t.sourceUrl),
+    index("synced_posts_ws_config_state_idx").on(t.workspaceId, t.configId, t.state),
+  ],
+);
+
+export const syncRuns = sqliteTable(
+  "sync_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    configId: integer("config_id").notNull().references(() => syncConfigs.id, { onDelete: "cascade" }),
+    /** `api` (POST .../run) or `schedule` (daily cron through the sync queue). */
+    trigger: text("trigger", { enum: ["api", "schedule"] }).notNull(),
+    /** For scheduled runs, the UTC day they were scheduled for: a redelivered message does not run twice. */
+    scheduleKey: text("schedule_key"),
+    status: text("status", { enum: ["running", "completed", "partial", "aborted", "failed"] }).notNull(),
+    publish: integer("publish", { mode: "boolean" }).notNull(),
+    maxPosts: integer("max_posts").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    sourceKind: text("source_kind", { enum: ["feed", "sitemap", "index", "landing"] }),
+    sourceUrl: text("source_url"),
+    discovered: integer("discovered").notNull().default(0),
+    created: integer("created").notNull().default(0),
+    updated: integer("updated").notNull().default(0),
+    unchanged: integer("unchanged").notNull().default(0),
+    queued: integer("queued").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    error: text("error"),
+    startedAt: text("started_at").notNull().default(now),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [
+    index("sync_runs_ws_config_idx").on(t.workspaceId, t.configId, t.startedAt),
+    index("sync_runs_schedule_idx").on(t.configId, t.scheduleKey),
+  ],
+);
