@@ -4,6 +4,7 @@ import type { AppEnv } from "./app-env";
 import { ApiError, onError, respondError, validationHook } from "./errors";
 import { adminRouter } from "./routes/admin";
 import { createApiRouter, openApiDocument } from "./routes/api";
+import { createMcpRouter } from "./routes/mcp";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -33,6 +34,7 @@ export function createApp() {
   app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument(api) as object));
   app.route("/api/v1", api);
   app.route("/admin/v1", adminRouter);
+  app.route("/mcp", createMcpRouter(api, (request, env, ctx) => app.fetch(request, env, ctx)));
 
   app.notFound((c) => respondError(c, new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`)));
   app.onError(onError);

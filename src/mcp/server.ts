@@ -1,0 +1,57 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { AuthContext } from "../auth/middleware";
+import { ApiError } from "../errors";
+import { toolError, toolRequest, toolResult } from "./call";
+import { toolsForScope, type ApiTool } from "./tools";
+
+export const SERVER_INFO = { name: "threadwatch", version: "1.0.0" } as const;
+
+/** `_meta` key naming the REST operation behind a tool, e.g. `"GET /posts"`. */
+export const META_OPERATION = "threadwatch/operation";
+
+const INSTRUCTIONS =
+  "threadwatch: forum monitoring (posts matching the workspace's keywords and competitors) and " +
+  "blog-to-subreddit sync. Every tool is one operation of the REST API at /api/v1 and returns its JSON. " +
+  "Blog sync, in the recommended order: get_blog_subreddit_syncs; post_blog_subreddit_syncs_id_run with " +
+  "dry_run=true; post_blog_subreddit_syncs_id_readiness; post_blog_subreddit_syncs_id_publish_preflight for " +
+  "one selected synced post. Approving a post for publication is for a person, not a tool.";
+
+export interface McpCaller {
+  auth: AuthContext;
+  /** The caller's own `Authorization` header, sent with every REST request a tool call makes. */
+  authorization: string;
+  /** Origin the REST requests are addressed to (the /mcp request's own). */
+  origin: string;
+  /** Request id of the /mcp request, for errors raised before any REST call. */
+  requestId: string;
+  /** Runs an /api/v1 request through the Worker's app, in-process. */
+  dispatch: (request: Request) => Promise<Response>;
+}
+
+const toolListing = (tool: ApiTool): Tool => ({
+  name: tool.name,
+  description: tool.description,
+  inputSchema: tool.inputSchema,
+  annotations: tool.annotations,
+  _meta: { [META_OPERATION]: `${tool.method.toUpperCase()} ${tool.path}` },
+});
+
+/** A fresh protocol server for one HTTP request (stateless mode), bound to the caller's key. */
+export function createMcpServer(tools: readonly ApiTool[], caller: McpCaller): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const visible = toolsForScope(tools, caller.auth.scope);
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map(toolListing) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    // Write tools are looked up too for read keys, so that REST itself refuses them (403 `forbidden`).
+    const tool = tools.find((candidate) => candidate.name === request.params.name);
+    if (!tool) return toolError(new ApiError("not_found", `unknown tool ${request.params.name}`), caller.requestId);
+    const built = toolRequest(tool, request.params.arguments ?? {}, caller);
+    if (built instanceof ApiError) return toolError(built, caller.requestId);
+    return toolResult(await caller.dispatch(built));
+  });
+
+  return server;
+}
