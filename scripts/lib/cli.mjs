@@ -1,0 +1,40 @@
+// Small helpers shared by the command-line scripts: argument parsing with clear usage errors, exits.
+import { parseArgs } from "node:util";
+
+/** Exit codes: 0 ok, 1 the operation failed, 2 the command line was wrong. */
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+export class UsageError extends Error {}
+
+/** parseArgs in strict mode; unknown options and stray values become a UsageError. */
+export function parseCommandLine(argv, options, { allowPositionals = false } = {}) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals, strict: true });
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+}
+
+/** A whole number in [min, max] from an option value, or a UsageError naming the option. */
+export function integerOption(name, value, { min, max }) {
+  if (!/^\d+$/.test(String(value)) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  }
+  return Number(value);
+}
+
+/** Runs a script's main function: usage errors print the usage, other errors their message, each with its exit code. */
+export async function runMain(main, usage) {
+  try {
+    process.exitCode = (await main()) ?? 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`error: ${err.message}\n\n${usage}`);
+      process.exitCode = EXIT_USAGE;
+    } else {
+      console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+      process.exitCode = err.exitCode ?? EXIT_FAILED;
+    }
+  }
+}

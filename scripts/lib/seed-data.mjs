@@ -1,0 +1,240 @@
+// Synthetic, realistic workspace content for local development and the read benchmark: the keywords and
+// competitors an email-marketing product would track, and forum posts that mention them. Everything is
+// generated as SQL text for one workspace id, so the same statements can go through `wrangler d1 execute`
+// or straight into the SQLite file. Deterministic for a given seed.
+
+export const SUBREDDITS = ["emailmarketing", "marketing", "smallbusiness", "Entrepreneur", "SaaS", "startups", "ecommerce", "Newsletters"];
+
+export const KEYWORDS = [
+  { keyword: "email marketing", search_volume: 74000, cpc: "14.20", serp_forum_position: 4 },
+  { keyword: "newsletter platform", search_volume: 6600, cpc: "9.80", serp_forum_position: 2 },
+  { keyword: "open rate", search_volume: 12100, cpc: "4.10", serp_forum_position: 6 },
+  { keyword: "deliverability", search_volume: 5400, cpc: "11.50", serp_forum_position: 3 },
+  { keyword: "drip campaign", search_volume: 3600, cpc: "8.70", serp_forum_position: null },
+  { keyword: "mailing list", search_volume: 18100, cpc: "3.90", serp_forum_position: 5 },
+  { keyword: "cold email", search_volume: 22200, cpc: "12.30", serp_forum_position: 1 },
+  { keyword: "autoresponder", search_volume: 2900, cpc: "6.40", serp_forum_position: null },
+  { keyword: "welcome sequence", search_volume: 1300, cpc: "5.20", serp_forum_position: 7 },
+  { keyword: "spam folder", search_volume: 8100, cpc: "2.60", serp_forum_position: 2 },
+  // Ambiguous on its own ("list" means many things); counts only beside another tracked term.
+  { keyword: "list", search_volume: null, cpc: null, serp_forum_position: null, is_ambiguous: true },
+  { keyword: "segmentation", search_volume: 4400, cpc: "7.90", serp_forum_position: null, active: false },
+];
+
+export const COMPETITORS = [
+  { name: "Mailchimp", website_url: "https://mailchimp.com", keywords: ["mailchimp", "intuit mailchimp"] },
+  { name: "ConvertKit", website_url: "https://convertkit.com", keywords: ["convertkit", "kit.com"] },
+  { name: "Klaviyo", website_url: "https://www.klaviyo.com", keywords: ["klaviyo"] },
+  { name: "Brevo", website_url: "https://www.brevo.com", keywords: ["brevo", "sendinblue"] },
+  { name: "Beehiiv", website_url: "https://www.beehiiv.com", keywords: ["beehiiv"] },
+  // Ambiguous: "Drip" is also an ordinary word.
+  { name: "Drip", website_url: "https://www.drip.com", keywords: ["drip.com"], is_ambiguous: true },
+];
+
+const BUSINESSES = ["Shopify store", "bakery", "B2B SaaS", "coaching business", "podcast", "nonprofit", "agency", "Etsy shop", "local gym", "indie game studio"];
+const SIZES = ["300", "1,200", "5k", "12k", "40,000", "150k"];
+
+// {kw} a keyword, {kw2} another, {comp}/{comp2} competitors, {biz} a business, {n} a list size.
+const TITLES_WITH_COMPETITOR = [
+  "Is {comp} still worth it for a {biz} with {n} subscribers?",
+  "{comp} vs {comp2} for {kw}: which one did you pick?",
+  "Leaving {comp} after the price increase, what are you using for {kw}?",
+  "Our {kw} tanked after moving from {comp2} to {comp}",
+  "Anyone else seeing {kw} problems with {comp} this week?",
+  "Looking for a {comp} alternative that handles {kw} properly",
+  "Migrating {n} contacts off {comp}: tips?",
+];
+const TITLES_WITHOUT_COMPETITOR = [
+  "How do you improve {kw} for a small {biz}?",
+  "Looking for a cheap tool for {kw} and {kw2}",
+  "What's your {kw} setup in 2025?",
+  "Need recommendations: {kw} for a {biz} with {n} subscribers",
+  "Is {kw} even worth the effort for a {biz}?",
+  "First {kw} went out today, results inside",
+  "Help: half our emails land in the spam folder after a {kw} change",
+  "Best practices for {kw} when you only have {n} subscribers?",
+];
+const OPENERS = [
+  "We run a {biz} and have about {n} people on our mailing list.",
+  "Long-time lurker, first post. I handle marketing for a {biz}.",
+  "Quick context: {biz}, two founders, no dedicated marketer.",
+  "I've been doing {kw} for a {biz} for around three years now.",
+  "Throwaway because my boss reads this sub.",
+];
+const MIDDLES = [
+  "Our open rate dropped from 38% to 21% in a month and nobody can tell me why.",
+  "We tried {comp} for six months; the editor is nice but the pricing jumps every time the list grows.",
+  "Deliverability has been the real headache: SPF and DKIM are set up, DMARC is at p=none.",
+  "I set up a welcome sequence with five emails and the second one gets almost no clicks.",
+  "Our drip campaign converts well on desktop but the mobile layout breaks in Outlook.",
+  "Support at {comp} took four days to answer a billing question, which was the last straw.",
+  "Segmentation by purchase history doubled our revenue per email, so I don't want to lose that.",
+  "The autoresponder fires twice for some signups and I can't find a pattern.",
+  "We're comparing pricing pages and every tool counts contacts differently.",
+  "Cold email to agencies got a 2% reply rate, which feels low but I have nothing to compare with.",
+  "Unsubscribes spike every time we send on a Monday morning.",
+  "The integration with our checkout keeps dropping tags, so automations never trigger.",
+  "I exported everything to CSV and the import into {comp2} mangled the custom fields.",
+  "Our newsletter platform charges per seat now, which is absurd for a team of two.",
+];
+const ASKS = [
+  "Should I just switch, or is this fixable?",
+  "Is there a tool you'd actually recommend for this?",
+  "We're ready to pay for something that works. Budget is maybe $100 a month.",
+  "Any advice appreciated, even if it's 'you're doing it all wrong'.",
+  "Would love to hear what worked for you.",
+  "Looking for recommendations before our contract renews next week.",
+  "Is anyone else dealing with this?",
+];
+const USERS = ["growth_gal", "shopify_sam", "throwaway_mktg", "coffee_and_crm", "indie_dev_42", "ops_nerd", "brandon_b2b", "newsletter_nina", "mkt_manager_uk", "quiet_founder"];
+const INTENT_PHRASES = ["looking for", "recommend", "alternative", "ready to pay", "switch"];
+
+/** mulberry32: a small, fast, seedable PRNG (the data only needs to look varied, not be secret). */
+export function createRandom(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n) => Math.floor(next() * n);
+  const pick = (list) => list[int(list.length)];
+  return { next, int, pick };
+}
+
+/** SQL literal: NULL, a number, or a single-quoted string. */
+export function sqlValue(value) {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "boolean") return value ? "1" : "0";
+  return `'${String(value).replaceAll("'", "''")}'`;
+}
+
+const wordRegex = (term, flags) => new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, flags);
+
+const fill = (template, slots) => template.replace(/\{(\w+)\}/g, (_, key) => slots[key]);
+
+const PRIORITIES = ["high", "medium", "low", null];
+const URGENCIES = ["urgent", "not_urgent", null];
+
+/**
+ * One synthetic post. The first posts cycle through every priority, urgency and answered/archived/skipped
+ * state so even a small seed covers them; the rest is random with realistic proportions.
+ */
+function makePost(i, rnd, baseId, nowSec) {
+  const active = KEYWORDS.filter((k) => k.active !== false && !k.is_ambiguous);
+  const kw = rnd.pick(active).keyword;
+  let kw2 = rnd.pick(active).keyword;
+  if (kw2 === kw) kw2 = "mailing list";
+  const withCompetitor = i % 3 === 0 || rnd.next() < 0.3;
+  const comp = rnd.pick(COMPETITORS.filter((c) => !c.is_ambiguous));
+  let comp2 = rnd.pick(COMPETITORS);
+  if (comp2 === comp) comp2 = COMPETITORS[(COMPETITORS.indexOf(comp) + 1) % COMPETITORS.length];
+  const slots = { kw, kw2, comp: comp.name, comp2: comp2.name, biz: rnd.pick(BUSINESSES), n: rnd.pick(SIZES) };
+
+  const title = fill(rnd.pick(withCompetitor ? TITLES_WITH_COMPETITOR : TITLES_WITHOUT_COMPETITOR), slots);
+  const middles = [rnd.pick(MIDDLES), rnd.pick(MIDDLES)].filter((s, idx, all) => all.indexOf(s) === idx);
+  const body = [rnd.pick(OPENERS), ...middles, rnd.pick(ASKS)]
+    .map((s) => fill(s, withCompetitor ? slots : { ...slots, comp: "our current provider", comp2: "the new tool" }))
+    .join(" ");
+  const text = `${title}\n${body}`;
+
+  // What matched is what the text says: tracked keywords, and competitors by name or keyword, as whole
+  // words. Ambiguous terms count only beside another tracked term (SPEC 10); the ambiguous competitor "Drip"
+  // only when written as a name (capitalised), not in "drip campaign".
+  const found = KEYWORDS.filter((k) => k.active !== false && wordRegex(k.keyword, "i").test(text));
+  const keywordsMatched = found.filter((k) => !k.is_ambiguous || found.length > 1).map((k) => k.keyword);
+  const mentioned = COMPETITORS.filter((c) =>
+    c.is_ambiguous
+      ? wordRegex(c.name, "").test(text) && found.length > 0
+      : [c.name, ...c.keywords].some((term) => wordRegex(term, "i").test(text)),
+  ).map((c) => c.name);
+
+  const intent = INTENT_PHRASES.filter((p) => text.toLowerCase().includes(p));
+  const ageSec = rnd.int(120 * 24 * 3600);
+  const score = Math.floor(Math.pow(rnd.next(), 3) * 900) - 5;
+  const numComments = Math.floor(Math.pow(rnd.next(), 2.5) * 300);
+  const cycling = i < 12;
+  const priority = cycling ? PRIORITIES[i % 4] : intent.length + mentioned.length >= 3 ? "high" : rnd.next() < 0.1 ? null : rnd.pick(["medium", "low", "low"]);
+  const urgency = cycling ? URGENCIES[i % 3] : priority === null ? null : ageSec < 2 * 24 * 3600 || rnd.next() < 0.15 ? "urgent" : "not_urgent";
+  const reasons = [
+    ...intent.map((p) => `buying intent: "${p}"`),
+    ...mentioned.map((c) => `mentions competitor ${c}`),
+    ...(ageSec < 2 * 24 * 3600 ? ["posted in the last 48 hours"] : []),
+    ...(numComments > 100 ? [`active thread: ${numComments} comments`] : []),
+  ];
+  const subreddit = SUBREDDITS[(i + rnd.int(SUBREDDITS.length)) % SUBREDDITS.length];
+  const forumId = (baseId + i).toString(36);
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "").slice(0, 48);
+  const permalink = `/r/${subreddit}/comments/${forumId}/${slug}/`;
+  return {
+    forum_id: forumId,
+    subreddit,
+    title,
+    selftext: rnd.next() < 0.04 ? "" : body,
+    author: rnd.next() < 0.05 ? null : `${rnd.pick(USERS)}${rnd.int(100)}`,
+    url: `https://www.reddit.com${permalink}`,
+    score,
+    num_comments: numComments,
+    created_utc: new Date((nowSec - ageSec) * 1000).toISOString(),
+    permalink,
+    is_answered: cycling ? i % 2 === 1 : rnd.next() < 0.25,
+    archived: cycling ? i % 6 === 5 : rnd.next() < 0.1,
+    skipped: cycling ? i % 4 === 2 : rnd.next() < 0.08,
+    priority,
+    urgency,
+    score_reasons: JSON.stringify(reasons),
+    keywords: keywordsMatched,
+    competitors: mentioned,
+  };
+}
+
+const POST_COLUMNS = ["workspace_id", "forum_id", "subreddit", "title", "selftext", "author", "url", "score", "num_comments", "created_utc", "permalink", "is_answered", "archived", "skipped", "priority", "urgency", "score_reasons"];
+
+/** Rows per INSERT: keeps each statement well under D1's 100 KB statement limit. */
+const ROWS_PER_INSERT = 100;
+
+function* chunks(list, size) {
+  for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size);
+}
+
+/**
+ * SQL statements (each ending in `;`) that fill workspace `workspaceId` with the tracked keywords and
+ * competitors and `postCount` posts, plus links to what each post matched. Ids are resolved inside SQL
+ * (by keyword text, competitor name and forum id), so the statements work whatever ids the rows get.
+ */
+export function* workspaceContentSql(workspaceId, postCount, { seed = Date.now() } = {}) {
+  const rnd = createRandom(seed);
+  const w = sqlValue(workspaceId);
+  yield `INSERT INTO keywords (workspace_id, keyword, active, is_ambiguous, search_volume, cpc, serp_forum_position, serp_forum_url, serp_checked_at) VALUES ${KEYWORDS.map(
+    (k) =>
+      `(${w}, ${sqlValue(k.keyword)}, ${sqlValue(k.active !== false)}, ${sqlValue(k.is_ambiguous === true)}, ${sqlValue(k.search_volume)}, ${sqlValue(k.cpc)}, ${sqlValue(k.serp_forum_position)}, ${
+        k.serp_forum_position ? sqlValue(`https://www.reddit.com/r/emailmarketing/search?q=${encodeURIComponent(k.keyword)}`) : "NULL"
+      }, ${k.search_volume ? sqlValue(new Date().toISOString()) : "NULL"})`,
+  ).join(", ")};`;
+  yield `INSERT INTO competitors (workspace_id, name, website_url, keywords, is_ambiguous) VALUES ${COMPETITORS.map(
+    (c) => `(${w}, ${sqlValue(c.name)}, ${sqlValue(c.website_url)}, ${sqlValue(JSON.stringify(c.keywords))}, ${sqlValue(c.is_ambiguous === true)})`,
+  ).join(", ")};`;
+
+  const nowSec = Math.floor(Date.now() / 1000);
+  const baseId = 36 ** 6 + rnd.int(36 ** 6); // 7-character base36 ids, like the forum's own
+  for (let start = 0; start < postCount; start += ROWS_PER_INSERT) {
+    const batch = [];
+    for (let i = start; i < Math.min(postCount, start + ROWS_PER_INSERT); i++) batch.push(makePost(i, rnd, baseId, nowSec));
+    yield `INSERT INTO posts (${POST_COLUMNS.join(", ")}) VALUES ${batch
+      .map((p) => `(${[w, ...POST_COLUMNS.slice(1).map((col) => sqlValue(p[col]))].join(", ")})`)
+      .join(", ")};`;
+    const keywordLinks = batch.flatMap((p) => p.keywords.map((k) => `(${sqlValue(p.forum_id)}, ${sqlValue(k)})`));
+    for (const links of chunks(keywordLinks, 400)) {
+      yield `INSERT INTO post_keywords (workspace_id, post_id, keyword_id) SELECT ${w}, p.id, k.id FROM (VALUES ${links.join(", ")}) AS v
+  JOIN posts p ON p.workspace_id = ${w} AND p.forum_id = v.column1 JOIN keywords k ON k.workspace_id = ${w} AND lower(k.keyword) = lower(v.column2);`;
+    }
+    const competitorLinks = batch.flatMap((p) => p.competitors.map((c) => `(${sqlValue(p.forum_id)}, ${sqlValue(c)})`));
+    for (const links of chunks(competitorLinks, 400)) {
+      yield `INSERT INTO post_competitors (workspace_id, post_id, competitor_id) SELECT ${w}, p.id, c.id FROM (VALUES ${links.join(", ")}) AS v
+  JOIN posts p ON p.workspace_id = ${w} AND p.forum_id = v.column1 JOIN competitors c ON c.workspace_id = ${w} AND lower(c.name) = lower(v.column2);`;
+    }
+  }
+}
