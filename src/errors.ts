@@ -109,6 +109,8 @@ export function onError(err: Error, c: Context): Response {
   if (err instanceof HTTPException) {
     if (err.status === 413) return respondError(c, new ApiError("payload_too_large", "request body is larger than 1 MB"));
     if (err.status === 400) return respondError(c, new ApiError("invalid_json", "request body is not valid JSON"));
+    // zod-openapi's media-type gate: a body sent without `content-type: application/json`.
+    if (err.status === 415) return respondError(c, new ApiError("invalid_json", "send the request body as JSON with content-type: application/json"));
     if (err.status === 401) return respondError(c, new ApiError("unauthorized", "missing or invalid API key"));
     if (err.status === 404) return respondError(c, new ApiError("not_found", "not found"));
   }

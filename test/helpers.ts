@@ -19,6 +19,9 @@ export async function createTestWorkspace(name = "test workspace"): Promise<Test
   return { id: ws.id, writeKey: write.key, readKey: read.key };
 }
 
+/** The Worker's own default export, as a loopback binding (the same fetch handler production runs). */
+const worker = (exports as unknown as { default: Fetcher }).default;
+
 export interface CallOptions {
   key?: string | null;
   method?: string;
@@ -36,7 +39,7 @@ export async function call(path: string, options: CallOptions = {}): Promise<Res
     body = JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  return exports.default.fetch(new Request(`http://threadwatch.test${path}`, { method: options.method ?? "GET", headers, body }));
+  return worker.fetch(new Request(`http://threadwatch.test${path}`, { method: options.method ?? "GET", headers, body }));
 }
 
 export async function callJson<T = any>(path: string, options: CallOptions = {}): Promise<{ status: number; body: T; res: Response }> {

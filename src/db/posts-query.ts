@@ -68,8 +68,11 @@ function whereClause(workspaceId: number, f: PostFilters): { from: string; where
 
 function orderClause(f: PostFilters): string {
   const dir = f.sortOrder === "asc" ? "ASC" : "DESC";
-  // With a search and no explicit sort: best match first (bm25 is lower-is-better), then newest.
-  if (f.sortBy === undefined && f.search !== undefined) return "bm25(posts_fts) ASC, p.created_utc DESC, p.id DESC";
+  // With a search and no explicit sort, relevance is the sort key: desc (the default) is best match first.
+  // bm25() is lower-is-better, so its direction is the opposite of sort_order.
+  if (f.sortBy === undefined && f.search !== undefined) {
+    return `bm25(posts_fts) ${f.sortOrder === "asc" ? "DESC" : "ASC"}, p.created_utc ${dir}, p.id ${dir}`;
+  }
   const sortBy = f.sortBy ?? "date";
   // Ties are broken by date, then id, in the same direction, so paging is stable.
   const keys = sortBy === "date" ? ["p.created_utc", "p.id"] : [SORT_COLUMN[sortBy], "p.created_utc", "p.id"];

@@ -50,7 +50,9 @@ export function serializePost(row: PostRow) {
 
 export type PostView = ReturnType<typeof serializePost>;
 
-const isFtsSyntaxError = (err: unknown) => /fts5|unterminated string|no such column|malformed MATCH/i.test(String(err));
+// The messages SQLite's FTS5 query parser answers a malformed MATCH expression with (fts5_expr.c).
+const isFtsSyntaxError = (err: unknown) =>
+  /fts5|unterminated string|no such column|malformed MATCH|unknown special query|expected integer/i.test(String(err));
 
 export async function listPosts(w: WorkspaceDb, filters: PostFilters): Promise<{ data: PostView[]; count: number }> {
   const { page, count } = buildPostsQueries(w.workspaceId, filters);

@@ -11,6 +11,8 @@ export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validat
 export const SCOPE_EXTENSION = "x-threadwatch-scope";
 export const TOOL_EXTENSION = "x-threadwatch-tool";
 
+const noQuery = z.strictObject({});
+
 type ApiRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
   /** The key scope the operation needs; every non-GET operation needs `read_write`. */
   scope: KeyScope;
@@ -29,6 +31,8 @@ export function apiRoute<const R extends ApiRouteInput>(input: R) {
   const write = scope === "read_write";
   return createRoute({
     ...route,
+    // An operation without query parameters still rejects unknown ones (SPEC 3: a typo is not "no filter").
+    request: { query: noQuery, ...route.request },
     security: [{ bearerAuth: [] }],
     responses: { ...errorResponses({ write, conflict }), ...route.responses },
     middleware: write ? [requireScope("read_write")] : [],

@@ -45,7 +45,9 @@ const PostsQuery = z.strictObject({
   sort_by: z.enum(["priority", "urgency", "date", "score", "comments"]).optional().openapi({
     description: "Default `date`; with `search` and no sort_by, best match first. Ties: date, then id",
   }),
-  sort_order: z.enum(["asc", "desc"]).optional().openapi({ description: "Default desc" }),
+  sort_order: z.enum(["asc", "desc"]).optional().openapi({
+    description: "Default desc. With `search` and no sort_by it orders by relevance: desc is best match first",
+  }),
   search: z.string().trim().min(1).max(500).optional().openapi({
     description: 'Full-text search over title and body: words, "quoted phrases", prefix* terms',
   }),

@@ -1,0 +1,164 @@
+// Seeds a workspace's posts, keywords and competitors straight into D1 through the drizzle schema, and
+// keeps a plain-JS model of every row so tests can apply the same filters and sorts themselves.
+import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
+import * as schema from "../../src/db/schema";
+
+const db = drizzle(env.DB, { schema });
+
+export type Priority = "high" | "medium" | "low" | null;
+export type Urgency = "urgent" | "not_urgent" | null;
+
+/** A post as the API must return it (interface-spec 2.1), plus the link ids the filters use. */
+export interface ModelPost {
+  id: number;
+  forum_id: string;
+  subreddit: string;
+  title: string;
+  selftext: string;
+  author: string | null;
+  url: string | null;
+  score: number;
+  num_comments: number;
+  created_utc: string;
+  permalink: string | null;
+  matched_keywords: string[];
+  mentioned_competitors: string[];
+  is_answered: boolean;
+  archived: boolean;
+  skipped: boolean;
+  priority: Priority;
+  urgency: Urgency;
+  keywordIds: number[];
+  competitorIds: number[];
+}
+
+export type ApiPost = Omit<ModelPost, "keywordIds" | "competitorIds">;
+
+export const toApiPost = ({ keywordIds: _k, competitorIds: _c, ...post }: ModelPost): ApiPost => post;
+
+/** Small deterministic PRNG (mulberry32), so a failing case can be reproduced. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (max: number) => Math.floor(next() * max),
+    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
+    chance: (p: number) => next() < p,
+  };
+}
+
+export const SUBREDDITS = ["SaaS", "marketing", "startups", "webdev"] as const;
+const FILLER = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "oscar"];
+/** Words the search tests look for; "customer support" also appears as an adjacent phrase. */
+export const SEARCH_WORDS = ["pricing", "migration", "customer", "support", "integration", "integrations", "integrate"];
+export const TITLE_TOKENS = 4;
+export const BODY_TOKENS = 12;
+
+export interface SeededWorkspace {
+  keywords: { id: number; keyword: string }[];
+  competitors: { id: number; name: string }[];
+  posts: ModelPost[];
+}
+
+/**
+ * Creates `keywordNames` and `competitorNames` and `count` posts covering every subreddit, priority,
+ * urgency (null included), answered/archived/skipped state and link, with many equal dates, scores and
+ * comment counts so the tie-breaks matter. Every post has exactly TITLE_TOKENS + BODY_TOKENS words, so
+ * FTS5's bm25 length normalisation is the same for all rows and a one-word search ranks by term frequency.
+ */
+export async function seedWorkspace(
+  workspaceId: number,
+  options: { count: number; seed: number; keywordNames?: string[]; competitorNames?: string[]; forumPrefix?: string },
+): Promise<SeededWorkspace> {
+  const rand = prng(options.seed);
+  const keywords = await Promise.all(
+    (options.keywordNames ?? ["pricing", "Migration tool", "onboarding"]).map((keyword) =>
+      db.insert(schema.keywords).values({ workspaceId, keyword }).returning({ id: schema.keywords.id, keyword: schema.keywords.keyword }).get(),
+    ),
+  );
+  const competitors = await Promise.all(
+    (options.competitorNames ?? ["Acme", "Globex"]).map((name) =>
+      db.insert(schema.competitors).values({ workspaceId, name }).returning({ id: schema.competitors.id, name: schema.competitors.name }).get(),
+    ),
+  );
+
+  const drafts = Array.from({ length: options.count }, (_, i) => {
+    const tokens = Array.from({ length: TITLE_TOKENS + BODY_TOKENS }, () =>
+      rand.chance(0.15) ? rand.pick(SEARCH_WORDS) : rand.pick(FILLER),
+    );
+    if (rand.chance(0.3)) {
+      const at = TITLE_TOKENS + rand.int(BODY_TOKENS - 1);
+      tokens[at] = "customer";
+      tokens[at + 1] = "support";
+    }
+    const cased = tokens.map((t) => (rand.chance(0.2) ? t[0]!.toUpperCase() + t.slice(1) : t));
+    const known = rand.chance(0.8);
+    const createdUtc = new Date(Date.UTC(2026, 0, 1) + rand.int(40) * 3_600_000).toISOString();
+    return {
+      post: {
+        workspaceId,
+        forumId: `${options.forumPrefix ?? "t3_"}${i.toString(36)}`,
+        subreddit: SUBREDDITS[i % SUBREDDITS.length]!,
+        title: cased.slice(0, TITLE_TOKENS).join(" "),
+        selftext: cased.slice(TITLE_TOKENS).join(" "),
+        author: known ? `user${rand.int(10)}` : null,
+        url: known ? `https://forum.test/r/x/${i}` : null,
+        score: rand.int(15),
+        numComments: rand.int(8),
+        createdUtc,
+        permalink: known ? `/r/x/comments/${i}` : null,
+        isAnswered: rand.chance(0.4),
+        archived: rand.chance(0.2),
+        skipped: rand.chance(0.25),
+        priority: rand.pick(["high", "medium", "low", null] as const),
+        urgency: rand.pick(["urgent", "not_urgent", null] as const),
+      },
+      keywordIds: keywords.filter(() => rand.chance(0.35)).map((k) => k.id),
+      competitorIds: competitors.filter(() => rand.chance(0.3)).map((c) => c.id),
+    };
+  });
+
+  const inserted = await db.batch(
+    drafts.map((d) => db.insert(schema.posts).values(d.post).returning({ id: schema.posts.id })) as unknown as [never],
+  ) as unknown as { id: number }[][];
+  const ids = inserted.map((rows) => rows[0]!.id);
+
+  const keywordLinks = drafts.flatMap((d, i) => d.keywordIds.map((keywordId) => ({ workspaceId, postId: ids[i]!, keywordId })));
+  const competitorLinks = drafts.flatMap((d, i) => d.competitorIds.map((competitorId) => ({ workspaceId, postId: ids[i]!, competitorId })));
+  // D1 binds at most 100 parameters per statement: 3 columns a row, so 30 rows an insert.
+  for (let i = 0; i < keywordLinks.length; i += 30) await db.insert(schema.postKeywords).values(keywordLinks.slice(i, i + 30)).run();
+  for (let i = 0; i < competitorLinks.length; i += 30) await db.insert(schema.postCompetitors).values(competitorLinks.slice(i, i + 30)).run();
+
+  const nameOf = <T extends { id: number }>(items: T[], id: number, field: keyof T) => String(items.find((x) => x.id === id)![field]);
+  const posts: ModelPost[] = drafts.map((d, i) => ({
+    id: ids[i]!,
+    forum_id: d.post.forumId,
+    subreddit: d.post.subreddit,
+    title: d.post.title,
+    selftext: d.post.selftext,
+    author: d.post.author,
+    url: d.post.url,
+    score: d.post.score,
+    num_comments: d.post.numComments,
+    created_utc: d.post.createdUtc,
+    permalink: d.post.permalink,
+    matched_keywords: d.keywordIds.map((id) => nameOf(keywords, id, "keyword")).sort(),
+    mentioned_competitors: d.competitorIds.map((id) => nameOf(competitors, id, "name")).sort(),
+    is_answered: d.post.isAnswered,
+    archived: d.post.archived,
+    skipped: d.post.skipped,
+    priority: d.post.priority,
+    urgency: d.post.urgency,
+    keywordIds: d.keywordIds,
+    competitorIds: d.competitorIds,
+  }));
+  return { keywords, competitors, posts };
+}
