@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
 import { runScheduled } from "./jobs/cron";
+import { handleQueueBatch } from "./jobs/queue";
 
 export { WorkspaceCoordinator } from "./durable/workspace-coordinator";
 
@@ -9,10 +10,9 @@ const { app } = createApp();
 export default {
   fetch: app.fetch,
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduled(controller.cron, env));
+    ctx.waitUntil(runScheduled(controller.cron, env, controller.scheduledTime));
   },
-  async queue(batch, _env) {
-    // Consumers are added with the sync and publish jobs; until then nothing is acknowledged silently.
-    for (const message of batch.messages) message.retry();
+  async queue(batch, env) {
+    await handleQueueBatch(batch, env);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,12 +1,123 @@
 import { DurableObject } from "cloudflare:workers";
+import { workspaceDb } from "../db/client";
+import { failAbandonedRun } from "../db/blog-sync-runs";
 import type { Env } from "../env";
+import { BrowserSlot, SCHEMA as BROWSER_SCHEMA, type AcquireResult, type BrowserHolder } from "./browser-slot";
+import { RunLeases, SCHEMA as RUN_SCHEMA, type BeginRunResult, type CheckRunResult, type RunLease } from "./run-leases";
+
+export type { AcquireResult, BeginRunResult, CheckRunResult };
+
+const ABANDONED_RUN = "the run stopped reporting before it finished (its deadline passed); nothing after its last write was done";
 
 /**
- * One per workspace (idFromName(`ws:${id}`)). The workspace's coordinator: it serializes the workspace's
- * browser operations and holds the fingerprint each active sync run started with. Its methods are typed
- * RPC; deadlines are alarms.
+ * One per workspace (idFromName(`ws:${id}`)). The workspace's coordinator: it holds the fingerprint each
+ * active sync run started with (SPEC 5, abort on change) and serializes the workspace's browser operations
+ * (SPEC 6). Methods are typed RPC; deadlines are alarms. State changes happen in synchronous SQLite calls,
+ * so no other call interleaves with them; the only awaits are the waits for the browser slot and the D1
+ * write that closes an abandoned run, both after the object's own state is already consistent.
  */
-export class WorkspaceCoordinator extends DurableObject<Env> {}
+export class WorkspaceCoordinator extends DurableObject<Env> {
+  private readonly runs: RunLeases;
+  private readonly browser: BrowserSlot;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const sql = ctx.storage.sql;
+    for (const statement of [...RUN_SCHEMA, ...BROWSER_SCHEMA, "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"]) sql.exec(statement);
+    this.runs = new RunLeases(sql);
+    this.browser = new BrowserSlot(sql, () => void this.scheduleAlarm());
+  }
+
+  // --- sync runs -----------------------------------------------------------------------------------------
+
+  /** Claims the config for a real run that starts with `fingerprint`; `busy` is 409 `run_in_progress`. */
+  async beginRun(input: { workspaceId: number; configId: number; revision: number; fingerprint: string; leaseMs?: number }): Promise<BeginRunResult> {
+    this.rememberWorkspace(input.workspaceId);
+    const result = this.runs.begin(input.configId, input.revision, input.fingerprint, Date.now(), input.leaseMs);
+    if (result.ok) await this.scheduleAlarm();
+    return result;
+  }
+
+  attachRun(configId: number, token: string, runId: number): boolean {
+    return this.runs.attach(configId, token, runId);
+  }
+
+  /** Asked by a run before every write and queue message: is the config still what the run started with? */
+  checkRun(configId: number, token: string): CheckRunResult {
+    // An extended deadline needs no new alarm: the old one fires early, expires nothing and moves on.
+    return this.runs.check(configId, token, Date.now());
+  }
+
+  endRun(configId: number, token: string): boolean {
+    return this.runs.end(configId, token);
+  }
+
+  /** A config update tells the coordinator its new fingerprint; an active run started with another aborts. */
+  configChanged(input: { workspaceId: number; configId: number; revision: number; fingerprint: string }): { runWillAbort: boolean } {
+    this.rememberWorkspace(input.workspaceId);
+    const current = this.runs.noteFingerprint(input.configId, input.revision, input.fingerprint);
+    const lease = this.runs.active().find((l) => l.configId === input.configId);
+    return { runWillAbort: lease !== undefined && lease.startedFingerprint !== current.fingerprint };
+  }
+
+  activeRuns(): RunLease[] {
+    return this.runs.active();
+  }
+
+  // --- browser operations -------------------------------------------------------------------------------
+
+  /**
+   * Waits (up to 30 s) for the workspace's browser slot, first come first served. On `ok: false` the caller
+   * answers 409 `browser_busy` with `retry-after`. The holder must release; if it never does, the slot
+   * frees itself at the deadline.
+   */
+  acquireBrowserSlot(operation: string, options: { waitMs?: number; leaseMs?: number } = {}): Promise<AcquireResult> {
+    return this.browser.acquire(operation, options);
+  }
+
+  releaseBrowserSlot(token: string): boolean {
+    return this.browser.release(token);
+  }
+
+  browserStatus(): { holder: BrowserHolder | null; waiting: number } {
+    return { holder: this.browser.holder() ?? null, waiting: this.browser.waiting };
+  }
+
+  // --- deadlines ----------------------------------------------------------------------------------------
+
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    this.browser.expire(now);
+    const expired = this.runs.expire(now);
+    await this.scheduleAlarm();
+    const workspaceId = this.workspaceId();
+    if (workspaceId === undefined) return;
+    const w = workspaceDb(this.env, workspaceId);
+    for (const lease of expired) {
+      if (lease.runId !== null) await failAbandonedRun(w, lease.runId, ABANDONED_RUN);
+    }
+  }
+
+  private async scheduleAlarm(): Promise<void> {
+    const deadlines = [this.runs.nextDeadline(), this.browser.nextDeadline()].filter((d): d is number => d !== null);
+    if (deadlines.length === 0) {
+      await this.ctx.storage.deleteAlarm();
+      return;
+    }
+    const next = Math.min(...deadlines);
+    const scheduled = await this.ctx.storage.getAlarm();
+    if (scheduled !== next) await this.ctx.storage.setAlarm(next);
+  }
+
+  private rememberWorkspace(workspaceId: number): void {
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('workspace_id', ?)", String(workspaceId));
+  }
+
+  private workspaceId(): number | undefined {
+    const row = this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'workspace_id'").toArray()[0];
+    return row ? Number(row.value) : undefined;
+  }
+}
 
 export const coordinatorFor = (env: Pick<Env, "WORKSPACE">, workspaceId: number) =>
   env.WORKSPACE.get(env.WORKSPACE.idFromName(`ws:${workspaceId}`));

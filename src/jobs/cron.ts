@@ -1,21 +1,24 @@
 import { deleteExpiredKeys } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import type { Env } from "../env";
+import { enqueueDailySyncs } from "./daily-sync";
 
 export const CRON_DAILY_SYNC = "0 6 * * *";
 export const CRON_HOURLY_MAINTENANCE = "0 * * * *";
 
 /** Cron handlers only fan out or do small housekeeping; queue consumers do the heavy work. */
-export async function runScheduled(cron: string, env: Env): Promise<void> {
+export async function runScheduled(cron: string, env: Env, scheduledTime = Date.now()): Promise<void> {
   switch (cron) {
     case CRON_HOURLY_MAINTENANCE: {
       const deleted = await deleteExpiredKeys(directoryDb(env));
       console.log(JSON.stringify({ level: "info", msg: "expired temporary keys deleted", deleted }));
       return;
     }
-    case CRON_DAILY_SYNC:
-      // Blog sync fan-out is added by the sync jobs (issue 4).
+    case CRON_DAILY_SYNC: {
+      const queued = await enqueueDailySyncs(env, scheduledTime);
+      console.log(JSON.stringify({ level: "info", msg: "daily blog syncs queued", queued }));
       return;
+    }
     default:
       console.warn(JSON.stringify({ level: "warn", msg: "unknown cron", cron }));
   }

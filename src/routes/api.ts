@@ -1,5 +1,6 @@
 import { requireApiKey } from "../auth/middleware";
 import { createRouter } from "../lib/openapi";
+import { blogSyncsRouter } from "./blog-syncs";
 import { competitorsRouter } from "./competitors";
 import { keywordsRouter } from "./keywords";
 import { postsRouter } from "./posts";
@@ -14,6 +15,7 @@ export function createApiRouter() {
   api.route("/", postsRouter);
   api.route("/", keywordsRouter);
   api.route("/", competitorsRouter);
+  api.route("/", blogSyncsRouter);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

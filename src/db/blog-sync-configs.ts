@@ -1,0 +1,142 @@
+// Blog sync configs of a workspace (SPEC 5). Every function takes the workspace accessor first.
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import { ApiError } from "../errors";
+import { nowIso, type WorkspaceDb } from "./client";
+import type { SyncedPostState } from "./blog-sync-posts";
+import { syncConfigs, syncedPosts } from "./schema";
+
+export type SyncConfigRow = typeof syncConfigs.$inferSelect;
+export type ItemCounts = Record<SyncedPostState, number>;
+
+const zeroCounts = (): ItemCounts => ({ draft: 0, queued: 0, published: 0, failed: 0 });
+
+export function serializeConfig(row: SyncConfigRow, items: ItemCounts = zeroCounts()) {
+  return {
+    id: row.id,
+    blog_url: row.blogUrl,
+    subreddit: row.subreddit,
+    persona_id: row.personaId,
+    include_media: row.includeMedia,
+    active: row.active,
+    publish_immediately: row.publishImmediately,
+    max_posts: row.maxPosts,
+    fingerprint: row.fingerprint,
+    last_run_at: row.lastRunAt,
+    last_error: row.lastError,
+    item_counts: items,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+export type SyncConfigView = ReturnType<typeof serializeConfig>;
+
+/** The stored settings of a config (everything a caller may set). */
+export interface ConfigSettings {
+  blogUrl: string;
+  subreddit: string;
+  personaId: number | null;
+  includeMedia: boolean;
+  active: boolean;
+  publishImmediately: boolean;
+  maxPosts: number;
+  fingerprint: string;
+}
+
+const isUniqueViolation = (err: unknown) =>
+  /UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err) + String((err as Error)?.cause ?? ""));
+
+const duplicateConfig = () =>
+  new ApiError("invalid_state", "another sync config of this workspace already syncs this blog to this subreddit");
+
+async function itemCounts(w: WorkspaceDb, configId?: number): Promise<Map<number, ItemCounts>> {
+  const rows = await w.db
+    .select({ configId: syncedPosts.configId, state: syncedPosts.state, n: count() })
+    .from(syncedPosts)
+    .where(and(eq(syncedPosts.workspaceId, w.workspaceId), configId === undefined ? undefined : eq(syncedPosts.configId, configId)))
+    .groupBy(syncedPosts.configId, syncedPosts.state)
+    .all();
+  const counts = new Map<number, ItemCounts>();
+  for (const row of rows) {
+    const entry = counts.get(row.configId) ?? zeroCounts();
+    entry[row.state] = row.n;
+    counts.set(row.configId, entry);
+  }
+  return counts;
+}
+
+export async function getConfigRow(w: WorkspaceDb, id: number): Promise<SyncConfigRow | undefined> {
+  return w.db
+    .select()
+    .from(syncConfigs)
+    .where(and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.id, id)))
+    .get();
+}
+
+export async function findConfigByTarget(w: WorkspaceDb, blogUrl: string, subreddit: string): Promise<SyncConfigRow | undefined> {
+  return w.db
+    .select()
+    .from(syncConfigs)
+    .where(
+      and(
+        eq(syncConfigs.workspaceId, w.workspaceId),
+        eq(syncConfigs.blogUrl, blogUrl),
+        sql`lower(${syncConfigs.subreddit}) = lower(${subreddit})`,
+      ),
+    )
+    .get();
+}
+
+export async function getConfig(w: WorkspaceDb, id: number): Promise<SyncConfigView | undefined> {
+  const row = await getConfigRow(w, id);
+  if (!row) return undefined;
+  return serializeConfig(row, (await itemCounts(w, id)).get(id));
+}
+
+export async function listConfigs(w: WorkspaceDb): Promise<SyncConfigView[]> {
+  const [rows, counts] = await Promise.all([
+    w.db.select().from(syncConfigs).where(eq(syncConfigs.workspaceId, w.workspaceId)).orderBy(asc(syncConfigs.id)).all(),
+    itemCounts(w),
+  ]);
+  return rows.map((row) => serializeConfig(row, counts.get(row.id)));
+}
+
+/** Ids of the workspace's active configs: what the daily cron fans out. */
+export async function listActiveConfigIds(w: WorkspaceDb): Promise<number[]> {
+  const rows = await w.db
+    .select({ id: syncConfigs.id })
+    .from(syncConfigs)
+    .where(and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.active, true)))
+    .orderBy(asc(syncConfigs.id))
+    .all();
+  return rows.map((r) => r.id);
+}
+
+/** Inserts a config; a concurrent insert of the same blog + subreddit surfaces as `undefined`. */
+export async function insertConfig(w: WorkspaceDb, settings: ConfigSettings): Promise<SyncConfigRow | undefined> {
+  try {
+    return await w.db
+      .insert(syncConfigs)
+      .values({ workspaceId: w.workspaceId, ...settings })
+      .returning()
+      .get();
+  } catch (err) {
+    if (isUniqueViolation(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Replaces a config's settings and bumps its revision; `undefined` when the id is not in the workspace. */
+export async function updateConfig(w: WorkspaceDb, id: number, settings: ConfigSettings): Promise<SyncConfigRow | undefined> {
+  try {
+    return await w.db
+      .update(syncConfigs)
+      .set({ ...settings, revision: sql`${syncConfigs.revision} + 1`, updatedAt: nowIso() })
+      .where(and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.id, id)))
+      .returning()
+      .get();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateConfig();
+    throw err;
+  }
+}

@@ -1,0 +1,111 @@
+// Synced posts: what a blog sync wrote for a config, keyed by config + canonical source URL (SPEC 5).
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { nowIso, type WorkspaceDb } from "./client";
+import { syncedPosts } from "./schema";
+
+export type SyncedPostRow = typeof syncedPosts.$inferSelect;
+export type SyncedPostState = SyncedPostRow["state"];
+
+export function serializeSyncedPost(row: SyncedPostRow) {
+  return {
+    id: row.id,
+    config_id: row.configId,
+    source_url: row.sourceUrl,
+    title: row.title,
+    body_markdown: row.bodyMarkdown,
+    body_richtext: row.bodyRichtext ?? null,
+    images: row.images,
+    state: row.state,
+    approved_at: row.approvedAt,
+    forum_post_id: row.forumPostId,
+    permalink: row.permalink,
+    error: row.error,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    published_at: row.publishedAt,
+  };
+}
+
+export type SyncedPostView = ReturnType<typeof serializeSyncedPost>;
+
+/** What a run renders for one source post; written as a whole. */
+export interface SyncedContent {
+  sourceUrl: string;
+  title: string;
+  bodyMarkdown: string;
+  bodyRichtext: unknown;
+  images: unknown[];
+  contentHash: string;
+}
+
+const ofConfig = (w: WorkspaceDb, configId: number) =>
+  and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.configId, configId));
+
+export async function listSyncedPosts(
+  w: WorkspaceDb,
+  configId: number,
+  filter: { state?: SyncedPostState; limit: number; offset: number },
+): Promise<{ data: SyncedPostView[]; count: number }> {
+  const where = and(ofConfig(w, configId), filter.state ? eq(syncedPosts.state, filter.state) : undefined);
+  const [rows, total] = await w.db.batch([
+    w.db.select().from(syncedPosts).where(where).orderBy(desc(syncedPosts.id)).limit(filter.limit).offset(filter.offset),
+    w.db.select({ n: count() }).from(syncedPosts).where(where),
+  ]);
+  return { data: rows.map(serializeSyncedPost), count: total[0]?.n ?? 0 };
+}
+
+export async function getSyncedPost(w: WorkspaceDb, id: number): Promise<SyncedPostRow | undefined> {
+  return w.db.select().from(syncedPosts).where(and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.id, id))).get();
+}
+
+/** D1 binds at most 100 parameters per statement; two go to the workspace and config. */
+const URL_CHUNK = 90;
+
+/** The config's synced posts for these canonical source URLs, by URL. */
+export async function findSyncedPostsByUrl(w: WorkspaceDb, configId: number, urls: string[]): Promise<Map<string, SyncedPostRow>> {
+  const found = new Map<string, SyncedPostRow>();
+  for (let i = 0; i < urls.length; i += URL_CHUNK) {
+    const chunk = urls.slice(i, i + URL_CHUNK);
+    const rows = await w.db.select().from(syncedPosts).where(and(ofConfig(w, configId), inArray(syncedPosts.sourceUrl, chunk))).all();
+    for (const row of rows) found.set(row.sourceUrl, row);
+  }
+  return found;
+}
+
+export async function insertSyncedPost(w: WorkspaceDb, configId: number, content: SyncedContent, state: SyncedPostState): Promise<SyncedPostRow> {
+  return w.db
+    .insert(syncedPosts)
+    .values({ workspaceId: w.workspaceId, configId, ...content, state })
+    .returning()
+    .get();
+}
+
+/**
+ * Replaces the content of a post that is still in `from` state (a draft: published posts are never touched).
+ * `undefined` when the post left that state meanwhile.
+ */
+export async function updateSyncedContent(
+  w: WorkspaceDb,
+  id: number,
+  content: SyncedContent,
+  from: SyncedPostState,
+  to: SyncedPostState,
+): Promise<SyncedPostRow | undefined> {
+  return w.db
+    .update(syncedPosts)
+    .set({ ...content, state: to, updatedAt: nowIso() })
+    .where(and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.id, id), eq(syncedPosts.state, from)))
+    .returning()
+    .get();
+}
+
+/** Moves a post from one state to another, only if it is still in `from` (safe under repeated delivery). */
+export async function transitionSyncedPost(w: WorkspaceDb, id: number, from: SyncedPostState, to: SyncedPostState): Promise<boolean> {
+  const row = await w.db
+    .update(syncedPosts)
+    .set({ state: to, updatedAt: nowIso() })
+    .where(and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.id, id), eq(syncedPosts.state, from)))
+    .returning({ id: syncedPosts.id })
+    .get();
+  return row !== undefined;
+}

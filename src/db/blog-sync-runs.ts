@@ -1,0 +1,96 @@
+// Records of real sync runs (dry runs leave none).
+import { and, eq, inArray } from "drizzle-orm";
+import { nowIso, type WorkspaceDb } from "./client";
+import { syncConfigs, syncRuns } from "./schema";
+
+export type SyncRunRow = typeof syncRuns.$inferSelect;
+export type RunStatus = SyncRunRow["status"];
+export type FinalRunStatus = Exclude<RunStatus, "running">;
+
+export interface RunStart {
+  configId: number;
+  trigger: SyncRunRow["trigger"];
+  scheduleKey: string | null;
+  publish: boolean;
+  maxPosts: number;
+  fingerprint: string;
+}
+
+export async function insertRun(w: WorkspaceDb, start: RunStart): Promise<SyncRunRow> {
+  return w.db
+    .insert(syncRuns)
+    .values({ workspaceId: w.workspaceId, ...start, status: "running", startedAt: nowIso() })
+    .returning()
+    .get();
+}
+
+export interface RunOutcome {
+  status: FinalRunStatus;
+  sourceKind: SyncRunRow["sourceKind"];
+  sourceUrl: string | null;
+  discovered: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  queued: number;
+  failed: number;
+  error: string | null;
+  finishedAt: string;
+}
+
+/**
+ * Closes a run and records it on its config in one batch: `last_run_at` always, `last_error` cleared by a
+ * clean run, set by a failed or partial one, left as it was by an aborted one.
+ */
+export async function finishRun(w: WorkspaceDb, runId: number, configId: number, outcome: RunOutcome): Promise<void> {
+  const lastError = outcome.status === "aborted" ? {} : { lastError: outcome.status === "completed" ? null : outcome.error };
+  await w.db.batch([
+    w.db
+      .update(syncRuns)
+      .set(outcome)
+      .where(and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.id, runId))),
+    w.db
+      .update(syncConfigs)
+      .set({ lastRunAt: outcome.finishedAt, ...lastError })
+      .where(and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.id, configId))),
+  ]);
+}
+
+/** A run whose worker died: its slot expired in the workspace Durable Object, so it will never finish. */
+export async function failAbandonedRun(w: WorkspaceDb, runId: number, message: string): Promise<boolean> {
+  const at = nowIso();
+  const row = await w.db
+    .update(syncRuns)
+    .set({ status: "failed", error: message, finishedAt: at })
+    .where(and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.id, runId), eq(syncRuns.status, "running")))
+    .returning({ configId: syncRuns.configId })
+    .get();
+  if (!row) return false;
+  await w.db
+    .update(syncConfigs)
+    .set({ lastRunAt: at, lastError: message })
+    .where(and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.id, row.configId)))
+    .run();
+  return true;
+}
+
+/** True when the daily run for `scheduleKey` already finished (a redelivered message must not run again). */
+export async function scheduledRunDone(w: WorkspaceDb, configId: number, scheduleKey: string): Promise<boolean> {
+  const row = await w.db
+    .select({ id: syncRuns.id })
+    .from(syncRuns)
+    .where(
+      and(
+        eq(syncRuns.workspaceId, w.workspaceId),
+        eq(syncRuns.configId, configId),
+        eq(syncRuns.scheduleKey, scheduleKey),
+        inArray(syncRuns.status, ["completed", "partial"]),
+      ),
+    )
+    .get();
+  return row !== undefined;
+}
+
+export async function getRun(w: WorkspaceDb, runId: number): Promise<SyncRunRow | undefined> {
+  return w.db.select().from(syncRuns).where(and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.id, runId))).get();
+}

@@ -1,0 +1,139 @@
+// Active sync runs of one workspace, kept in the coordinator's SQLite storage: which run holds each config,
+// the fingerprint it started with, the latest fingerprint the config has, and the deadline by which a run
+// that stopped reporting loses its slot. Every function here is synchronous (SQLite in the object), so no
+// other call can interleave inside one of them.
+
+export const RUN_LEASE_MS = 5 * 60_000;
+/** Bounds of a caller-chosen lease (tests use short ones; nothing may hold a config for hours). */
+const MIN_LEASE_MS = 1;
+const MAX_LEASE_MS = 30 * 60_000;
+
+export const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS run_leases (
+     config_id INTEGER PRIMARY KEY,
+     token TEXT NOT NULL,
+     run_id INTEGER,
+     started_fingerprint TEXT NOT NULL,
+     deadline INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS config_fingerprints (
+     config_id INTEGER PRIMARY KEY,
+     revision INTEGER NOT NULL,
+     fingerprint TEXT NOT NULL
+   )`,
+];
+
+export interface RunLease {
+  configId: number;
+  token: string;
+  runId: number | null;
+  startedFingerprint: string;
+  deadline: number;
+}
+
+export type BeginRunResult =
+  | { ok: true; token: string; deadline: number }
+  /** `busy`: another run holds the config. `stale`: the config changed after the caller read it. */
+  | { ok: false; reason: "busy" | "stale" };
+
+export type CheckRunResult = { ok: true } | { ok: false; reason: "config_changed" | "lease_lost" };
+
+interface LeaseRecord extends Record<string, SqlStorageValue> {
+  config_id: number;
+  token: string;
+  run_id: number | null;
+  started_fingerprint: string;
+  deadline: number;
+}
+
+const toLease = (r: LeaseRecord): RunLease => ({
+  configId: r.config_id,
+  token: r.token,
+  runId: r.run_id,
+  startedFingerprint: r.started_fingerprint,
+  deadline: r.deadline,
+});
+
+export class RunLeases {
+  constructor(private readonly sql: SqlStorage) {}
+
+  private lease(configId: number): RunLease | undefined {
+    const row = this.sql.exec<LeaseRecord>("SELECT * FROM run_leases WHERE config_id = ?", configId).toArray()[0];
+    return row ? toLease(row) : undefined;
+  }
+
+  private knownFingerprint(configId: number): { revision: number; fingerprint: string } | undefined {
+    return this.sql
+      .exec<{ revision: number; fingerprint: string }>("SELECT revision, fingerprint FROM config_fingerprints WHERE config_id = ?", configId)
+      .toArray()[0];
+  }
+
+  /** Records the config's fingerprint unless a newer revision is already known; returns what is current. */
+  noteFingerprint(configId: number, revision: number, fingerprint: string): { revision: number; fingerprint: string } {
+    const known = this.knownFingerprint(configId);
+    if (known && known.revision > revision) return known;
+    this.sql.exec(
+      `INSERT INTO config_fingerprints (config_id, revision, fingerprint) VALUES (?, ?, ?)
+       ON CONFLICT (config_id) DO UPDATE SET revision = excluded.revision, fingerprint = excluded.fingerprint`,
+      configId,
+      revision,
+      fingerprint,
+    );
+    return { revision, fingerprint };
+  }
+
+  begin(configId: number, revision: number, fingerprint: string, now: number, leaseMs = RUN_LEASE_MS): BeginRunResult {
+    const current = this.noteFingerprint(configId, revision, fingerprint);
+    if (current.revision !== revision) return { ok: false, reason: "stale" };
+    const held = this.lease(configId);
+    if (held && held.deadline > now) return { ok: false, reason: "busy" };
+    const token = crypto.randomUUID();
+    const deadline = now + Math.min(MAX_LEASE_MS, Math.max(MIN_LEASE_MS, leaseMs));
+    this.sql.exec(
+      `INSERT INTO run_leases (config_id, token, run_id, started_fingerprint, deadline) VALUES (?, ?, NULL, ?, ?)
+       ON CONFLICT (config_id) DO UPDATE SET token = excluded.token, run_id = NULL,
+         started_fingerprint = excluded.started_fingerprint, deadline = excluded.deadline`,
+      configId,
+      token,
+      fingerprint,
+      deadline,
+    );
+    return { ok: true, token, deadline };
+  }
+
+  /** Ties the run's record to its lease, so an expired lease can close that record. */
+  attach(configId: number, token: string, runId: number): boolean {
+    return this.sql.exec("UPDATE run_leases SET run_id = ? WHERE config_id = ? AND token = ?", runId, configId, token).rowsWritten > 0;
+  }
+
+  /**
+   * The question a run asks before every write and queue message. A live answer also extends the lease:
+   * a run that keeps asking is alive.
+   */
+  check(configId: number, token: string, now: number, leaseMs = RUN_LEASE_MS): CheckRunResult {
+    const held = this.lease(configId);
+    if (!held || held.token !== token || held.deadline <= now) return { ok: false, reason: "lease_lost" };
+    const current = this.knownFingerprint(configId);
+    if (current && current.fingerprint !== held.startedFingerprint) return { ok: false, reason: "config_changed" };
+    this.sql.exec("UPDATE run_leases SET deadline = ? WHERE config_id = ?", now + leaseMs, configId);
+    return { ok: true };
+  }
+
+  end(configId: number, token: string): boolean {
+    return this.sql.exec("DELETE FROM run_leases WHERE config_id = ? AND token = ?", configId, token).rowsWritten > 0;
+  }
+
+  /** Removes and returns the leases whose deadline has passed. */
+  expire(now: number): RunLease[] {
+    return this.sql.exec<LeaseRecord>("DELETE FROM run_leases WHERE deadline <= ? RETURNING *", now).toArray().map(toLease);
+  }
+
+  active(): RunLease[] {
+    return this.sql.exec<LeaseRecord>("SELECT * FROM run_leases ORDER BY config_id").toArray().map(toLease);
+  }
+
+  nextDeadline(): number | null {
+    const row = this.sql.exec<{ deadline: number | null }>("SELECT min(deadline) AS deadline FROM run_leases").one();
+    return row.deadline ?? null;
+  }
+}

@@ -1,0 +1,29 @@
+// Every queue message the Worker sends or consumes, as one zod union: a consumer validates each message
+// before acting on it, and producers build them through these types.
+import { z } from "zod";
+
+const id = z.number().int().min(1);
+
+/** One run of a config (the daily cron fans these out on the sync queue). */
+export const SyncRunMessage = z.strictObject({
+  type: z.literal("sync.run"),
+  workspace_id: id,
+  config_id: id,
+  /** The UTC day the run was scheduled for; a finished run for the same day makes a redelivery a no-op. */
+  schedule_key: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+});
+
+/** Publishing one synced post (publish queue), carrying the config fingerprint it was queued under. */
+export const PublishPostMessage = z.strictObject({
+  type: z.literal("publish.post"),
+  workspace_id: id,
+  config_id: id,
+  synced_post_id: id,
+  fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+export const QueueMessage = z.discriminatedUnion("type", [SyncRunMessage, PublishPostMessage]);
+
+export type SyncRunMessage = z.infer<typeof SyncRunMessage>;
+export type PublishPostMessage = z.infer<typeof PublishPostMessage>;
+export type QueueMessage = z.infer<typeof QueueMessage>;

@@ -1,0 +1,45 @@
+// The Worker's queue handler: every message is validated against the message union, handled on its own,
+// and acknowledged or retried on its own with exponential backoff. After the consumer's max_retries
+// (wrangler.toml) a retried message goes to that queue's dead-letter queue.
+import type { Env } from "../env";
+import { consumePublishPost, consumeSyncRun, type Verdict } from "./consumers";
+import { QueueMessage } from "./messages";
+
+const BASE_DELAY_SECONDS = 30;
+const MAX_DELAY_SECONDS = 3600;
+
+/** 30 s, 2 min, 8 min, 32 min, then an hour: attempt n waits 30·4^(n-1) seconds. */
+export const backoffSeconds = (attempts: number) => Math.min(MAX_DELAY_SECONDS, BASE_DELAY_SECONDS * 4 ** Math.max(0, attempts - 1));
+
+const log = (level: "info" | "warn" | "error", fields: Record<string, unknown>) => console[level === "info" ? "log" : level](JSON.stringify({ level, ...fields }));
+
+async function handle(message: Message<unknown>, env: Env): Promise<void> {
+  const parsed = QueueMessage.safeParse(message.body);
+  if (!parsed.success) {
+    // Retrying cannot make a malformed message valid; it is logged (with its body) and dropped.
+    log("error", { msg: "invalid queue message dropped", id: message.id, body: message.body, issues: parsed.error.issues });
+    message.ack();
+    return;
+  }
+  const body = parsed.data;
+  let verdict: Verdict;
+  try {
+    verdict = body.type === "sync.run" ? await consumeSyncRun(body, env) : await consumePublishPost(body, env);
+  } catch (err) {
+    verdict = { outcome: "retry", note: `unexpected error: ${err instanceof Error ? err.message : String(err)}` };
+    log("error", { msg: "queue message failed", id: message.id, type: body.type, attempts: message.attempts, error: verdict.note });
+  }
+  if (verdict.outcome === "ack") {
+    log("info", { msg: "queue message handled", id: message.id, type: body.type, note: verdict.note });
+    message.ack();
+    return;
+  }
+  const delaySeconds = verdict.delaySeconds ?? backoffSeconds(message.attempts);
+  log("warn", { msg: "queue message retried", id: message.id, type: body.type, attempts: message.attempts, delaySeconds, note: verdict.note });
+  message.retry({ delaySeconds });
+}
+
+export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  // One at a time: sync runs are heavy, and a batch is at most max_batch_size (5) messages.
+  for (const message of batch.messages) await handle(message, env);
+}

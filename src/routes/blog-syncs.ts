@@ -1,0 +1,232 @@
+import { z } from "@hono/zod-openapi";
+import { getConfig, getConfigRow, listConfigs } from "../db/blog-sync-configs";
+import { listSyncedPosts } from "../db/blog-sync-posts";
+import { notFound } from "../errors";
+import { callerDb } from "../lib/context";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../lib/openapi";
+import { SUBREDDIT_INPUT } from "../sync/run/config-rules";
+import { saveConfig } from "../sync/run/configs";
+import { runSync } from "../sync/run/run-sync";
+
+const STATES = ["draft", "queued", "published", "failed"] as const;
+const maxPosts = z.number().int().min(1).max(50);
+
+export const BlogSyncConfigSchema = z
+  .object({
+    id: z.number().int(),
+    blog_url: z.string().openapi({ description: "Normalized blog index, feed, sitemap or landing page URL" }),
+    subreddit: z.string().openapi({ description: "Destination subreddit, without `r/`" }),
+    persona_id: z.number().int().nullable().openapi({ description: "Preferred persona; null: one is selected at publish time" }),
+    include_media: z.boolean(),
+    active: z.boolean(),
+    publish_immediately: z.boolean(),
+    max_posts: z.number().int().openapi({ description: "Posts handled per run, 1..50" }),
+    fingerprint: z.string().openapi({ description: "SHA-256 hex of the fingerprinted settings (interface-spec 2.6)" }),
+    last_run_at: z.string().nullable().openapi({ format: "date-time" }),
+    last_error: z.string().nullable().openapi({ description: "Null after a clean run" }),
+    item_counts: z.object({ draft: z.number().int(), queued: z.number().int(), published: z.number().int(), failed: z.number().int() }),
+    created_at: z.string().openapi({ format: "date-time" }),
+    updated_at: z.string().openapi({ format: "date-time" }),
+  })
+  .openapi("BlogSyncConfig");
+
+const BlogSyncConfigInput = z
+  .strictObject({
+    id: z.number().int().min(1).optional().openapi({ description: "Update this config; without it, blog_url + subreddit select or create one" }),
+    blog_url: z.string().trim().min(1).max(2048).optional().openapi({ description: "Absolute http(s) URL of a blog index, feed, sitemap or landing page" }),
+    subreddit: z
+      .string()
+      .trim()
+      .regex(SUBREDDIT_INPUT, "must be 3 to 21 letters, digits or underscores, optionally prefixed by r/")
+      .optional()
+      .openapi({ example: "r/webdev" }),
+    persona_id: z.number().int().min(1).nullable().optional(),
+    include_media: z.boolean().optional().openapi({ description: "Default false" }),
+    active: z.boolean().optional().openapi({ description: "Default true" }),
+    publish_immediately: z.boolean().optional().openapi({ description: "Default false" }),
+    max_posts: maxPosts.optional().openapi({ description: "1..50, default 5" }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.id !== undefined) return;
+    for (const field of ["blog_url", "subreddit"] as const) {
+      if (body[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: "required when no id is given" });
+    }
+  })
+  .openapi("BlogSyncConfigInput");
+
+const SyncedPostSchema = z
+  .object({
+    id: z.number().int(),
+    config_id: z.number().int(),
+    source_url: z.string().openapi({ description: "Canonical URL of the blog post" }),
+    title: z.string(),
+    body_markdown: z.string(),
+    body_richtext: z.unknown().nullable().openapi({ description: "Forum rich-text document; null unless the config includes media" }),
+    images: z.array(z.unknown()),
+    state: z.enum(STATES),
+    approved_at: z.string().nullable().openapi({ format: "date-time" }),
+    forum_post_id: z.string().nullable(),
+    permalink: z.string().nullable(),
+    error: z.string().nullable(),
+    created_at: z.string().openapi({ format: "date-time" }),
+    updated_at: z.string().openapi({ format: "date-time" }),
+    published_at: z.string().nullable().openapi({ format: "date-time" }),
+  })
+  .openapi("SyncedPost");
+
+const SyncedPostList = z
+  .object({
+    data: z.array(SyncedPostSchema),
+    count: z.number().int().openapi({ description: "Items matching the filter (all pages)" }),
+    next_offset: z.number().int().nullable().openapi({ description: "Offset of the next page; null on the last page" }),
+  })
+  .openapi("SyncedPostList");
+
+const ItemsQuery = z.strictObject({
+  state: z.enum(STATES).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ type: "integer", description: "Page size, 1..500, default 100" }),
+  offset: z.coerce.number().int().min(0).optional().openapi({ type: "integer", description: "Rows to skip, default 0" }),
+});
+
+const RunRequest = z
+  .strictObject({
+    dry_run: z.boolean().optional().openapi({ description: "Preview only: writes nothing at all. Default false" }),
+    publish: z.boolean().optional().openapi({ description: "false: write drafts only. Default true" }),
+    max_posts: maxPosts.optional().openapi({ description: "Posts handled in this run, 1..50; default the config's" }),
+  })
+  .openapi("BlogSyncRunRequest");
+
+const RunItemSchema = z.object({
+  synced_post_id: z.number().int().nullable().openapi({ description: "Null in a dry run for posts not stored yet" }),
+  source_url: z.string(),
+  title: z.string().nullable(),
+  action: z.enum(["create", "update", "unchanged", "skip", "error"]),
+  state: z.enum(STATES).nullable().openapi({ description: "State after the run (in a dry run: the state it would have)" }),
+  body_markdown: z.string().nullable(),
+  images: z.array(z.unknown()),
+  warnings: z.array(z.string()),
+  error: z.string().nullable(),
+});
+
+const RunResultSchema = z
+  .object({
+    run: z.object({
+      id: z.number().int().nullable().openapi({ description: "Null for a dry run (nothing is recorded)" }),
+      config_id: z.number().int(),
+      status: z.enum(["completed", "partial", "aborted", "failed"]),
+      dry_run: z.boolean(),
+      publish: z.boolean(),
+      max_posts: z.number().int(),
+      source_kind: z.enum(["feed", "sitemap", "index", "landing"]).nullable(),
+      source_url: z.string().nullable(),
+      discovered: z.number().int(),
+      created: z.number().int(),
+      updated: z.number().int(),
+      unchanged: z.number().int(),
+      queued: z.number().int(),
+      failed: z.number().int(),
+      started_at: z.string().openapi({ format: "date-time" }),
+      finished_at: z.string().openapi({ format: "date-time" }),
+      error: z.string().nullable(),
+    }),
+    items: z.array(RunItemSchema),
+  })
+  .openapi("BlogSyncRunResult");
+
+const TAG = "Blog sync";
+
+export const blogSyncsRouter = createRouter()
+  .openapi(
+    apiRoute({
+      method: "post",
+      path: "/actions/blog-subreddit-syncs",
+      tags: [TAG],
+      summary: "Create or update a blog-to-subreddit sync config (with id: that config; else the one with the same blog_url + subreddit)",
+      scope: "read_write",
+      conflict: "Another config of the workspace already syncs that blog to that subreddit (`invalid_state`)",
+      request: { body: jsonBody(BlogSyncConfigInput) },
+      responses: {
+        200: jsonResponse(BlogSyncConfigSchema, "The updated config"),
+        201: jsonResponse(BlogSyncConfigSchema, "The created config"),
+      },
+    }),
+    async (c) => {
+      const { config, created } = await saveConfig(c.env, callerDb(c), c.req.valid("json"));
+      return created ? c.json(config, 201) : c.json(config, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "get",
+      path: "/actions/blog-subreddit-syncs",
+      tags: [TAG],
+      summary: "List the workspace's blog-to-subreddit sync configs",
+      scope: "read",
+      responses: { 200: jsonResponse(listEnvelope(BlogSyncConfigSchema, "BlogSyncConfigList"), "All configs of the workspace") },
+    }),
+    async (c) => {
+      const data = await listConfigs(callerDb(c));
+      return c.json({ data, count: data.length }, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "get",
+      path: "/actions/blog-subreddit-syncs/{id}",
+      tags: [TAG],
+      summary: "Get one sync config with its item counts",
+      scope: "read",
+      request: { params: idParam() },
+      responses: { 200: jsonResponse(BlogSyncConfigSchema, "The config") },
+    }),
+    async (c) => {
+      const config = await getConfig(callerDb(c), c.req.valid("param").id);
+      if (!config) throw notFound("sync config");
+      return c.json(config, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "get",
+      path: "/actions/blog-subreddit-syncs/{id}/items",
+      tags: [TAG],
+      summary: "List the synced posts of a config, newest first, optionally by state",
+      scope: "read",
+      request: { params: idParam(), query: ItemsQuery },
+      responses: { 200: jsonResponse(SyncedPostList, "Synced posts") },
+    }),
+    async (c) => {
+      const w = callerDb(c);
+      const { id } = c.req.valid("param");
+      const { state, limit = 100, offset = 0 } = c.req.valid("query");
+      if (!(await getConfigRow(w, id))) throw notFound("sync config");
+      const page = await listSyncedPosts(w, id, { state, limit, offset });
+      const next = offset + page.data.length;
+      return c.json({ ...page, next_offset: next < page.count ? next : null }, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "post",
+      path: "/actions/blog-subreddit-syncs/{id}/run",
+      tags: [TAG],
+      summary: "Run a sync: discovery, full-content extraction, conversion, write (dry_run=true previews and writes nothing)",
+      scope: "read_write",
+      conflict: "A run of this config is already active (`run_in_progress`; dry runs never conflict)",
+      request: {
+        params: idParam(),
+        body: { ...jsonBody(RunRequest, "All fields optional; the body may be omitted"), required: false },
+      },
+      responses: { 200: jsonResponse(RunResultSchema, "The run and one item per handled post") },
+    }),
+    async (c) => {
+      const body = c.req.valid("json") ?? {};
+      const result = await runSync(c.env, callerDb(c), c.req.valid("param").id, {
+        dryRun: body.dry_run ?? false,
+        publish: body.publish ?? true,
+        maxPosts: body.max_posts,
+        trigger: "api",
+      });
+      return c.json(result, 200);
+    },
+  );

@@ -1,0 +1,330 @@
+// One sync run of a config: discovery → full-content extraction → rendering → write (SPEC 5). A dry run
+// walks the same pipeline with a sink that writes nothing; a real run's sink asks the workspace
+// coordinator before every write and queue message and stops at the first "the config changed".
+import { sha256Hex } from "../../auth/keys";
+import { getConfigRow, type SyncConfigRow } from "../../db/blog-sync-configs";
+import { findSyncedPostsByUrl, type SyncedPostRow, type SyncedPostState } from "../../db/blog-sync-posts";
+import { finishRun, insertRun, type FinalRunStatus } from "../../db/blog-sync-runs";
+import { nowIso, type WorkspaceDb } from "../../db/client";
+import { coordinatorFor } from "../../durable/workspace-coordinator";
+import type { Env } from "../../env";
+import { ApiError, notFound } from "../../errors";
+import { discoverPosts, fetchArticle, toRedditMarkdown, toRedditRichText, type Discovery, type SourceKind } from "../index";
+import { fetchPolicy } from "./config-rules";
+import { PreviewSink, RealSink, type PlannedWrite, type Sink } from "./sinks";
+
+export type ItemAction = "create" | "update" | "unchanged" | "skip" | "error";
+
+export interface RunItem {
+  synced_post_id: number | null;
+  source_url: string;
+  title: string | null;
+  action: ItemAction;
+  state: SyncedPostState | null;
+  body_markdown: string | null;
+  images: unknown[];
+  warnings: string[];
+  error: string | null;
+}
+
+export interface RunView {
+  id: number | null;
+  config_id: number;
+  status: FinalRunStatus;
+  dry_run: boolean;
+  publish: boolean;
+  max_posts: number;
+  source_kind: SourceKind | null;
+  source_url: string | null;
+  discovered: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  queued: number;
+  failed: number;
+  started_at: string;
+  finished_at: string;
+  error: string | null;
+}
+
+export interface RunResult {
+  run: RunView;
+  items: RunItem[];
+}
+
+export interface RunOptions {
+  dryRun: boolean;
+  publish: boolean;
+  /** Defaults to the config's own max_posts. */
+  maxPosts?: number;
+  trigger: "api" | "schedule";
+  scheduleKey?: string | null;
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** What one source post renders to, and the hash that decides "changed". */
+interface Rendered {
+  title: string;
+  bodyMarkdown: string;
+  bodyRichtext: unknown;
+  images: unknown[];
+  contentHash: string;
+  warnings: string[];
+}
+
+async function render(url: string, config: SyncConfigRow, env: Env): Promise<Rendered> {
+  const article = await fetchArticle(url, { policy: fetchPolicy(env) });
+  const markdown = toRedditMarkdown(article);
+  // Media asset ids come from the forum at publish time; a draft keeps the images it would upload.
+  const richtext = config.includeMedia ? toRedditRichText(article, {}).document : null;
+  const images = config.includeMedia ? article.images : [];
+  const warnings = [...article.warnings];
+  if (markdown.truncated) warnings.push("body was shortened to fit the forum's 40,000 character limit");
+  const contentHash = await sha256Hex(JSON.stringify([markdown.title, markdown.markdown, richtext, images]));
+  return { title: markdown.title, bodyMarkdown: markdown.markdown, bodyRichtext: richtext, images, contentHash, warnings };
+}
+
+/**
+ * Decides what happens to one source post given what is stored for it. Drafts follow their source;
+ * queued and failed posts are left for the publishing side; published posts are never touched.
+ */
+function plan(existing: SyncedPostRow | undefined, rendered: Rendered, queueing: boolean): PlannedWrite | { action: "unchanged" | "skip"; warning?: string } {
+  const target: SyncedPostState = queueing ? "queued" : "draft";
+  if (!existing) return { action: "create", to: target };
+  if (existing.state === "published") return { action: "skip", warning: "already published: never updated or posted again" };
+  const changed = existing.contentHash !== rendered.contentHash;
+  if (existing.state === "draft") {
+    if (changed) return { action: "update", to: target };
+    return queueing ? { action: "unchanged", to: "queued" } : { action: "unchanged" };
+  }
+  if (!changed) return { action: "unchanged" };
+  return { action: "skip", warning: `source changed, but the post is ${existing.state}; it is not updated` };
+}
+
+const ABORTED_BEFORE_WRITE = "not written: the config changed while the run was active, so the run stopped";
+const ABORTED_BEFORE_QUEUE = "written as a draft but not queued: the config changed while the run was active, so the run stopped";
+
+export interface RunContext {
+  env: Env;
+  w: WorkspaceDb;
+  config: SyncConfigRow;
+  publish: boolean;
+  maxPosts: number;
+  sink: Sink;
+}
+
+interface Tally {
+  discovery: Discovery | null;
+  items: RunItem[];
+  error: string | null;
+  aborted: boolean;
+}
+
+/** The pipeline shared by dry and real runs. Engine failures become item or run errors; ours propagate. */
+async function walk(ctx: RunContext): Promise<Tally> {
+  const { env, w, config, sink } = ctx;
+  const tally: Tally = { discovery: null, items: [], error: null, aborted: false };
+  try {
+    tally.discovery = await discoverPosts(config.blogUrl, { policy: fetchPolicy(env), maxPosts: ctx.maxPosts });
+  } catch (err) {
+    tally.error = `discovery failed: ${errorText(err)}`;
+    return tally;
+  }
+  const candidates = tally.discovery.posts.slice(0, ctx.maxPosts);
+  const existing = await findSyncedPostsByUrl(w, config.id, candidates.map((p) => p.url));
+  const queueing = ctx.publish && config.active && config.publishImmediately;
+
+  for (const candidate of candidates) {
+    const stored = existing.get(candidate.url);
+    if (stored?.state === "published") {
+      tally.items.push(itemOf(candidate.url, stored, "skip", stored.state, ["already published: never updated or posted again"]));
+      continue;
+    }
+    let rendered: Rendered;
+    try {
+      rendered = await render(candidate.url, config, env);
+    } catch (err) {
+      tally.items.push({ ...itemOf(candidate.url, stored, "error", stored?.state ?? null, []), title: candidate.title ?? stored?.title ?? null, error: errorText(err) });
+      continue;
+    }
+    const decision = plan(stored, rendered, queueing);
+    if (!("to" in decision)) {
+      const warnings = decision.warning ? [...rendered.warnings, decision.warning] : rendered.warnings;
+      tally.items.push(renderedItem(candidate.url, stored?.id ?? null, decision.action, stored?.state ?? null, rendered, warnings));
+      continue;
+    }
+    const outcome = await sink.write({ ...decision, url: candidate.url, existing: stored, content: { sourceUrl: candidate.url, ...rendered } });
+    if (outcome.kind === "aborted") {
+      tally.aborted = true;
+      const item = outcome.draftId === undefined
+        ? renderedItem(candidate.url, stored?.id ?? null, "skip", stored?.state ?? null, rendered, [...rendered.warnings, ABORTED_BEFORE_WRITE])
+        : renderedItem(candidate.url, outcome.draftId, decision.action, "draft", rendered, [...rendered.warnings, ABORTED_BEFORE_QUEUE]);
+      tally.items.push(item);
+      break;
+    }
+    if (outcome.kind === "moved") {
+      tally.items.push(renderedItem(candidate.url, stored?.id ?? null, "skip", outcome.state, rendered, [
+        ...rendered.warnings,
+        `not written: the post became ${outcome.state} while the run was working`,
+      ]));
+      continue;
+    }
+    tally.items.push(renderedItem(candidate.url, outcome.id, decision.action, outcome.state, rendered, rendered.warnings));
+  }
+  return tally;
+}
+
+function itemOf(url: string, stored: SyncedPostRow | undefined, action: ItemAction, state: SyncedPostState | null, warnings: string[]): RunItem {
+  return {
+    synced_post_id: stored?.id ?? null,
+    source_url: url,
+    title: stored?.title ?? null,
+    action,
+    state,
+    body_markdown: stored?.bodyMarkdown ?? null,
+    images: stored?.images ?? [],
+    warnings,
+    error: null,
+  };
+}
+
+function renderedItem(url: string, id: number | null, action: ItemAction, state: SyncedPostState | null, r: Rendered, warnings: string[]): RunItem {
+  return { synced_post_id: id, source_url: url, title: r.title, action, state, body_markdown: r.bodyMarkdown, images: r.images, warnings, error: null };
+}
+
+function summarize(tally: Tally, queued: number) {
+  const count = (action: ItemAction) => tally.items.filter((i) => i.action === action).length;
+  const failed = count("error");
+  const handled = tally.items.length;
+  const firstError = tally.items.find((i) => i.error)?.error;
+  let status: FinalRunStatus;
+  let error = tally.error;
+  if (tally.aborted) {
+    status = "aborted";
+    error = "the config changed while the run was active; the run stopped before writing further posts";
+  } else if (tally.error) status = "failed";
+  else if (failed > 0 && failed === handled) {
+    status = "failed";
+    error = `all ${failed} posts failed; first error: ${firstError}`;
+  } else if (failed > 0) {
+    status = "partial";
+    error = `${failed} of ${handled} posts failed; first error: ${firstError}`;
+  } else status = "completed";
+  return {
+    status,
+    error,
+    counts: {
+      discovered: tally.discovery?.posts.length ?? 0,
+      created: count("create"),
+      updated: count("update"),
+      unchanged: count("unchanged"),
+      queued,
+      failed,
+    },
+  };
+}
+
+/** Runs a sync of config `configId` (404 when it is not in the workspace; 409 when a real run is active). */
+export async function runSync(env: Env, w: WorkspaceDb, configId: number, options: RunOptions): Promise<RunResult> {
+  let config = await getConfigRow(w, configId);
+  if (!config) throw notFound("sync config");
+  const startedAt = nowIso();
+  if (options.dryRun) {
+    const maxPosts = options.maxPosts ?? config.maxPosts;
+    const sink = new PreviewSink();
+    const tally = await walk({ env, w, config, publish: options.publish, maxPosts, sink });
+    return respond(null, config, options, maxPosts, tally, sink.queued, startedAt, nowIso());
+  }
+
+  const coordinator = coordinatorFor(env, w.workspaceId);
+  let token: string | undefined;
+  // `stale`: the config changed between our read and the claim; read it again (bounded: updates are rare).
+  for (let attempt = 0; attempt < 3 && token === undefined; attempt++) {
+    const claim = await coordinator.beginRun({ workspaceId: w.workspaceId, configId, revision: config.revision, fingerprint: config.fingerprint });
+    if (claim.ok) token = claim.token;
+    else if (claim.reason === "busy") throw new ApiError("run_in_progress", `a run of sync config ${configId} is already active`);
+    else {
+      config = await getConfigRow(w, configId);
+      if (!config) throw notFound("sync config");
+    }
+  }
+  if (token === undefined) throw new ApiError("run_in_progress", `sync config ${configId} is being changed; retry the run`);
+
+  const maxPosts = options.maxPosts ?? config.maxPosts;
+  try {
+    const run = await insertRun(w, {
+      configId,
+      trigger: options.trigger,
+      scheduleKey: options.scheduleKey ?? null,
+      publish: options.publish,
+      maxPosts,
+      fingerprint: config.fingerprint,
+    });
+    await coordinator.attachRun(configId, token, run.id);
+    const sink = new RealSink(env, w, config, coordinator, token);
+    let tally: Tally;
+    try {
+      tally = await walk({ env, w, config, publish: options.publish, maxPosts, sink });
+    } catch (err) {
+      // Our own failure (database, queue): record it without internals, then let the request answer 500.
+      await finishRun(w, run.id, configId, {
+        status: "failed",
+        sourceKind: null,
+        sourceUrl: null,
+        discovered: 0, created: 0, updated: 0, unchanged: 0, queued: 0, failed: 0,
+        error: "the run stopped on an unexpected internal error",
+        finishedAt: nowIso(),
+      }).catch(() => undefined);
+      throw err;
+    }
+    const result = respond(run.id, config, options, maxPosts, tally, sink.queued, run.startedAt, nowIso());
+    const r = result.run;
+    await finishRun(w, run.id, configId, {
+      status: r.status,
+      sourceKind: r.source_kind,
+      sourceUrl: r.source_url,
+      discovered: r.discovered,
+      created: r.created,
+      updated: r.updated,
+      unchanged: r.unchanged,
+      queued: r.queued,
+      failed: r.failed,
+      error: r.error,
+      finishedAt: r.finished_at,
+    });
+    return result;
+  } finally {
+    await coordinator.endRun(configId, token);
+  }
+}
+
+function respond(
+  id: number | null,
+  config: SyncConfigRow,
+  options: RunOptions,
+  maxPosts: number,
+  tally: Tally,
+  queued: number,
+  startedAt: string,
+  finishedAt: string,
+): RunResult {
+  const { status, error, counts } = summarize(tally, queued);
+  return {
+    run: {
+      id,
+      config_id: config.id,
+      status,
+      dry_run: options.dryRun,
+      publish: options.publish,
+      max_posts: maxPosts,
+      source_kind: tally.discovery?.sourceKind ?? null,
+      source_url: tally.discovery?.sourceUrl ?? null,
+      ...counts,
+      started_at: startedAt,
+      finished_at: finishedAt,
+      error,
+    },
+    items: tally.items,
+  };
+}

@@ -1,0 +1,101 @@
+// Where a run's decisions go. The preview sink (dry runs) writes nothing and reports what would happen;
+// the real sink asks the workspace coordinator before each write and each queue message.
+import {
+  getSyncedPost,
+  insertSyncedPost,
+  transitionSyncedPost,
+  updateSyncedContent,
+  type SyncedContent,
+  type SyncedPostRow,
+  type SyncedPostState,
+} from "../../db/blog-sync-posts";
+import type { SyncConfigRow } from "../../db/blog-sync-configs";
+import type { WorkspaceDb } from "../../db/client";
+import type { WorkspaceCoordinator } from "../../durable/workspace-coordinator";
+import type { Env } from "../../env";
+import type { PublishPostMessage } from "../../jobs/messages";
+
+export interface PlannedWrite {
+  action: "create" | "update" | "unchanged";
+  /** The state the post ends in: `queued` when the run queues it for publishing. */
+  to: SyncedPostState;
+}
+
+export interface WriteRequest extends PlannedWrite {
+  url: string;
+  existing: SyncedPostRow | undefined;
+  content: SyncedContent;
+}
+
+export type WriteOutcome =
+  | { kind: "written"; id: number | null; state: SyncedPostState }
+  /** The config changed: nothing (further) was written. `draftId`: the post was written, but not queued. */
+  | { kind: "aborted"; draftId?: number }
+  /** The post left the state the run planned from (someone else changed it meanwhile). */
+  | { kind: "moved"; state: SyncedPostState | null };
+
+export interface Sink {
+  /** Queue messages sent (or, in a preview, that would be sent). */
+  readonly queued: number;
+  write(request: WriteRequest): Promise<WriteOutcome>;
+}
+
+export class PreviewSink implements Sink {
+  queued = 0;
+
+  async write(request: WriteRequest): Promise<WriteOutcome> {
+    if (request.to === "queued") this.queued++;
+    return { kind: "written", id: request.existing?.id ?? null, state: request.to };
+  }
+}
+
+export class RealSink implements Sink {
+  queued = 0;
+
+  constructor(
+    private readonly env: Env,
+    private readonly w: WorkspaceDb,
+    private readonly config: SyncConfigRow,
+    private readonly coordinator: DurableObjectStub<WorkspaceCoordinator>,
+    private readonly token: string,
+  ) {}
+
+  private async stillCurrent(): Promise<boolean> {
+    const answer = await this.coordinator.checkRun(this.config.id, this.token);
+    return answer.ok;
+  }
+
+  private async store(request: WriteRequest): Promise<SyncedPostRow | undefined> {
+    const { w, config } = this;
+    if (!request.existing) return insertSyncedPost(w, config.id, request.content, request.to);
+    if (request.action === "update") return updateSyncedContent(w, request.existing.id, request.content, "draft", request.to);
+    const moved = await transitionSyncedPost(w, request.existing.id, "draft", request.to);
+    return moved ? { ...request.existing, state: request.to } : undefined;
+  }
+
+  async write(request: WriteRequest): Promise<WriteOutcome> {
+    if (!(await this.stillCurrent())) return { kind: "aborted" };
+    const row = await this.store(request);
+    if (!row) {
+      const now = request.existing ? await getSyncedPost(this.w, request.existing.id) : undefined;
+      return { kind: "moved", state: now?.state ?? null };
+    }
+    if (request.to !== "queued") return { kind: "written", id: row.id, state: row.state };
+    if (!(await this.stillCurrent())) {
+      // Queued without a task would wait forever: put it back. This undoes the post just written; no
+      // further post is written.
+      await transitionSyncedPost(this.w, row.id, "queued", "draft");
+      return { kind: "aborted", draftId: row.id };
+    }
+    const message: PublishPostMessage = {
+      type: "publish.post",
+      workspace_id: this.w.workspaceId,
+      config_id: this.config.id,
+      synced_post_id: row.id,
+      fingerprint: this.config.fingerprint,
+    };
+    await this.env.PUBLISH_QUEUE.send(message);
+    this.queued++;
+    return { kind: "written", id: row.id, state: "queued" };
+  }
+}
