@@ -38,7 +38,7 @@ const CompetitorPatch = z
     is_ambiguous: z.boolean().optional(),
   })
   .refine((v) => Object.keys(v).length > 0, { message: "give at least one field to change" })
-  .openapi("CompetitorPatch");
+  .openapi("CompetitorPatch", { minProperties: 1 });
 
 const duplicate = "A competitor with the same name (case-insensitive) exists (`invalid_state`)";
 

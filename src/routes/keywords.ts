@@ -26,7 +26,7 @@ const KeywordCreate = z
 const KeywordPatch = z
   .strictObject({ keyword: keywordText.optional(), active: z.boolean().optional(), is_ambiguous: z.boolean().optional() })
   .refine((v) => Object.keys(v).length > 0, { message: "give at least one field to change" })
-  .openapi("KeywordPatch");
+  .openapi("KeywordPatch", { minProperties: 1 });
 
 const duplicate = "A keyword with the same text (case-insensitive) exists (`invalid_state`)";
 

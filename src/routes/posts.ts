@@ -58,7 +58,7 @@ const PostsQuery = z.strictObject({
 const PostPatch = z
   .strictObject({ is_answered: z.boolean().optional(), archived: z.boolean().optional(), skipped: z.boolean().optional() })
   .refine((v) => Object.keys(v).length > 0, { message: "give at least one of is_answered, archived, skipped" })
-  .openapi("PostPatch");
+  .openapi("PostPatch", { minProperties: 1 });
 
 const listPostsRoute = apiRoute({
   method: "get",
