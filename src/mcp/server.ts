@@ -1,5 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { AuthContext } from "../auth/middleware";
 import { ApiError } from "../errors";
 import { toolError, toolRequest, toolResult } from "./call";
@@ -29,6 +30,13 @@ export interface McpCaller {
   dispatch: (request: Request) => Promise<Response>;
 }
 
+/**
+ * tools/call is registered with this loose envelope so that the SDK's own tools/call check runs first and
+ * answers malformed params with JSON-RPC "invalid params" (-32602); registered with the strict schema,
+ * the params would fail an earlier parse and come back as "internal error" (-32603).
+ */
+const ToolsCallEnvelope = z.looseObject({ method: z.literal("tools/call") });
+
 const toolListing = (tool: ApiTool): Tool => ({
   name: tool.name,
   description: tool.description,
@@ -44,7 +52,8 @@ export function createMcpServer(tools: readonly ApiTool[], caller: McpCaller): S
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map(toolListing) }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(ToolsCallEnvelope, async (envelope) => {
+    const request = CallToolRequestSchema.parse(envelope); // already checked by the SDK's wrapper
     // Write tools are looked up too for read keys, so that REST itself refuses them (403 `forbidden`).
     const tool = tools.find((candidate) => candidate.name === request.params.name);
     if (!tool) return toolError(new ApiError("not_found", `unknown tool ${request.params.name}`), caller.requestId);

@@ -1,0 +1,160 @@
+import { z } from "@hono/zod-openapi";
+import { describe, expect, it } from "vitest";
+import { toJsonSchema } from "../../src/mcp/json-schema";
+import { toolName, toolsFromOpenApi, toolsForScope, type OpenApiDocumentLike } from "../../src/mcp/tools";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, queryBoolean } from "../../src/lib/openapi";
+
+const documentOf = (router: ReturnType<typeof createRouter>) =>
+  router.getOpenAPIDocument({ openapi: "3.0.3", info: { title: "t", version: "1" } }) as unknown as OpenApiDocumentLike;
+
+describe("tool names (SPEC 7, interface-spec 4.2)", () => {
+  it.each([
+    ["GET", "/posts", "get_posts"],
+    ["PATCH", "/posts/{id}", "patch_posts_id"],
+    ["GET", "/actions/blog-subreddit-syncs", "get_blog_subreddit_syncs"],
+    ["POST", "/actions/blog-subreddit-syncs/{id}/run", "post_blog_subreddit_syncs_id_run"],
+    ["POST", "/actions/blog-subreddit-syncs/{id}/readiness", "post_blog_subreddit_syncs_id_readiness"],
+    ["POST", "/actions/blog-subreddit-syncs/{id}/publish-preflight", "post_blog_subreddit_syncs_id_publish_preflight"],
+    ["GET", "/actions/blog-subreddit-syncs/{id}/items", "get_blog_subreddit_syncs_id_items"],
+    ["PUT", "/actions/personas/{id}/session", "put_personas_id_session"],
+  ])("%s %s → %s", (method, path, name) => {
+    expect(toolName(method, path)).toBe(name);
+  });
+});
+
+describe("OpenAPI 3.0 → JSON Schema", () => {
+  it("resolves references, turns nullable into a null type and converts 3.0-only keywords", () => {
+    const components = {
+      Inner: { type: "object", properties: { when: { type: "string", nullable: true, example: "2026-01-01" } }, required: ["when"] },
+      Loop: { type: "object", properties: { next: { $ref: "#/components/schemas/Loop" } } },
+    };
+    const out = toJsonSchema(
+      {
+        type: "object",
+        properties: {
+          inner: { $ref: "#/components/schemas/Inner" },
+          level: { type: "string", enum: ["a", "b"], nullable: true },
+          ratio: { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: false },
+          loop: { $ref: "#/components/schemas/Loop" },
+          list: { type: "array", items: { $ref: "#/components/schemas/Inner" } },
+        },
+        "x-internal": true,
+      },
+      components,
+    );
+    expect(out).toEqual({
+      type: "object",
+      properties: {
+        inner: { type: "object", properties: { when: { type: ["string", "null"], examples: ["2026-01-01"] } }, required: ["when"] },
+        level: { type: ["string", "null"], enum: ["a", "b", null] },
+        ratio: { type: "number", exclusiveMinimum: 0, maximum: 1 },
+        loop: { type: "object", properties: { next: {} } },
+        list: { type: "array", items: { type: "object", properties: { when: { type: ["string", "null"], examples: ["2026-01-01"] } }, required: ["when"] } },
+      },
+    });
+  });
+});
+
+describe("tool generation from a route table", () => {
+  const Thing = z.object({ id: z.number().int(), label: z.string().nullable() }).openapi("Thing");
+  const ThingInput = z.strictObject({ label: z.string().min(1), colour: z.enum(["red", "blue"]).nullable().optional() }).openapi("ThingInput");
+  const router = createRouter()
+    .openapi(
+      apiRoute({
+        method: "get",
+        path: "/things",
+        summary: "List things",
+        scope: "read",
+        request: { query: z.strictObject({ archived: queryBoolean.optional(), limit: z.coerce.number().int().optional().openapi({ type: "integer" }) }) },
+        responses: { 200: jsonResponse(z.object({ data: z.array(Thing) }), "Things") },
+      }),
+      (c) => c.json({ data: [] }, 200),
+    )
+    .openapi(
+      apiRoute({
+        method: "post",
+        path: "/actions/thing-groups/{id}/things",
+        summary: "Add a thing to a group",
+        description: "The group must exist.",
+        scope: "read_write",
+        request: { params: idParam(), body: jsonBody(ThingInput) },
+        responses: { 201: jsonResponse(Thing, "Created") },
+      }),
+      (c) => c.json({ id: 1, label: "x" }, 201),
+    )
+    .openapi(
+      apiRoute({
+        method: "post",
+        path: "/actions/thing-groups/{id}/things/{thing_id}/approve",
+        summary: "Approve a thing (a person does this)",
+        scope: "read_write",
+        tool: false,
+        request: { params: z.object({ id: z.string(), thing_id: z.string() }) },
+        responses: { 200: jsonResponse(Thing, "Approved") },
+      }),
+      (c) => c.json({ id: 1, label: "x" }, 200),
+    )
+    .openapi(
+      apiRoute({
+        method: "delete",
+        path: "/things/{id}",
+        summary: "Delete a thing",
+        scope: "read_write",
+        request: { params: idParam() },
+        responses: { 204: { description: "Deleted" } },
+      }),
+      (c) => c.body(null, 204),
+    );
+  const tools = toolsFromOpenApi(documentOf(router));
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+
+  it("makes one tool per operation and none for operations marked tool: false", () => {
+    expect(tools.map((t) => t.name).sort()).toEqual(["delete_things_id", "get_things", "post_thing_groups_id_things"]);
+  });
+
+  it("merges path parameters, query parameters and body fields into one input schema", () => {
+    const add = byName.post_thing_groups_id_things!;
+    expect(add.description).toBe("Add a thing to a group\n\nThe group must exist.");
+    expect(add.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        id: { type: "integer", examples: [1] },
+        label: { type: "string", minLength: 1 },
+        colour: { type: ["string", "null"], enum: ["red", "blue", null] },
+      },
+      required: ["id", "label"],
+      additionalProperties: false,
+    });
+    expect(add).toMatchObject({ scope: "read_write", body: "fields", pathParams: ["id"] });
+    expect(byName.get_things!.inputSchema.properties).toEqual({ archived: { type: "boolean" }, limit: { type: "integer" } });
+    expect([...byName.get_things!.queryParams]).toEqual(["archived", "limit"]);
+    expect(JSON.stringify(tools)).not.toContain("$ref");
+  });
+
+  it("derives hints from the method and hides write tools from read keys", () => {
+    expect(byName.get_things!.annotations).toEqual({ readOnlyHint: true });
+    expect(byName.post_thing_groups_id_things!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.delete_things_id!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(toolsForScope(tools, "read").map((t) => t.name)).toEqual(["get_things"]);
+    expect(toolsForScope(tools, "read_write")).toHaveLength(3);
+  });
+
+  it("refuses a route table whose names or arguments would collide", () => {
+    const clashingNames: OpenApiDocumentLike = {
+      paths: { "/a-b": { get: { summary: "x" } }, "/a_b": { get: { summary: "y" } } },
+    };
+    expect(() => toolsFromOpenApi(clashingNames)).toThrow(/get_a_b/);
+    const clashingArgs = createRouter().openapi(
+      apiRoute({
+        method: "patch",
+        path: "/things/{id}",
+        summary: "Clash",
+        scope: "read_write",
+        request: { params: idParam(), body: jsonBody(z.object({ id: z.number() })) },
+        responses: { 200: jsonResponse(Thing, "ok") },
+      }),
+      (c) => c.json({ id: 1, label: null }, 200),
+    );
+    expect(() => toolsFromOpenApi(documentOf(clashingArgs))).toThrow(/argument "id"/);
+  });
+});
