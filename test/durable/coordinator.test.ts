@@ -1,0 +1,159 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { getConfigRow, insertConfig } from "../../src/db/blog-sync-configs";
+import { getRun, insertRun } from "../../src/db/blog-sync-runs";
+import { workspaceDb } from "../../src/db/client";
+import { coordinatorFor } from "../../src/durable/workspace-coordinator";
+import { createTestWorkspace } from "../helpers";
+
+const FP_A = "a".repeat(64);
+const FP_B = "b".repeat(64);
+
+async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("run leases", () => {
+  it("one real run per config: a second claim is busy until the first ends; other configs are independent", async () => {
+    const ws = await createTestWorkspace("leases");
+    const coordinator = coordinatorFor(env, ws.id);
+    const first = await coordinator.beginRun({ workspaceId: ws.id, configId: 1, revision: 1, fingerprint: FP_A });
+    expect(first.ok).toBe(true);
+    expect(await coordinator.beginRun({ workspaceId: ws.id, configId: 1, revision: 1, fingerprint: FP_A })).toEqual({ ok: false, reason: "busy" });
+    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: 2, revision: 1, fingerprint: FP_B })).ok).toBe(true);
+    if (!first.ok) return;
+    expect(await coordinator.endRun(1, "not-the-token")).toBe(false);
+    expect(await coordinator.endRun(1, first.token)).toBe(true);
+    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: 1, revision: 1, fingerprint: FP_A })).ok).toBe(true);
+  });
+
+  it("a config change makes the active run's next check fail; a claim with an older revision is stale", async () => {
+    const ws = await createTestWorkspace("leases change");
+    const coordinator = coordinatorFor(env, ws.id);
+    const claim = await coordinator.beginRun({ workspaceId: ws.id, configId: 5, revision: 3, fingerprint: FP_A });
+    if (!claim.ok) throw new Error("claim failed");
+    expect(await coordinator.checkRun(5, claim.token)).toEqual({ ok: true });
+    // A no-op update (same fingerprint) does not abort.
+    expect(await coordinator.configChanged({ workspaceId: ws.id, configId: 5, revision: 4, fingerprint: FP_A })).toEqual({ runWillAbort: false });
+    expect(await coordinator.checkRun(5, claim.token)).toEqual({ ok: true });
+    expect(await coordinator.configChanged({ workspaceId: ws.id, configId: 5, revision: 5, fingerprint: FP_B })).toEqual({ runWillAbort: true });
+    expect(await coordinator.checkRun(5, claim.token)).toEqual({ ok: false, reason: "config_changed" });
+    // A late, out-of-order notice of an older revision does not undo the newer one.
+    await coordinator.configChanged({ workspaceId: ws.id, configId: 5, revision: 4, fingerprint: FP_A });
+    expect(await coordinator.checkRun(5, claim.token)).toEqual({ ok: false, reason: "config_changed" });
+    await coordinator.endRun(5, claim.token);
+    expect(await coordinator.beginRun({ workspaceId: ws.id, configId: 5, revision: 4, fingerprint: FP_A })).toEqual({ ok: false, reason: "stale" });
+    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: 5, revision: 5, fingerprint: FP_B })).ok).toBe(true);
+  });
+
+  it("a run that died frees its slot at the deadline (alarm) and its record is closed as failed", async () => {
+    const ws = await createTestWorkspace("leases deadline");
+    const w = workspaceDb(env, ws.id);
+    const config = await insertConfig(w, {
+      blogUrl: "https://example.com/feed.xml",
+      subreddit: "rust",
+      personaId: null,
+      includeMedia: false,
+      active: true,
+      publishImmediately: false,
+      maxPosts: 5,
+      fingerprint: FP_A,
+    });
+    if (!config) throw new Error("insert failed");
+    const coordinator = coordinatorFor(env, ws.id);
+    const claim = await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A, leaseMs: 200 });
+    if (!claim.ok) throw new Error("claim failed");
+    const run = await insertRun(w, { configId: config.id, trigger: "api", scheduleKey: null, publish: true, maxPosts: 5, fingerprint: FP_A });
+    expect(await coordinator.attachRun(config.id, claim.token, run.id)).toBe(true);
+    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A })).ok).toBe(false);
+    // The run never asks again: after its deadline the alarm frees the slot.
+    await new Promise((r) => setTimeout(r, 250));
+    await runDurableObjectAlarm(coordinator); // runs now if the runtime has not fired it already
+    const closed = await until(() => getRun(w, run.id), (r) => r?.status === "failed");
+    expect(closed?.status).toBe("failed");
+    expect(closed?.error).toMatch(/deadline/);
+    expect(closed?.finishedAt).not.toBeNull();
+    expect((await getConfigRow(w, config.id))?.lastError).toMatch(/deadline/);
+    expect(await coordinator.activeRuns()).toEqual([]);
+    expect(await coordinator.checkRun(config.id, claim.token)).toEqual({ ok: false, reason: "lease_lost" });
+    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A })).ok).toBe(true);
+  });
+
+  it("asking extends the deadline: a run that keeps asking keeps its slot", async () => {
+    const ws = await createTestWorkspace("leases heartbeat");
+    const coordinator = coordinatorFor(env, ws.id);
+    const claim = await coordinator.beginRun({ workspaceId: ws.id, configId: 9, revision: 1, fingerprint: FP_A, leaseMs: 300 });
+    if (!claim.ok) throw new Error("claim failed");
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await coordinator.checkRun(9, claim.token)).toEqual({ ok: true });
+    await new Promise((r) => setTimeout(r, 250));
+    await runDurableObjectAlarm(coordinator);
+    expect(await coordinator.checkRun(9, claim.token)).toEqual({ ok: true });
+  });
+});
+
+describe("browser slot", () => {
+  it("serves one operation at a time, first come first served", async () => {
+    const ws = await createTestWorkspace("browser fifo");
+    const coordinator = coordinatorFor(env, ws.id);
+    const first = await coordinator.acquireBrowserSlot("readiness");
+    if (!first.ok) throw new Error("first acquire failed");
+    const order: string[] = [];
+    const second = coordinator.acquireBrowserSlot("preflight", { waitMs: 5000 }).then((r) => (order.push("second"), r));
+    await new Promise((r) => setTimeout(r, 20));
+    const third = coordinator.acquireBrowserSlot("persona-check", { waitMs: 5000 }).then((r) => (order.push("third"), r));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await coordinator.browserStatus()).toMatchObject({ holder: { operation: "readiness" }, waiting: 2 });
+    expect(await coordinator.releaseBrowserSlot("someone-else")).toBe(false);
+    expect(await coordinator.releaseBrowserSlot(first.token)).toBe(true);
+    const got2 = await second;
+    if (!got2.ok) throw new Error("second should have the slot");
+    expect(order).toEqual(["second"]);
+    expect((await coordinator.browserStatus()).holder?.operation).toBe("preflight");
+    await coordinator.releaseBrowserSlot(got2.token);
+    const got3 = await third;
+    expect(got3.ok).toBe(true);
+    expect(order).toEqual(["second", "third"]);
+  });
+
+  it("a caller that waits too long is told the slot is busy, with a retry hint", async () => {
+    const ws = await createTestWorkspace("browser busy");
+    const coordinator = coordinatorFor(env, ws.id);
+    const holder = await coordinator.acquireBrowserSlot("publish", { leaseMs: 10_000 });
+    expect(holder.ok).toBe(true);
+    const started = Date.now();
+    const waited = await coordinator.acquireBrowserSlot("readiness", { waitMs: 150 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(waited).toMatchObject({ ok: false, holder: "publish" });
+    if (!waited.ok) expect(waited.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect((await coordinator.browserStatus()).waiting).toBe(0);
+  });
+
+  it("a hung holder loses the slot at its deadline and the next caller gets it", async () => {
+    const ws = await createTestWorkspace("browser deadline");
+    const coordinator = coordinatorFor(env, ws.id);
+    const hung = await coordinator.acquireBrowserSlot("publish", { leaseMs: 150 });
+    expect(hung.ok).toBe(true);
+    const next = coordinator.acquireBrowserSlot("readiness", { waitMs: 5000 });
+    await new Promise((r) => setTimeout(r, 200));
+    await runDurableObjectAlarm(coordinator);
+    const got = await next;
+    expect(got.ok).toBe(true);
+    if (got.ok) expect(got.waitedMs).toBeGreaterThanOrEqual(100);
+    if (hung.ok) expect(await coordinator.releaseBrowserSlot(hung.token)).toBe(false);
+  });
+
+  it("workspaces do not share a slot", async () => {
+    const a = await createTestWorkspace("browser a");
+    const b = await createTestWorkspace("browser b");
+    expect((await coordinatorFor(env, a.id).acquireBrowserSlot("publish")).ok).toBe(true);
+    const other = await coordinatorFor(env, b.id).acquireBrowserSlot("publish", { waitMs: 0 });
+    expect(other.ok).toBe(true);
+  });
+});
