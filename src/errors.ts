@@ -114,7 +114,9 @@ export function onError(err: Error, c: Context): Response {
     if (err.status === 401) return respondError(c, new ApiError("unauthorized", "missing or invalid API key"));
     if (err.status === 404) return respondError(c, new ApiError("not_found", "not found"));
   }
-  console.error(JSON.stringify({ level: "error", request_id: requestIdOf(c), method: c.req.method, path: c.req.path, error: err.message, stack: err.stack }));
+  // drizzle wraps driver errors ("Failed query: ..."); the cause is what says what went wrong.
+  const cause = err.cause instanceof Error ? err.cause.message : undefined;
+  console.error(JSON.stringify({ level: "error", request_id: requestIdOf(c), method: c.req.method, path: c.req.path, error: err.message, cause, stack: err.stack }));
   return respondError(c, new ApiError("internal_error", "an unexpected error occurred; quote the request id when reporting it"));
 }
 
