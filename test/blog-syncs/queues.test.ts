@@ -1,0 +1,180 @@
+import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import worker from "../../src/index";
+import { getConfigRow } from "../../src/db/blog-sync-configs";
+import { getSyncedPost, insertSyncedPost } from "../../src/db/blog-sync-posts";
+import { finishRun, insertRun } from "../../src/db/blog-sync-runs";
+import { workspaceDb } from "../../src/db/client";
+import { syncRuns } from "../../src/db/schema";
+import { backoffSeconds } from "../../src/jobs/queue";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { SYNCS, createConfig, newBlog } from "./helpers";
+
+let ws: TestWorkspace;
+beforeAll(async () => {
+  ws = await createTestWorkspace("queues");
+});
+
+let counter = 0;
+async function deliver(queue: string, bodies: unknown[], attempts = 1) {
+  const batch = createMessageBatch(
+    queue,
+    bodies.map((body) => ({ id: `msg-${++counter}`, timestamp: new Date(), attempts, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env, ctx);
+  return { result: await getQueueResult(batch, ctx), ids: batch.messages.map((m) => m.id) };
+}
+
+async function queuedPost(configId: number, url: string) {
+  return insertSyncedPost(
+    workspaceDb(env, ws.id),
+    configId,
+    { sourceUrl: url, title: "A post", bodyMarkdown: "Body", bodyRichtext: null, images: [], contentHash: "0".repeat(64) },
+    "queued",
+  );
+}
+
+describe("publish queue consumer", () => {
+  it("a task whose fingerprint no longer matches returns the post to draft and is skipped; redelivery is harmless", async () => {
+    const config = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust", publish_immediately: true });
+    const post = await queuedPost(config.id, "https://example.com/a");
+    const task = { type: "publish.post", workspace_id: ws.id, config_id: config.id, synced_post_id: post.id, fingerprint: config.fingerprint };
+
+    // Destination changed before publishing.
+    const changed = await callJson(SYNCS, { key: ws.writeKey, method: "POST", body: { id: config.id, subreddit: "golang" } });
+    expect(changed.body.fingerprint).not.toBe(config.fingerprint);
+
+    const first = await deliver("threadwatch-publish", [task]);
+    expect(first.result.explicitAcks).toEqual(first.ids);
+    expect(first.result.retryMessages).toEqual([]);
+    const after = await getSyncedPost(workspaceDb(env, ws.id), post.id);
+    expect(after?.state).toBe("draft");
+    expect(after?.forumPostId).toBeNull();
+
+    const again = await deliver("threadwatch-publish", [task]);
+    expect(again.result.explicitAcks).toEqual(again.ids);
+    expect((await getSyncedPost(workspaceDb(env, ws.id), post.id))?.state).toBe("draft");
+  });
+
+  it("a task with the current fingerprint leaves an unapproved (or, until submission exists, approved) post queued", async () => {
+    const config = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust", publish_immediately: true });
+    const w = workspaceDb(env, ws.id);
+    const unapproved = await queuedPost(config.id, "https://example.com/b");
+    const approved = await queuedPost(config.id, "https://example.com/c");
+    await env.DB.prepare("UPDATE synced_posts SET approved_at = ? WHERE id = ?").bind(new Date().toISOString(), approved.id).run();
+    const task = (id: number) => ({ type: "publish.post", workspace_id: ws.id, config_id: config.id, synced_post_id: id, fingerprint: config.fingerprint });
+    const { result, ids } = await deliver("threadwatch-publish", [task(unapproved.id), task(approved.id)]);
+    expect(result.explicitAcks.sort()).toEqual(ids.sort());
+    expect((await getSyncedPost(w, unapproved.id))?.state).toBe("queued");
+    expect((await getSyncedPost(w, approved.id))?.state).toBe("queued");
+    expect((await getSyncedPost(w, approved.id))?.forumPostId).toBeNull();
+  });
+
+  it("a task for another workspace's post, or a post that is not queued, changes nothing", async () => {
+    const config = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust" });
+    const post = await queuedPost(config.id, "https://example.com/d");
+    const stranger = await createTestWorkspace("queues stranger");
+    const { result, ids } = await deliver("threadwatch-publish", [
+      { type: "publish.post", workspace_id: stranger.id, config_id: config.id, synced_post_id: post.id, fingerprint: "f".repeat(64) },
+    ]);
+    expect(result.explicitAcks).toEqual(ids);
+    expect((await getSyncedPost(workspaceDb(env, ws.id), post.id))?.state).toBe("queued");
+  });
+
+  it("drops malformed messages (acknowledged, logged) instead of retrying them forever", async () => {
+    const { result, ids } = await deliver("threadwatch-publish", [
+      { type: "publish.post", workspace_id: "1" },
+      { type: "mystery" },
+      "not even an object",
+    ]);
+    expect(result.explicitAcks.sort()).toEqual(ids.sort());
+    expect(result.retryMessages).toEqual([]);
+  });
+});
+
+describe("sync queue consumer", () => {
+  it("a failing daily run is retried with growing backoff on every delivery, the last one too (then the DLQ takes it)", async () => {
+    // wrangler.toml: max_retries = 3, so a message is delivered up to 4 times before the dead-letter queue.
+    // Nothing listens on port 1: every run fails in discovery.
+    const config = await createConfig(ws, { blog_url: "http://127.0.0.1:1/feed.xml", subreddit: "rust" });
+    const message = { type: "sync.run", workspace_id: ws.id, config_id: config.id, schedule_key: "2026-03-01" };
+    // getQueueResult does not report a retry's delay; the consumer's structured log line does.
+    const warn = vi.spyOn(console, "warn");
+    const delays: number[] = [];
+    try {
+      for (let attempts = 1; attempts <= 4; attempts++) {
+        warn.mockClear();
+        const { result, ids } = await deliver("threadwatch-sync", [message], attempts);
+        expect(result.explicitAcks).toEqual([]);
+        expect(result.retryMessages.map((m) => m.msgId)).toEqual(ids);
+        const line = warn.mock.calls.map((c) => JSON.parse(String(c[0]))).find((l) => l.msg === "queue message retried" && l.id === ids[0]);
+        expect(line?.attempts).toBe(attempts);
+        delays.push(line?.delaySeconds);
+      }
+    } finally {
+      warn.mockRestore();
+    }
+    expect(delays).toEqual([1, 2, 3, 4].map(backoffSeconds));
+    expect(delays).toEqual([30, 120, 480, 1920]);
+    const w = workspaceDb(env, ws.id);
+    expect((await getConfigRow(w, config.id))?.lastError).toMatch(/discovery failed/);
+    const runs = await w.db.select().from(syncRuns).all();
+    const mine = runs.filter((r) => r.configId === config.id);
+    expect(mine).toHaveLength(4);
+    expect(mine.every((r) => r.status === "failed" && r.trigger === "schedule" && r.scheduleKey === "2026-03-01")).toBe(true);
+  });
+
+  it("does nothing for an inactive or missing config, or a day whose run already finished", async () => {
+    const inactive = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust", active: false });
+    const done = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust" });
+    const w = workspaceDb(env, ws.id);
+    const run = await insertRun(w, { configId: done.id, trigger: "schedule", scheduleKey: "2026-03-02", publish: true, maxPosts: 5, fingerprint: done.fingerprint });
+    await finishRun(w, run.id, done.id, {
+      status: "completed", sourceKind: "feed", sourceUrl: "x", discovered: 0, created: 0, updated: 0, unchanged: 0, queued: 0, failed: 0,
+      error: null, finishedAt: new Date().toISOString(),
+    });
+    const before = (await w.db.select().from(syncRuns).all()).length;
+    const { result, ids } = await deliver("threadwatch-sync", [
+      { type: "sync.run", workspace_id: ws.id, config_id: inactive.id, schedule_key: "2026-03-02" },
+      { type: "sync.run", workspace_id: ws.id, config_id: 999_999, schedule_key: "2026-03-02" },
+      { type: "sync.run", workspace_id: ws.id, config_id: done.id, schedule_key: "2026-03-02" },
+    ]);
+    expect(result.explicitAcks.sort()).toEqual(ids.sort());
+    expect((await w.db.select().from(syncRuns).all()).length).toBe(before);
+  });
+});
+
+describe("daily cron", () => {
+  it("enqueues one run per active config of every workspace, and the sync queue runs them", async () => {
+    const a = await createTestWorkspace("cron a");
+    const b = await createTestWorkspace("cron b");
+    const activeA = await createConfig(a, { blog_url: newBlog("cron").feedUrl, subreddit: "rust" });
+    const inactiveA = await createConfig(a, { blog_url: newBlog("cron").feedUrl, subreddit: "rust", active: false });
+    const activeB = await createConfig(b, { blog_url: newBlog("cron").feedUrl, subreddit: "golang" });
+    const scheduledTime = Date.UTC(2026, 4, 17, 6, 0, 0);
+    const controller = createScheduledController({ cron: "0 6 * * *", scheduledTime });
+    const ctx = createExecutionContext();
+    await worker.scheduled(controller, env, ctx);
+    await waitOnExecutionContext(ctx);
+
+    // The cron itself runs nothing: the queue consumer does, once per active config.
+    const seen = async () =>
+      (
+        await env.DB.prepare("SELECT workspace_id, config_id FROM sync_runs WHERE schedule_key = '2026-05-17' AND workspace_id IN (?, ?) ORDER BY config_id")
+          .bind(a.id, b.id)
+          .all<{ workspace_id: number; config_id: number }>()
+      ).results;
+    const end = Date.now() + 20_000;
+    let rows = await seen();
+    while (new Set(rows.map((r) => r.config_id)).size < 2 && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 100));
+      rows = await seen();
+    }
+    const configIds = [...new Set(rows.map((r) => r.config_id))].sort((x, y) => x - y);
+    expect(configIds).toEqual([activeA.id, activeB.id].sort((x, y) => x - y));
+    expect(configIds).not.toContain(inactiveA.id);
+    expect(rows.find((r) => r.config_id === activeB.id)?.workspace_id).toBe(b.id);
+  });
+});
