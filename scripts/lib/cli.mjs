@@ -5,7 +5,13 @@ import { parseArgs } from "node:util";
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
-export class UsageError extends Error {}
+/** A wrong command line; `usage` (optional) replaces the script's full usage text in the message. */
+export class UsageError extends Error {
+  constructor(message, usage) {
+    super(message);
+    this.usage = usage;
+  }
+}
 
 /** parseArgs in strict mode; unknown options and stray values become a UsageError. */
 export function parseCommandLine(argv, options, { allowPositionals = false } = {}) {
@@ -30,7 +36,7 @@ export async function runMain(main, usage) {
     process.exitCode = (await main()) ?? 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`error: ${err.message}\n\n${usage}`);
+      console.error(`error: ${err.message}\n\n${err.usage ?? usage}`);
       process.exitCode = EXIT_USAGE;
     } else {
       console.error(`error: ${err instanceof Error ? err.message : String(err)}`);

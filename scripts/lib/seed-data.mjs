@@ -136,9 +136,13 @@ function makePost(i, rnd, baseId, nowSec) {
 
   const title = fill(rnd.pick(withCompetitor ? TITLES_WITH_COMPETITOR : TITLES_WITHOUT_COMPETITOR), slots);
   const middles = [rnd.pick(MIDDLES), rnd.pick(MIDDLES)].filter((s, idx, all) => all.indexOf(s) === idx);
-  const body = [rnd.pick(OPENERS), ...middles, rnd.pick(ASKS)]
-    .map((s) => fill(s, withCompetitor ? slots : { ...slots, comp: "our current provider", comp2: "the new tool" }))
-    .join(" ");
+  // A few posts are link or image posts without body text.
+  const body =
+    rnd.next() < 0.04
+      ? ""
+      : [rnd.pick(OPENERS), ...middles, rnd.pick(ASKS)]
+          .map((s) => fill(s, withCompetitor ? slots : { ...slots, comp: "our current provider", comp2: "the new tool" }))
+          .join(" ");
   const text = `${title}\n${body}`;
 
   // What matched is what the text says: tracked keywords, and competitors by name or keyword, as whole
@@ -173,7 +177,7 @@ function makePost(i, rnd, baseId, nowSec) {
     forum_id: forumId,
     subreddit,
     title,
-    selftext: rnd.next() < 0.04 ? "" : body,
+    selftext: body,
     author: rnd.next() < 0.05 ? null : `${rnd.pick(USERS)}${rnd.int(100)}`,
     url: `https://www.reddit.com${permalink}`,
     score,

@@ -22,9 +22,10 @@ export async function keysSql(workspaceId, specs) {
   };
 }
 
-const DEFAULT_KEYS = [
-  { name: "seed read_write", scope: "read_write" },
-  { name: "seed read", scope: "read" },
+/** The two keys every seeded workspace gets: read_write first, then read. */
+export const defaultKeys = (label) => [
+  { name: `${label} read_write`, scope: "read_write" },
+  { name: `${label} read`, scope: "read" },
 ];
 
 /**
@@ -33,8 +34,8 @@ const DEFAULT_KEYS = [
  * workspace id, the plain keys (read_write first, then read, then `extraReadKeys` more read keys) and how
  * long the writes took.
  */
-export async function seedWorkspace({ name, posts, persistTo, extraReadKeys = 0, seed }) {
-  const keySpecs = [...DEFAULT_KEYS, ...Array.from({ length: extraReadKeys }, (_, i) => ({ name: `bench read ${i + 1}`, scope: "read" }))];
+export async function seedWorkspace({ name, posts, persistTo, extraReadKeys = 0, seed, keyName = "seed" }) {
+  const keySpecs = [...defaultKeys(keyName), ...Array.from({ length: extraReadKeys }, (_, i) => ({ name: `bench read ${i + 1}`, scope: "read" }))];
   const started = performance.now();
   const [row] = await queryLocal(`INSERT INTO workspaces (name) VALUES (${sqlValue(name)}) RETURNING id`, { persistTo });
   const workspaceId = Number(row.id);

@@ -1,0 +1,31 @@
+// Starts scripts/extract-worker.ts in workerd (through wrangler's programmatic dev server) so that Node
+// scripts run the very code the Worker runs. Used by `npm run extract` and `npm run bench:extract`.
+import path from "node:path";
+import { unstable_startWorker } from "wrangler";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+export async function startExtractWorker({ allowPrivate = false } = {}) {
+  // Request.cf comes from a Cloudflare endpoint; nothing here needs it (and there may be no internet).
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+  const worker = await unstable_startWorker({
+    name: "threadwatch-extract",
+    entrypoint: path.join(ROOT, "scripts/extract-worker.ts"),
+    compatibilityDate: "2026-10-01",
+    compatibilityFlags: ["nodejs_compat"],
+    bindings: { ALLOW_PRIVATE_FETCH: { type: "plain_text", value: String(allowPrivate) } },
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, watch: false, logLevel: "error" },
+  });
+  async function call(init) {
+    const res = await worker.fetch("http://extract.local/extract", { method: "POST", ...init });
+    return res.json();
+  }
+  return {
+    /** Extracts a page from its bytes; `url` is the page's address (relative links resolve against it). */
+    extractBytes: (bytes, url, contentType) =>
+      call({ body: bytes, headers: { "x-page-url": url, ...(contentType ? { "x-content-type": contentType } : {}) } }),
+    /** Fetches (safe fetch, SPEC 8) and extracts a page. */
+    extractUrl: (url) => call({ headers: { "x-fetch-url": url } }),
+    dispose: () => worker.dispose(),
+  };
+}

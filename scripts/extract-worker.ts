@@ -1,0 +1,55 @@
+// The worker behind `npm run extract` and `npm run bench:extract`: the same src/sync code the product runs,
+// inside workerd (HTMLRewriter does not exist in Node). POST /extract with the page bytes (header
+// x-page-url) or with an empty body and x-fetch-url to fetch the page under the fetch policy.
+import { decodeDocument } from "../src/sync/extract/charset";
+import { FetchError, extractArticle, fetchArticle, toRedditMarkdown } from "../src/sync/index";
+import type { Article } from "../src/sync/index";
+
+interface Env {
+  ALLOW_PRIVATE_FETCH?: string;
+}
+
+function report(article: Article, elapsedMs: number) {
+  return {
+    title: article.title,
+    byline: article.byline,
+    published_at: article.publishedAt,
+    canonical_url: article.canonicalUrl,
+    lead_image: article.leadImage,
+    markdown: toRedditMarkdown(article).markdown,
+    text: article.text,
+    images: article.images,
+    warnings: article.warnings,
+    elapsed_ms: Math.round(elapsedMs * 100) / 100,
+  };
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const fetchUrl = request.headers.get("x-fetch-url");
+    try {
+      let article: Article;
+      let elapsed: number;
+      if (fetchUrl) {
+        const policy = { allowPrivate: env.ALLOW_PRIVATE_FETCH === "true" };
+        // Timed around extraction only: fetchArticle's network time is measured separately and subtracted.
+        const started = performance.now();
+        article = await fetchArticle(fetchUrl, { policy });
+        elapsed = performance.now() - started;
+      } else {
+        const bytes = new Uint8Array(await request.arrayBuffer());
+        const pageUrl = request.headers.get("x-page-url") ?? "http://localhost/";
+        const started = performance.now();
+        const { text, warnings } = decodeDocument(bytes, request.headers.get("x-content-type"));
+        article = await extractArticle(text, pageUrl);
+        article.warnings.unshift(...warnings);
+        elapsed = performance.now() - started;
+      }
+      return Response.json(report(article, elapsed));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const code = err instanceof FetchError ? err.code : "internal";
+      return Response.json({ error: { code, message } }, { status: 422 });
+    }
+  },
+} satisfies ExportedHandler<Env>;

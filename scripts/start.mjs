@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// npm start [-- --port N]
+// Local development: prepares the browser binding, applies D1 migrations, seeds a demo workspace once,
+// prints working demo keys and the admin token, and runs `wrangler dev` with ALLOW_PRIVATE_FETCH on.
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
+import { ensureDemoWorkspace } from "./lib/demo-workspace.mjs";
+import { startDevServer, stopDevServer, waitUntilReady } from "./lib/dev-server.mjs";
+import { ensureDevVars } from "./lib/dev-vars.mjs";
+import { ensureLocalDatabase } from "./lib/local-d1.mjs";
+import { DEFAULT_PERSIST_DIR, ROOT } from "./lib/paths.mjs";
+
+const USAGE = `usage: npm start [-- --port N]
+
+  --port N   port of the local service (default 8787)`;
+
+const step = (message) => console.log(`[start] ${message}`);
+
+function setupBrowser() {
+  try {
+    execFileSync(process.execPath, [path.join(ROOT, "scripts", "setup-browser.mjs")], { cwd: ROOT, stdio: "inherit" });
+  } catch {
+    // The API works without it; only persona/browser operations need the local Chromium.
+    step("warning: local Browser Rendering is not set up (see above); browser operations will fail");
+  }
+}
+
+function banner(port, demo, adminToken) {
+  const base = `http://localhost:${port}`;
+  return [
+    "",
+    `threadwatch is running on ${base}  (Ctrl-C stops it)`,
+    `  demo workspace ${demo.workspace_id}${demo.created ? " (seeded now)" : ""}${demo.rekeyed ? " (new demo keys: a remembered one was revoked or deleted)" : ""}`,
+    `  read_write key: ${demo.api_key}`,
+    `  read key:       ${demo.read_key}`,
+    `  admin token:    ${adminToken}   (from .dev.vars)`,
+    "",
+    `  curl -H "Authorization: Bearer ${demo.read_key}" "${base}/api/v1/posts?limit=2"`,
+    `  npm run admin -- workspaces list`,
+    "",
+  ].join("\n");
+}
+
+runMain(async () => {
+  const { values } = parseCommandLine(process.argv.slice(2), {
+    port: { type: "string", default: "8787" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const port = integerOption("port", values.port, { min: 1, max: 65535 });
+
+  setupBrowser();
+  const { vars, added } = ensureDevVars();
+  if (added.length > 0) step(`wrote ${added.join(" and ")} to .dev.vars`);
+  if (await ensureLocalDatabase()) step("applied D1 migrations to the local database");
+  const demo = await ensureDemoWorkspace(DEFAULT_PERSIST_DIR);
+
+  step(`starting wrangler dev on port ${port}`);
+  const child = startDevServer({ port, vars: { ALLOW_PRIVATE_FETCH: "true" } });
+  let stopping = false;
+  const stop = () => {
+    stopping = true;
+    void stopDevServer(child);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? (signal ? 0 : 1))));
+
+  try {
+    await waitUntilReady(child, `http://localhost:${port}/`);
+    console.log(banner(port, demo, vars.ADMIN_TOKEN));
+  } catch (err) {
+    if (!stopping) console.error(`[start] ${err.message}`);
+  }
+  const code = await exited;
+  return stopping ? 0 : code;
+}, USAGE);
