@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolName } from "../../src/mcp/tools";
 import { call, callJson, createTestWorkspace } from "../helpers";
@@ -163,6 +164,29 @@ describe("tools/call answers exactly as REST does", () => {
     expect(deleted._meta?.["threadwatch/status"]).toBe(204);
     const keywords = await callJson("/api/v1/keywords", { key: ws.readKey });
     expect(keywords.body.data.map((k: any) => k.id)).not.toContain(keyword.id);
+  });
+});
+
+describe("blog sync tools (interface-spec 4.2)", () => {
+  it("creates a config and lists it exactly as REST does", async () => {
+    const { tools } = await writer.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["get_blog_subreddit_syncs", "post_blog_subreddit_syncs", "post_blog_subreddit_syncs_id_run"]));
+    const created = await writer.callTool({
+      name: "post_blog_subreddit_syncs",
+      arguments: { blog_url: `${env.FIXTURE_ORIGIN}/mcp-blog/`, subreddit: "r/webdev", max_posts: 3 },
+    });
+    expect(created._meta?.["threadwatch/status"]).toBe(201);
+    expect(created.structuredContent).toMatchObject({ subreddit: "webdev", max_posts: 3 });
+    const id = (created.structuredContent as { id: number }).id;
+
+    const listed = await reader.callTool({ name: "get_blog_subreddit_syncs", arguments: {} });
+    const rest = await call("/api/v1/actions/blog-subreddit-syncs", { key: ws.readKey });
+    expect(textOf(listed)).toBe(await rest.text());
+    const one = await reader.callTool({ name: "get_blog_subreddit_syncs_id", arguments: { id } });
+    expect(one.structuredContent).toEqual(created.structuredContent);
+
+    const refused = await reader.callTool({ name: "post_blog_subreddit_syncs_id_run", arguments: { id, dry_run: true } });
+    expect((refused.structuredContent as any).error.code).toBe("forbidden");
   });
 });
 
