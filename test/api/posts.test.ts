@@ -208,7 +208,7 @@ describe("GET /posts", () => {
   });
 
   const sorts = ["priority", "urgency", "date", "score", "comments"];
-  it.each(sorts.flatMap((sort_by) => [{ sort_by }, { sort_by, sort_order: "asc" }, { sort_by, sort_order: "desc" }]))("sort %o", async (q) => {
+  it.each(sorts.flatMap((sort_by): Query[] => [{ sort_by }, { sort_by, sort_order: "asc" }, { sort_by, sort_order: "desc" }]))("sort %o", async (q) => {
     const rows = await expectMatches({ ...q, include_archived: "true" });
     if (q.sort_by === "priority") {
       const order = rows.map((p) => p.priority);
