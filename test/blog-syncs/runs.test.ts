@@ -1,0 +1,229 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { workspaceDb } from "../../src/db/client";
+import { syncRuns } from "../../src/db/schema";
+import { coordinatorFor } from "../../src/durable/workspace-coordinator";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { SYNCS, countAllRows, createConfig, items, newBlog, runConfig } from "./helpers";
+
+let ws: TestWorkspace;
+beforeAll(async () => {
+  ws = await createTestWorkspace("runs");
+});
+
+const getConfig = async (id: number) => (await callJson(`${SYNCS}/${id}`, { key: ws.readKey })).body;
+const postN = (n: number) => new RegExp(`/posts/${n}\\.html$`);
+
+describe("dry run", () => {
+  it("writes nothing at all (every table's rows counted) and returns the full preview", async () => {
+    const blog = newBlog("dry");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", publish_immediately: true });
+    const before = await countAllRows();
+    const configBefore = await getConfig(config.id);
+
+    const res = await runConfig(ws, config.id, { dry_run: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { run, items: preview } = res.body;
+    expect(run).toMatchObject({
+      id: null,
+      config_id: config.id,
+      status: "completed",
+      dry_run: true,
+      publish: true,
+      source_kind: "feed",
+      discovered: 3,
+      created: 3,
+      updated: 0,
+      unchanged: 0,
+      queued: 3, // would be queued: the config is active and publishes immediately
+      failed: 0,
+      error: null,
+    });
+    expect(run.source_url).toBe(blog.feedUrl);
+    expect(preview).toHaveLength(3);
+    expect(preview.map((i: { source_url: string }) => i.source_url)).toEqual([blog.postUrl(3), blog.postUrl(2), blog.postUrl(1)]);
+    for (const item of preview) {
+      expect(item).toMatchObject({ synced_post_id: null, action: "create", state: "queued", error: null });
+      expect(item.title).toMatch(/^Sync post \d$/);
+      expect(item.body_markdown).toContain("version 1 of post number");
+      expect(item.body_markdown).not.toContain("<p>");
+    }
+
+    expect(await countAllRows()).toEqual(before);
+    expect(await getConfig(config.id)).toEqual(configBefore);
+    expect(await coordinatorFor(env, ws.id).activeRuns()).toEqual([]);
+  });
+});
+
+describe("real runs", () => {
+  it("publish=false writes drafts; a re-run reports unchanged; a changed source updates its draft", async () => {
+    const blog = newBlog("drafts");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", publish_immediately: true });
+
+    const first = await runConfig(ws, config.id, { publish: false });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.run).toMatchObject({ status: "completed", dry_run: false, publish: false, created: 3, queued: 0, failed: 0, error: null });
+    expect(first.body.run.id).toBeGreaterThan(0);
+    expect(first.body.items.every((i: { action: string; state: string }) => i.action === "create" && i.state === "draft")).toBe(true);
+
+    const stored = await items(ws, config.id);
+    expect(stored.count).toBe(3);
+    expect(stored.data.map((p) => p.state)).toEqual(["draft", "draft", "draft"]);
+    const post2 = stored.data.find((p) => postN(2).test(p.source_url));
+    expect(post2).toMatchObject({ config_id: config.id, title: "Sync post 2", body_richtext: null, approved_at: null, forum_post_id: null, published_at: null });
+    expect(post2.body_markdown).toContain("version 1 of post number 2");
+    expect(first.body.items.map((i: { synced_post_id: number }) => i.synced_post_id).sort()).toEqual(stored.data.map((p) => p.id).sort());
+
+    const configAfter = await getConfig(config.id);
+    expect(configAfter.last_run_at).not.toBeNull();
+    expect(configAfter.last_error).toBeNull();
+    expect(configAfter.item_counts).toEqual({ draft: 3, queued: 0, published: 0, failed: 0 });
+
+    const again = await runConfig(ws, config.id, { publish: false });
+    expect(again.body.run).toMatchObject({ status: "completed", created: 0, updated: 0, unchanged: 3 });
+    expect(again.body.items.every((i: { action: string }) => i.action === "unchanged")).toBe(true);
+    const unchanged = await items(ws, config.id);
+    expect(unchanged.data.map((p) => p.updated_at)).toEqual(stored.data.map((p) => p.updated_at));
+
+    await blog.control({ versions: { 2: 2 } });
+    const changed = await runConfig(ws, config.id, { publish: false });
+    expect(changed.body.run).toMatchObject({ status: "completed", created: 0, updated: 1, unchanged: 2 });
+    const updatedItem = changed.body.items.find((i: { source_url: string }) => postN(2).test(i.source_url));
+    expect(updatedItem).toMatchObject({ action: "update", state: "draft", synced_post_id: post2.id });
+    const after = await items(ws, config.id);
+    expect(after.count).toBe(3);
+    const post2After = after.data.find((p) => p.id === post2.id);
+    expect(post2After.body_markdown).toContain("version 2 of post number 2");
+    expect(post2After.updated_at > post2.updated_at).toBe(true);
+
+    const runs = await workspaceDb(env, ws.id).db.select().from(syncRuns).all();
+    expect(runs.filter((r) => r.configId === config.id).map((r) => [r.status, r.created, r.updated, r.unchanged])).toEqual([
+      ["completed", 3, 0, 0],
+      ["completed", 0, 0, 3],
+      ["completed", 0, 1, 2],
+    ]);
+  });
+
+  it("never touches a published post, even when its source changed", async () => {
+    const blog = newBlog("published");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
+    await runConfig(ws, config.id, { publish: false });
+    const post1 = (await items(ws, config.id)).data.find((p) => postN(1).test(p.source_url));
+    await env.DB.prepare("UPDATE synced_posts SET state = 'published', forum_post_id = 't3_abc', permalink = '/r/rust/comments/abc/x/', published_at = ? WHERE id = ?")
+      .bind(new Date().toISOString(), post1.id)
+      .run();
+    const publishedRow = await env.DB.prepare("SELECT * FROM synced_posts WHERE id = ?").bind(post1.id).first();
+
+    await blog.control({ versions: { 1: 5, 3: 2 } });
+    const res = await runConfig(ws, config.id, {});
+    expect(res.body.run).toMatchObject({ status: "completed", created: 0, updated: 1, unchanged: 1, queued: 0 });
+    const skipped = res.body.items.find((i: { source_url: string }) => postN(1).test(i.source_url));
+    expect(skipped).toMatchObject({ action: "skip", state: "published", synced_post_id: post1.id });
+    expect(skipped.warnings.join(" ")).toMatch(/published/);
+    expect(await env.DB.prepare("SELECT * FROM synced_posts WHERE id = ?").bind(post1.id).first()).toEqual(publishedRow);
+    // The published post's page was not even fetched again.
+    expect((await blog.hits())["posts/1.html"]).toBe(1);
+  });
+
+  it("publishing runs of an active, publish_immediately config queue new drafts with one task each", async () => {
+    const blog = newBlog("queue");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", publish_immediately: true, max_posts: 2 });
+    const res = await runConfig(ws, config.id, {});
+    expect(res.body.run).toMatchObject({ status: "completed", publish: true, max_posts: 2, created: 2, queued: 2 });
+    expect(res.body.items.map((i: { source_url: string }) => i.source_url)).toEqual([blog.postUrl(3), blog.postUrl(2)]);
+    expect(res.body.items.every((i: { state: string }) => i.state === "queued")).toBe(true);
+    // The publish consumer (real queue delivery) leaves unapproved posts queued.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await items(ws, config.id, "queued")).count).toBe(2);
+    expect((await items(ws, config.id, "draft")).count).toBe(0);
+
+    // An inactive config never queues: drafts only.
+    const quiet = await createConfig(ws, { blog_url: newBlog("queue-off").feedUrl, subreddit: "rust", publish_immediately: true, active: false });
+    const off = await runConfig(ws, quiet.id, { max_posts: 1 });
+    expect(off.body.run).toMatchObject({ created: 1, queued: 0 });
+    expect((await items(ws, quiet.id, "draft")).count).toBe(1);
+  });
+
+  it("a post that fails makes the run partial with last_error; the next clean run clears it", async () => {
+    const blog = newBlog("partial");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
+    await blog.control({ fail: [2] });
+    const res = await runConfig(ws, config.id, { publish: false });
+    expect(res.body.run).toMatchObject({ status: "partial", created: 2, failed: 1 });
+    expect(res.body.run.error).toMatch(/1 of 3 posts failed/);
+    const failedItem = res.body.items.find((i: { source_url: string }) => postN(2).test(i.source_url));
+    expect(failedItem).toMatchObject({ action: "error", synced_post_id: null, state: null });
+    expect(failedItem.error).toMatch(/500/);
+    expect((await getConfig(config.id)).last_error).toBe(res.body.run.error);
+
+    await blog.control({ fail: [] });
+    const clean = await runConfig(ws, config.id, { publish: false });
+    expect(clean.body.run).toMatchObject({ status: "completed", created: 1, unchanged: 2, error: null });
+    expect((await getConfig(config.id)).last_error).toBeNull();
+  });
+
+  it("a blog that cannot be read fails the run with its reason", async () => {
+    const config = await createConfig(ws, { blog_url: "http://127.0.0.1:1/feed.xml", subreddit: "rust" });
+    const res = await runConfig(ws, config.id, {});
+    expect(res.status).toBe(200);
+    expect(res.body.run).toMatchObject({ status: "failed", discovered: 0, created: 0 });
+    expect(res.body.run.error).toMatch(/^discovery failed/);
+    expect(res.body.items).toEqual([]);
+    expect((await getConfig(config.id)).last_error).toBe(res.body.run.error);
+  });
+
+  it("a second real run while one is active is 409 run_in_progress; dry runs never conflict", async () => {
+    const blog = newBlog("busy");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
+    await blog.control({ hold: 1 }); // the oldest post: handled last
+    const first = runConfig(ws, config.id, { publish: false });
+    await blog.waitHeld();
+
+    const second = await runConfig(ws, config.id, { publish: false });
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe("run_in_progress");
+    expect(second.res.headers.get("x-request-id")).toBe(second.body.error.request_id);
+    const preview = await runConfig(ws, config.id, { dry_run: true, max_posts: 2 });
+    expect(preview.status).toBe(200);
+    expect(preview.body.run.dry_run).toBe(true);
+
+    await blog.release();
+    const done = await first;
+    expect(done.body.run).toMatchObject({ status: "completed", created: 3 });
+    // The slot is free again.
+    expect((await runConfig(ws, config.id, { publish: false })).body.run.unchanged).toBe(3);
+  });
+});
+
+describe("abort on config change", () => {
+  it("a config change during a run stops it before its next write; nothing further is written", async () => {
+    const blog = newBlog("abort");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", max_posts: 3 });
+    await blog.control({ hold: 2 }); // post 3 is written first, then the run waits for post 2
+    const running = runConfig(ws, config.id, { publish: false });
+    await blog.waitHeld();
+    expect((await items(ws, config.id)).count).toBe(1);
+
+    const change = await callJson(SYNCS, { key: ws.writeKey, method: "POST", body: { id: config.id, subreddit: "golang" } });
+    expect(change.status).toBe(200);
+    await blog.release();
+
+    const res = await running;
+    expect(res.status).toBe(200);
+    expect(res.body.run).toMatchObject({ status: "aborted", created: 1, updated: 0, queued: 0 });
+    expect(res.body.run.error).toMatch(/config changed/);
+    expect(res.body.items.map((i: { action: string }) => i.action)).toEqual(["create", "skip"]);
+    const stored = await items(ws, config.id);
+    expect(stored.data.map((p) => p.source_url)).toEqual([blog.postUrl(3)]);
+    expect((await blog.hits())["posts/1.html"]).toBeUndefined();
+    const configAfter = await getConfig(config.id);
+    expect(configAfter.last_error).toBeNull(); // an abort is not a failure
+    expect(configAfter.last_run_at).not.toBeNull();
+    const run = await workspaceDb(env, ws.id).db.select().from(syncRuns).all();
+    expect(run.find((r) => r.id === res.body.run.id)?.status).toBe("aborted");
+
+    // The next run starts from the new settings and completes.
+    const next = await runConfig(ws, config.id, { publish: false });
+    expect(next.body.run).toMatchObject({ status: "completed", created: 2, unchanged: 1 });
+  });
+});
