@@ -10,6 +10,8 @@ import type { ApiTool } from "./tools";
 
 export type ToolArguments = Record<string, unknown>;
 
+const DOT_SEGMENT = /^\.{0,2}$/;
+
 const queryValues = (value: unknown): string[] => {
   if (value === undefined || value === null) return []; // an explicit null is an absent optional filter
   if (Array.isArray(value)) return value.flatMap(queryValues);
@@ -17,19 +19,24 @@ const queryValues = (value: unknown): string[] => {
 };
 
 /**
- * Builds the REST request for a call, or the `validation_failed` error when a path parameter is
- * missing (the one check REST cannot make: without it there is no URL to call).
+ * Builds the REST request for a call, or the `validation_failed` error when a path parameter is missing
+ * or cannot be a path segment (the one check REST cannot make: without it there is no URL to call).
  */
 export function toolRequest(
   tool: ApiTool,
   args: ToolArguments,
   base: { origin: string; authorization: string },
 ): Request | ApiError {
-  const missing: ErrorDetail[] = tool.pathParams
-    .filter((name) => args[name] === undefined || args[name] === null)
-    .map((name) => ({ path: `path.${name}`, message: "required" }));
-  if (missing.length) {
-    return new ApiError("validation_failed", `${missing.map((d) => d.path).join(", ")}: required`, { details: missing });
+  const invalid: ErrorDetail[] = tool.pathParams.flatMap((name) => {
+    const value = args[name];
+    if (value === undefined || value === null) return [{ path: `path.${name}`, message: "required" }];
+    // "." and ".." would be resolved away by the URL and reach another route; "" would leave the segment empty.
+    if (DOT_SEGMENT.test(String(value))) return [{ path: `path.${name}`, message: "not a valid path segment" }];
+    return [];
+  });
+  if (invalid.length) {
+    const first = invalid[0]!;
+    return new ApiError("validation_failed", `${first.path}: ${first.message}`, { details: invalid });
   }
 
   const path = tool.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(args[name])));

@@ -248,10 +248,17 @@ describe("errors", () => {
     expect((empty.structuredContent as any).error.code).toBe("validation_failed");
   });
 
-  it("reports a missing path parameter as validation_failed, not a wrong route", async () => {
+  it("reports a missing or unusable path parameter as validation_failed, not a wrong route", async () => {
     const result = await writer.callTool({ name: "patch_posts_id", arguments: { archived: true } });
     expect(result.isError).toBe(true);
     expect((result.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "path.id", message: "required" }] });
+    for (const id of ["..", ".", ""]) {
+      const dots = await writer.callTool({ name: "get_blog_subreddit_syncs_id", arguments: { id } });
+      expect((dots.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "path.id" }] });
+    }
+    // A slash stays inside its segment, so REST sees one bad id rather than another route.
+    const slashed = await writer.callTool({ name: "patch_posts_id", arguments: { id: "../keywords/1", archived: true } });
+    expect((slashed.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "path.id" }] });
   });
 
   it("answers not_found for an unknown id and an unknown tool", async () => {
