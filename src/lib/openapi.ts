@@ -54,7 +54,7 @@ export const pathId = (name: string) =>
     .int()
     .min(1)
     .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name, in: "path" }, type: "integer", example: 1 });
+    .openapi({ param: { name, in: "path" }, type: "integer", minimum: 1, example: 1 });
 
 /** `{id}` path parameters. */
 export const idParam = () => z.object({ id: pathId("id") });

@@ -36,23 +36,25 @@ const PostListSchema = z
   .openapi("PostList");
 
 const PostsQuery = z.strictObject({
-  keyword_id: z.coerce.number().int().min(1).optional().openapi({ type: "integer", description: "Only posts that matched this keyword" }),
+  keyword_id: z.coerce.number().int().min(1).optional().openapi({ type: "integer", minimum: 1, description: "Only posts that matched this keyword" }),
   subreddit: z.string().min(1).max(100).optional().openapi({ description: "Subreddit name (without r/), case-insensitive" }),
   priority: z.enum(["high", "medium", "low"]).optional(),
   answered_status: z.enum(["answered", "unanswered"]).optional(),
   has_competitors: queryBoolean.optional().openapi({ description: "true: only posts mentioning a competitor; false: only posts mentioning none" }),
-  include_archived: queryBoolean.optional().openapi({ description: "Include archived posts (default false)" }),
+  include_archived: queryBoolean.optional().openapi({ default: false, description: "Include archived posts (default false)" }),
   sort_by: z.enum(["priority", "urgency", "date", "score", "comments"]).optional().openapi({
+    default: "date",
     description: "Default `date`; with `search` and no sort_by, best match first. Ties: date, then id",
   }),
   sort_order: z.enum(["asc", "desc"]).optional().openapi({
+    default: "desc",
     description: "Default desc. With `search` and no sort_by it orders by relevance: desc is best match first",
   }),
   search: z.string().trim().min(1).max(500).optional().openapi({
     description: 'Full-text search over title and body: words, "quoted phrases", prefix* terms',
   }),
-  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ type: "integer", description: "Page size, 1..500, default 100" }),
-  offset: z.coerce.number().int().min(0).optional().openapi({ type: "integer", description: "Rows to skip, default 0" }),
+  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ type: "integer", minimum: 1, maximum: 500, default: 100, description: "Page size, 1..500, default 100" }),
+  offset: z.coerce.number().int().min(0).optional().openapi({ type: "integer", minimum: 0, default: 0, description: "Rows to skip, default 0" }),
 });
 
 const PostPatch = z
