@@ -10,13 +10,27 @@ import type { ApiTool } from "./tools";
 
 export type ToolArguments = Record<string, unknown>;
 
-const DOT_SEGMENT = /^\.{0,2}$/;
-
 const queryValues = (value: unknown): string[] => {
   if (value === undefined || value === null) return []; // an explicit null is an absent optional filter
   if (Array.isArray(value)) return value.flatMap(queryValues);
   return [typeof value === "object" ? JSON.stringify(value) : String(value)];
 };
+
+/**
+ * One path segment from an argument, or why it cannot be one: missing; empty, "." or ".." (the URL would
+ * resolve them away and reach another route); not encodable (lone surrogates). Encoding keeps a "/"
+ * inside the segment.
+ */
+function pathSegment(value: unknown): { segment: string } | { problem: string } {
+  if (value === undefined || value === null) return { problem: "required" };
+  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (text === "" || text === "." || text === "..") return { problem: "not a valid path segment" };
+  try {
+    return { segment: encodeURIComponent(text) };
+  } catch {
+    return { problem: "not a valid path segment" };
+  }
+}
 
 /**
  * Builds the REST request for a call, or the `validation_failed` error when a path parameter is missing
@@ -27,40 +41,37 @@ export function toolRequest(
   args: ToolArguments,
   base: { origin: string; authorization: string },
 ): Request | ApiError {
-  const invalid: ErrorDetail[] = tool.pathParams.flatMap((name) => {
-    const value = args[name];
-    if (value === undefined || value === null) return [{ path: `path.${name}`, message: "required" }];
-    // "." and ".." would be resolved away by the URL and reach another route; "" would leave the segment empty.
-    if (DOT_SEGMENT.test(String(value))) return [{ path: `path.${name}`, message: "not a valid path segment" }];
-    return [];
-  });
+  const segments = new Map<string, string>();
+  const invalid: ErrorDetail[] = [];
+  for (const name of tool.pathParams) {
+    const result = pathSegment(args[name]);
+    if ("segment" in result) segments.set(name, result.segment);
+    else invalid.push({ path: `path.${name}`, message: result.problem });
+  }
   if (invalid.length) {
     const first = invalid[0]!;
     return new ApiError("validation_failed", `${first.path}: ${first.message}`, { details: invalid });
   }
 
-  const path = tool.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(args[name])));
   const query = new URLSearchParams();
-  let body: Record<string, unknown> | unknown = tool.body === "none" ? undefined : {};
+  const fields: [string, unknown][] = [];
+  let wholeBody: unknown;
   for (const [name, value] of Object.entries(args)) {
-    if (tool.pathParams.includes(name)) continue;
-    if (tool.body === "whole" && name === "body") body = value;
-    else if (tool.queryParams.has(name) || tool.body !== "fields") {
-      // Unknown arguments go where REST checks them: the body when there is one (strict body schemas
-      // reject unknown fields), the query string otherwise.
-      for (const v of queryValues(value)) query.append(name, v);
-    } else (body as Record<string, unknown>)[name] = value;
+    if (segments.has(name)) continue;
+    if (tool.body === "whole" && name === "body") wholeBody = value;
+    else if (tool.body === "fields" && !tool.queryParams.has(name)) fields.push([name, value]);
+    // Query parameters, and unknown arguments of an operation without body fields: REST checks them there
+    // (unknown body fields are rejected by the strict body schema, unknown query parameters likewise).
+    else for (const v of queryValues(value)) query.append(name, v);
   }
+  // fromEntries defines each field as an own property, so even "__proto__" reaches REST (and is refused).
+  const body = tool.body === "fields" ? Object.fromEntries(fields) : tool.body === "whole" ? wholeBody : undefined;
 
-  const url = new URL(`/api/v1${path}`, base.origin);
+  const url = new URL(`/api/v1${tool.path.replace(/\{([^}]+)\}/g, (_, name: string) => segments.get(name)!)}`, base.origin);
   url.search = query.toString();
   const headers = new Headers({ authorization: base.authorization, accept: "application/json" });
   if (body !== undefined) headers.set("content-type", "application/json");
-  return new Request(url, {
-    method: tool.method.toUpperCase(),
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  return new Request(url, { method: tool.method.toUpperCase(), headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
 /** Keys of the tool result's `_meta`: the REST status, its request id, and `retry-after` when given. */

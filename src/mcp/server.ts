@@ -57,7 +57,9 @@ export function createMcpServer(tools: readonly ApiTool[], caller: McpCaller): S
     // Write tools are looked up too for read keys, so that REST itself refuses them (403 `forbidden`).
     const tool = tools.find((candidate) => candidate.name === request.params.name);
     if (!tool) return toolError(new ApiError("not_found", `unknown tool ${request.params.name}`), caller.requestId);
-    const built = toolRequest(tool, request.params.arguments ?? {}, caller);
+    // The arguments as the client sent them: the parsed copy would have lost an own "__proto__" key.
+    const sent = (envelope.params as { arguments?: Record<string, unknown> } | undefined)?.arguments;
+    const built = toolRequest(tool, sent ?? {}, caller);
     if (built instanceof ApiError) return toolError(built, caller.requestId);
     return toolResult(await caller.dispatch(built));
   });

@@ -241,6 +241,11 @@ describe("errors", () => {
     const unknown = await writer.callTool({ name: "patch_posts_id", arguments: { id: ws.postIds[3]!, archived: true, colour: "red" } });
     expect(unknown.isError).toBe(true);
     expect((unknown.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "body.colour", message: "unknown field" }] });
+    const proto = await postMcp(
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"post_keywords","arguments":{"keyword":"x","__proto__":{"a":1}}}}',
+      ws.writeKey,
+    );
+    expect(((await proto.json()) as any).result.structuredContent.error.details).toEqual([{ path: "body.__proto__", message: "unknown field" }]);
     const wrongType = await writer.callTool({ name: "post_keywords", arguments: { keyword: 42 } });
     expect((wrongType.structuredContent as any).error.code).toBe("validation_failed");
     expect((wrongType.structuredContent as any).error.details[0].path).toBe("body.keyword");
@@ -256,6 +261,8 @@ describe("errors", () => {
       const dots = await writer.callTool({ name: "get_blog_subreddit_syncs_id", arguments: { id } });
       expect((dots.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "path.id" }] });
     }
+    const unpaired = await writer.callTool({ name: "get_blog_subreddit_syncs_id", arguments: { id: "\ud800" } });
+    expect((unpaired.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "path.id" }] });
     // A slash stays inside its segment, so REST sees one bad id rather than another route.
     const slashed = await writer.callTool({ name: "patch_posts_id", arguments: { id: "../keywords/1", archived: true } });
     expect((slashed.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "path.id" }] });
