@@ -24,16 +24,22 @@ export async function insertRun(w: WorkspaceDb, start: RunStart): Promise<SyncRu
     .get();
 }
 
-export interface RunOutcome {
-  status: FinalRunStatus;
-  sourceKind: SyncRunRow["sourceKind"];
-  sourceUrl: string | null;
+/** What a run counted; the API's run object carries the same names. */
+export interface RunCounts {
   discovered: number;
   created: number;
   updated: number;
   unchanged: number;
   queued: number;
   failed: number;
+}
+
+export const NO_COUNTS: RunCounts = { discovered: 0, created: 0, updated: 0, unchanged: 0, queued: 0, failed: 0 };
+
+export interface RunOutcome extends RunCounts {
+  status: FinalRunStatus;
+  sourceKind: SyncRunRow["sourceKind"];
+  sourceUrl: string | null;
   error: string | null;
   finishedAt: string;
 }

@@ -23,7 +23,7 @@ async function deliver(queue: string, bodies: unknown[], attempts = 1) {
     bodies.map((body) => ({ id: `msg-${++counter}`, timestamp: new Date(), attempts, body })),
   );
   const ctx = createExecutionContext();
-  await worker.queue(batch, env, ctx);
+  await (worker.queue as ExportedHandlerQueueHandler<typeof env>)(batch, env, ctx);
   return { result: await getQueueResult(batch, ctx), ids: batch.messages.map((m) => m.id) };
 }
 

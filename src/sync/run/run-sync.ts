@@ -4,7 +4,7 @@
 import { sha256Hex } from "../../auth/keys";
 import { getConfigRow, type SyncConfigRow } from "../../db/blog-sync-configs";
 import { findSyncedPostsByUrl, type SyncedPostRow, type SyncedPostState } from "../../db/blog-sync-posts";
-import { finishRun, insertRun, type FinalRunStatus } from "../../db/blog-sync-runs";
+import { finishRun, insertRun, NO_COUNTS, type FinalRunStatus, type RunCounts } from "../../db/blog-sync-runs";
 import { nowIso, type WorkspaceDb } from "../../db/client";
 import { coordinatorFor } from "../../durable/workspace-coordinator";
 import type { Env } from "../../env";
@@ -27,7 +27,7 @@ export interface RunItem {
   error: string | null;
 }
 
-export interface RunView {
+export interface RunView extends RunCounts {
   id: number | null;
   config_id: number;
   status: FinalRunStatus;
@@ -36,12 +36,6 @@ export interface RunView {
   max_posts: number;
   source_kind: SourceKind | null;
   source_url: string | null;
-  discovered: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  queued: number;
-  failed: number;
   started_at: string;
   finished_at: string;
   error: string | null;
@@ -85,6 +79,10 @@ async function render(url: string, config: SyncConfigRow, env: Env): Promise<Ren
   return { title: markdown.title, bodyMarkdown: markdown.markdown, bodyRichtext: richtext, images, contentHash, warnings };
 }
 
+const PUBLISHED = "already published: never updated or posted again";
+const ABORTED_BEFORE_WRITE = "not written: the config changed while the run was active, so the run stopped";
+const ABORTED_BEFORE_QUEUE = "written as a draft but not queued: the config changed while the run was active, so the run stopped";
+
 /**
  * Decides what happens to one source post given what is stored for it. Drafts follow their source;
  * queued and failed posts are left for the publishing side; published posts are never touched.
@@ -92,7 +90,7 @@ async function render(url: string, config: SyncConfigRow, env: Env): Promise<Ren
 function plan(existing: SyncedPostRow | undefined, rendered: Rendered, queueing: boolean): PlannedWrite | { action: "unchanged" | "skip"; warning?: string } {
   const target: SyncedPostState = queueing ? "queued" : "draft";
   if (!existing) return { action: "create", to: target };
-  if (existing.state === "published") return { action: "skip", warning: "already published: never updated or posted again" };
+  if (existing.state === "published") return { action: "skip", warning: PUBLISHED };
   const changed = existing.contentHash !== rendered.contentHash;
   if (existing.state === "draft") {
     if (changed) return { action: "update", to: target };
@@ -102,8 +100,6 @@ function plan(existing: SyncedPostRow | undefined, rendered: Rendered, queueing:
   return { action: "skip", warning: `source changed, but the post is ${existing.state}; it is not updated` };
 }
 
-const ABORTED_BEFORE_WRITE = "not written: the config changed while the run was active, so the run stopped";
-const ABORTED_BEFORE_QUEUE = "written as a draft but not queued: the config changed while the run was active, so the run stopped";
 
 export interface RunContext {
   env: Env;
@@ -138,7 +134,8 @@ async function walk(ctx: RunContext): Promise<Tally> {
   for (const candidate of candidates) {
     const stored = existing.get(candidate.url);
     if (stored?.state === "published") {
-      tally.items.push(itemOf(candidate.url, stored, "skip", stored.state, ["already published: never updated or posted again"]));
+      // Never touched, not even fetched again.
+      tally.items.push(itemOf(candidate.url, stored, "skip", stored.state, [PUBLISHED]));
       continue;
     }
     let rendered: Rendered;
@@ -154,7 +151,8 @@ async function walk(ctx: RunContext): Promise<Tally> {
       tally.items.push(renderedItem(candidate.url, stored?.id ?? null, decision.action, stored?.state ?? null, rendered, warnings));
       continue;
     }
-    const outcome = await sink.write({ ...decision, url: candidate.url, existing: stored, content: { sourceUrl: candidate.url, ...rendered } });
+    const { warnings: _warnings, ...content } = rendered;
+    const outcome = await sink.write({ ...decision, url: candidate.url, existing: stored, content: { sourceUrl: candidate.url, ...content } });
     if (outcome.kind === "aborted") {
       tally.aborted = true;
       const item = outcome.draftId === undefined
@@ -272,26 +270,21 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
         status: "failed",
         sourceKind: null,
         sourceUrl: null,
-        discovered: 0, created: 0, updated: 0, unchanged: 0, queued: 0, failed: 0,
+        ...NO_COUNTS,
         error: "the run stopped on an unexpected internal error",
         finishedAt: nowIso(),
       }).catch(() => undefined);
       throw err;
     }
     const result = respond(run.id, config, options, maxPosts, tally, sink.queued, run.startedAt, nowIso());
-    const r = result.run;
+    const { status, source_kind, source_url, error, finished_at, discovered, created, updated, unchanged, queued, failed } = result.run;
     await finishRun(w, run.id, configId, {
-      status: r.status,
-      sourceKind: r.source_kind,
-      sourceUrl: r.source_url,
-      discovered: r.discovered,
-      created: r.created,
-      updated: r.updated,
-      unchanged: r.unchanged,
-      queued: r.queued,
-      failed: r.failed,
-      error: r.error,
-      finishedAt: r.finished_at,
+      status,
+      sourceKind: source_kind,
+      sourceUrl: source_url,
+      error,
+      finishedAt: finished_at,
+      discovered, created, updated, unchanged, queued, failed,
     });
     return result;
   } finally {
