@@ -73,6 +73,11 @@ describe("validation failures, on every route (one validation hook)", () => {
     expectErrorShape(await callJson("/api/v1/posts?has_competitors=yes", { key: ws.readKey }), 400, "validation_failed");
   });
 
+  it("refuses a repeated query parameter instead of picking one", async () => {
+    const error = expectErrorShape(await callJson("/api/v1/posts?priority=high&priority=low", { key: ws.readKey }), 400, "validation_failed");
+    expect(error.details![0]!.path).toBe("query.priority");
+  });
+
   it("lists every failing field in details", async () => {
     const res = await callJson("/api/v1/posts?priority=top&sort_by=title&limit=0", { key: ws.readKey });
     const error = expectErrorShape(res, 400, "validation_failed");

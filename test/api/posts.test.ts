@@ -250,6 +250,16 @@ describe("GET /posts", () => {
     await expectMatches({ search: "integration", sort_by: "date" });
   });
 
+  it("OR and NOT combine searches as sets", async () => {
+    const ids = (search: string) => new Set(expectedPosts(seeded.posts, { search, sort_by: "date" }).map((p) => p.id));
+    const [pricing, migration] = [ids("pricing"), ids("migration")];
+    const union = expectedPosts(seeded.posts, { sort_by: "date" }).filter((p) => pricing.has(p.id) || migration.has(p.id));
+    const difference = union.filter((p) => !migration.has(p.id));
+    expect(difference.length).toBeGreaterThan(0);
+    expect((await listPosts({ search: "pricing OR migration", sort_by: "date", limit: "500" })).data.map((p) => p.id)).toEqual(union.map((p) => p.id));
+    expect((await listPosts({ search: "pricing NOT migration", sort_by: "date", limit: "500" })).data.map((p) => p.id)).toEqual(difference.map((p) => p.id));
+  });
+
   it("search without sort_by ranks best match first; sort_order=asc reverses it", async () => {
     const best = await expectMatches({ search: "pricing" });
     const tf = (p: ModelPost) => (p.title + " " + p.selftext).toLowerCase().split(" ").filter((t) => t === "pricing").length;
