@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { workspaceDb } from "../db/client";
 import { failAbandonedRun } from "../db/blog-sync-runs";
 import type { Env } from "../env";
+import { ApiError } from "../errors";
 import { BrowserSlot, SCHEMA as BROWSER_SCHEMA, type AcquireResult, type BrowserHolder } from "./browser-slot";
 import { RunLeases, SCHEMA as RUN_SCHEMA, type BeginRunResult, type CheckRunResult, type RunLease } from "./run-leases";
 
@@ -121,3 +122,29 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
 
 export const coordinatorFor = (env: Pick<Env, "WORKSPACE">, workspaceId: number) =>
   env.WORKSPACE.get(env.WORKSPACE.idFromName(`ws:${workspaceId}`));
+
+/**
+ * Runs one browser operation of the workspace in its turn (SPEC 6): waits up to 30 s for the slot, else
+ * 409 `browser_busy` with `retry-after`. The slot is released when `operation` settles; if the Worker dies
+ * first, the slot's deadline frees it.
+ */
+export async function withBrowserSlot<T>(
+  env: Pick<Env, "WORKSPACE">,
+  workspaceId: number,
+  operation: string,
+  work: () => Promise<T>,
+  options: { waitMs?: number; leaseMs?: number } = {},
+): Promise<T> {
+  const coordinator = coordinatorFor(env, workspaceId);
+  const slot = await coordinator.acquireBrowserSlot(operation, options);
+  if (!slot.ok) {
+    throw new ApiError("browser_busy", `another browser operation of this workspace (${slot.holder}) is running; retry in ${slot.retryAfterSeconds} s`, {
+      headers: { "retry-after": String(slot.retryAfterSeconds) },
+    });
+  }
+  try {
+    return await work();
+  } finally {
+    await coordinator.releaseBrowserSlot(slot.token);
+  }
+}

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { getConfigRow, insertConfig } from "../../src/db/blog-sync-configs";
 import { getRun, insertRun } from "../../src/db/blog-sync-runs";
 import { workspaceDb } from "../../src/db/client";
-import { coordinatorFor } from "../../src/durable/workspace-coordinator";
+import { coordinatorFor, withBrowserSlot } from "../../src/durable/workspace-coordinator";
+import { ApiError } from "../../src/errors";
 import { createTestWorkspace } from "../helpers";
 
 const FP_A = "a".repeat(64);
@@ -155,5 +156,26 @@ describe("browser slot", () => {
     expect((await coordinatorFor(env, a.id).acquireBrowserSlot("publish")).ok).toBe(true);
     const other = await coordinatorFor(env, b.id).acquireBrowserSlot("publish", { waitMs: 0 });
     expect(other.ok).toBe(true);
+  });
+});
+
+describe("withBrowserSlot", () => {
+  it("runs work in turn, releases after it (even when it throws), and answers 409 browser_busy with retry-after", async () => {
+    const ws = await createTestWorkspace("with slot");
+    const coordinator = coordinatorFor(env, ws.id);
+    await expect(withBrowserSlot(env, ws.id, "readiness", async () => { throw new Error("boom"); })).rejects.toThrow("boom");
+    expect((await coordinator.browserStatus()).holder).toBeNull();
+
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const long = withBrowserSlot(env, ws.id, "publish", () => gate.then(() => "published"));
+    await until(() => coordinator.browserStatus(), (s) => s.holder !== null);
+    const busy = await withBrowserSlot(env, ws.id, "preflight", async () => "never", { waitMs: 100 }).catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(ApiError);
+    expect((busy as ApiError).code).toBe("browser_busy");
+    expect(Number((busy as ApiError).headers?.["retry-after"])).toBeGreaterThanOrEqual(1);
+    release();
+    expect(await long).toBe("published");
+    expect(await withBrowserSlot(env, ws.id, "preflight", async () => "ran")).toBe("ran");
   });
 });
