@@ -2,36 +2,13 @@
 // keeps a plain-JS model of every row so tests can apply the same filters and sorts themselves.
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
+import type { PostView } from "../../src/db/posts";
 import * as schema from "../../src/db/schema";
 
 const db = drizzle(env.DB, { schema });
 
-export type Priority = "high" | "medium" | "low" | null;
-export type Urgency = "urgent" | "not_urgent" | null;
-
 /** A post as the API must return it (interface-spec 2.1), plus the link ids the filters use. */
-export interface ModelPost {
-  id: number;
-  forum_id: string;
-  subreddit: string;
-  title: string;
-  selftext: string;
-  author: string | null;
-  url: string | null;
-  score: number;
-  num_comments: number;
-  created_utc: string;
-  permalink: string | null;
-  matched_keywords: string[];
-  mentioned_competitors: string[];
-  is_answered: boolean;
-  archived: boolean;
-  skipped: boolean;
-  priority: Priority;
-  urgency: Urgency;
-  keywordIds: number[];
-  competitorIds: number[];
-}
+export type ModelPost = PostView & { keywordIds: number[]; competitorIds: number[] };
 
 export type ApiPost = Omit<ModelPost, "keywordIds" | "competitorIds">;
 
