@@ -82,7 +82,8 @@ export class RunLeases {
     return { revision, fingerprint };
   }
 
-  begin(configId: number, revision: number, fingerprint: string, now: number, leaseMs = RUN_LEASE_MS): BeginRunResult {
+  /** `replaced`: an expired lease this claim took over (its run record must be closed by the caller). */
+  begin(configId: number, revision: number, fingerprint: string, now: number, leaseMs = RUN_LEASE_MS): BeginRunResult & { replaced?: RunLease } {
     const current = this.noteFingerprint(configId, revision, fingerprint);
     if (current.revision !== revision) return { ok: false, reason: "stale" };
     const held = this.lease(configId);
@@ -98,7 +99,7 @@ export class RunLeases {
       fingerprint,
       deadline,
     );
-    return { ok: true, token, deadline };
+    return { ok: true, token, deadline, ...(held ? { replaced: held } : {}) };
   }
 
   /** Ties the run's record to its lease, so an expired lease can close that record. */

@@ -34,8 +34,10 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   /** Claims the config for a real run that starts with `fingerprint`; `busy` is 409 `run_in_progress`. */
   async beginRun(input: { workspaceId: number; configId: number; revision: number; fingerprint: string; leaseMs?: number }): Promise<BeginRunResult> {
     this.rememberWorkspace(input.workspaceId);
-    const result = this.runs.begin(input.configId, input.revision, input.fingerprint, Date.now(), input.leaseMs);
+    const { replaced, ...result } = this.runs.begin(input.configId, input.revision, input.fingerprint, Date.now(), input.leaseMs);
     if (result.ok) await this.scheduleAlarm();
+    // A dead run whose deadline passed before its alarm fired: close its record now.
+    if (replaced) await this.closeAbandoned([replaced]);
     return result;
   }
 
@@ -91,10 +93,15 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
     this.browser.expire(now);
     const expired = this.runs.expire(now);
     await this.scheduleAlarm();
+    await this.closeAbandoned(expired);
+  }
+
+  /** Closes the run records of leases that expired (after the object's own state already moved on). */
+  private async closeAbandoned(leases: RunLease[]): Promise<void> {
     const workspaceId = this.workspaceId();
     if (workspaceId === undefined) return;
     const w = workspaceDb(this.env, workspaceId);
-    for (const lease of expired) {
+    for (const lease of leases) {
       if (lease.runId !== null) await failAbandonedRun(w, lease.runId, ABANDONED_RUN);
     }
   }
