@@ -35,14 +35,35 @@ export type CompetitorView = ReturnType<typeof serializeCompetitor>;
 
 const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err) + String((err as Error)?.cause ?? ""));
 
+const duplicate = (what: string) => new ApiError("invalid_state", `${what} already exists in this workspace (compared case-insensitively)`);
+
 async function uniquely<T>(what: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError("invalid_state", `${what} already exists in this workspace (compared case-insensitively)`);
+    if (isUniqueViolation(err)) throw duplicate(what);
     throw err;
   }
 }
+
+/** Case-insensitive beyond ASCII ("Café" = "CAFÉ"); SQLite's lower() in the unique index folds ASCII only. */
+const caseKey = (text: string) => text.normalize("NFKC").toLowerCase();
+
+/**
+ * Refuses `text` when another row of the workspace has the same text in any case. The unique index still
+ * guards concurrent ASCII writes; this check adds the rest of Unicode. Returns false when `exceptId` (the
+ * row being renamed) is not in the workspace, so the caller answers 404 rather than 409.
+ */
+function assertUniqueText(what: string, rows: { id: number; text: string }[], text: string, exceptId?: number): boolean {
+  if (exceptId !== undefined && !rows.some((r) => r.id === exceptId)) return false;
+  if (rows.some((r) => r.id !== exceptId && caseKey(r.text) === caseKey(text))) throw duplicate(what);
+  return true;
+}
+
+const keywordTexts = (w: WorkspaceDb) =>
+  w.db.select({ id: keywords.id, text: keywords.keyword }).from(keywords).where(eq(keywords.workspaceId, w.workspaceId)).all();
+const competitorNames = (w: WorkspaceDb) =>
+  w.db.select({ id: competitors.id, text: competitors.name }).from(competitors).where(eq(competitors.workspaceId, w.workspaceId)).all();
 
 export async function listKeywords(w: WorkspaceDb): Promise<KeywordView[]> {
   const rows = await w.db.select().from(keywords).where(eq(keywords.workspaceId, w.workspaceId)).orderBy(asc(keywords.id)).all();
@@ -56,6 +77,7 @@ export interface KeywordInput {
 }
 
 export async function createKeyword(w: WorkspaceDb, input: KeywordInput): Promise<KeywordView> {
+  assertUniqueText(`keyword "${input.keyword}"`, await keywordTexts(w), input.keyword);
   const row = await uniquely(`keyword "${input.keyword}"`, () =>
     w.db
       .insert(keywords)
@@ -67,6 +89,7 @@ export async function createKeyword(w: WorkspaceDb, input: KeywordInput): Promis
 }
 
 export async function updateKeyword(w: WorkspaceDb, id: number, patch: Partial<KeywordInput>): Promise<KeywordView | undefined> {
+  if (patch.keyword !== undefined && !assertUniqueText(`keyword "${patch.keyword}"`, await keywordTexts(w), patch.keyword, id)) return undefined;
   const row = await uniquely(`keyword "${patch.keyword}"`, () =>
     w.db
       .update(keywords)
@@ -106,6 +129,7 @@ export interface CompetitorInput {
 }
 
 export async function createCompetitor(w: WorkspaceDb, input: CompetitorInput): Promise<CompetitorView> {
+  assertUniqueText(`competitor "${input.name}"`, await competitorNames(w), input.name);
   const row = await uniquely(`competitor "${input.name}"`, () =>
     w.db
       .insert(competitors)
@@ -124,6 +148,7 @@ export async function createCompetitor(w: WorkspaceDb, input: CompetitorInput): 
 }
 
 export async function updateCompetitor(w: WorkspaceDb, id: number, patch: Partial<CompetitorInput>): Promise<CompetitorView | undefined> {
+  if (patch.name !== undefined && !assertUniqueText(`competitor "${patch.name}"`, await competitorNames(w), patch.name, id)) return undefined;
   const row = await uniquely(`competitor "${patch.name}"`, () =>
     w.db
       .update(competitors)

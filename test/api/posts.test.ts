@@ -290,6 +290,14 @@ describe("GET /posts", () => {
     expect(res.body.error.request_id).toBe(res.res.headers.get("x-request-id"));
   });
 
+  const odd = ["\u0000", "pricing\u0000", '""', '"', "NOT pricing", "-pricing", "+", ":", "title:", "{title}: pricing", "^pricing", "pri*ng", "pricing**",
+    "😀", "ünïcödé", "\u2028", "a".repeat(500), "NEAR(pricing migration, 99999999999999999999)", "pricing AND (migration OR", "AND", "OR OR", "(())", "title:pricing", "selftext:customer"];
+  it.each(odd)("an unusual search %j answers 200 or 400 validation_failed, never 500", async (search) => {
+    const res = await callJson(`/api/v1/posts?${qs({ search })}`, { key: ws.readKey });
+    expect([200, 400], JSON.stringify(res.body)).toContain(res.status);
+    if (res.status === 400) expect(res.body.error.code).toBe("validation_failed");
+  });
+
   it("pages with limit/offset visit every row exactly once, and next_offset is null on the last page", async () => {
     for (const q of [{ include_archived: "true" }, { sort_by: "priority", sort_order: "asc" }, { search: "customer", sort_by: "urgency" }] as Query[]) {
       const expected = expectedPosts(seeded.posts, q).map((p) => p.id);

@@ -74,6 +74,18 @@ describe("keywords", () => {
     expect(await list("/keywords")).toEqual(before);
   });
 
+  it("compares beyond ASCII: Café and CAFÉ are the same keyword", async () => {
+    expect((await write("/keywords", "POST", { keyword: "Café crème" })).status).toBe(201);
+    const res = await write("/keywords", "POST", { keyword: "CAFÉ CRÈME" });
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.error.code).toBe("invalid_state");
+    const other = (await write("/keywords", "POST", { keyword: "straße" })).body;
+    expect((await write(`/keywords/${other.id}`, "PATCH", { keyword: "CAFÉ crème" })).status).toBe(409);
+    expect((await write(`/keywords/${other.id}`, "PATCH", { keyword: "STRASSE" })).status).toBe(200);
+    expect((await write("/competitors", "POST", { name: "Ökoplan" })).status).toBe(201);
+    expect((await write("/competitors", "POST", { name: "ÖKOPLAN" })).status).toBe(409);
+  });
+
   it("the same keyword may exist in another workspace", async () => {
     const other = await createTestWorkspace("other");
     const res = await callJson("/api/v1/keywords", { key: other.writeKey, method: "POST", body: { keyword: "helpdesk" } });
@@ -103,6 +115,15 @@ describe("keywords", () => {
     expectValidation(await write(`/keywords/${k.id}`, "PATCH", { id: 5 }), "body.id");
     expectValidation(await write("/keywords/0", "PATCH", { active: true }), "path.id");
     expect((await list("/keywords")).data.some((x) => x.keyword === "ok")).toBe(false);
+  });
+
+  it("renaming another workspace's keyword onto one of mine is 404, not 409", async () => {
+    const other = await createTestWorkspace("rename other");
+    const theirs = await callJson("/api/v1/keywords", { key: other.writeKey, method: "POST", body: { keyword: "theirs" } });
+    await write("/keywords", "POST", { keyword: "already mine" });
+    const res = await write(`/keywords/${theirs.body.id}`, "PATCH", { keyword: "Already Mine" });
+    expect(res.status).toBe(404);
+    expect((await callJson("/api/v1/keywords", { key: other.readKey })).body.data[0].keyword).toBe("theirs");
   });
 
   it("is 404 for unknown ids", async () => {
