@@ -58,6 +58,9 @@ describe("OpenAPI 3.0 → JSON Schema", () => {
 describe("tool generation from a route table", () => {
   const Thing = z.object({ id: z.number().int(), label: z.string().nullable() }).openapi("Thing");
   const ThingInput = z.strictObject({ label: z.string().min(1), colour: z.enum(["red", "blue"]).nullable().optional() }).openapi("ThingInput");
+  const groupParam = z.object({
+    id: z.coerce.number().int().min(1).openapi({ param: { name: "id", in: "path" }, type: "integer", minimum: 1, example: 7 }),
+  });
   const router = createRouter()
     .openapi(
       apiRoute({
@@ -77,7 +80,7 @@ describe("tool generation from a route table", () => {
         summary: "Add a thing to a group",
         description: "The group must exist.",
         scope: "read_write",
-        request: { params: idParam(), body: jsonBody(ThingInput) },
+        request: { params: groupParam, body: jsonBody(ThingInput) },
         responses: { 201: jsonResponse(Thing, "Created") },
       }),
       (c) => c.json({ id: 1, label: "x" }, 201),
@@ -118,7 +121,7 @@ describe("tool generation from a route table", () => {
     expect(add.inputSchema).toEqual({
       type: "object",
       properties: {
-        id: { type: "integer", examples: [1] },
+        id: { type: "integer", minimum: 1, examples: [7] },
         label: { type: "string", minLength: 1 },
         colour: { type: ["string", "null"], enum: ["red", "blue", null] },
       },
