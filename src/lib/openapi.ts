@@ -11,7 +11,8 @@ export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validat
 export const SCOPE_EXTENSION = "x-threadwatch-scope";
 export const TOOL_EXTENSION = "x-threadwatch-tool";
 
-const noQuery = z.strictObject({});
+/** The query schema of an operation that takes no query parameters: any given one is refused. */
+export const noQuery = z.strictObject({});
 
 type ApiRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
   /** The key scope the operation needs; every non-GET operation needs `read_write`. */

@@ -5,7 +5,7 @@ import { requireAdmin } from "../auth/middleware";
 import { createKey, createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import { notFound } from "../errors";
-import { createRouter, jsonBody, jsonResponse } from "../lib/openapi";
+import { createRouter, jsonBody, jsonResponse, noQuery } from "../lib/openapi";
 
 
 const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
@@ -34,7 +34,7 @@ adminRouter
     createRoute({
       method: "post",
       path: "/workspaces",
-      request: { body: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) })) },
+      request: { query: noQuery, body: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) })) },
       responses: { 201: jsonResponse(WorkspaceSchema, "The created workspace") },
     }),
     async (c) => c.json(serializeWorkspace(await createWorkspace(directoryDb(c.env), c.req.valid("json").name)), 201),
@@ -43,6 +43,7 @@ adminRouter
     createRoute({
       method: "get",
       path: "/workspaces",
+      request: { query: noQuery },
       responses: { 200: jsonResponse(z.object({ data: z.array(WorkspaceSchema), count: z.number() }), "All workspaces") },
     }),
     async (c) => {
@@ -55,6 +56,7 @@ adminRouter
       method: "post",
       path: "/workspaces/{workspace_id}/keys",
       request: {
+        query: noQuery,
         params: workspaceIdParam,
         body: jsonBody(
           z.strictObject({
@@ -81,7 +83,7 @@ adminRouter
     createRoute({
       method: "get",
       path: "/workspaces/{workspace_id}/keys",
-      request: { params: workspaceIdParam },
+      request: { query: noQuery, params: workspaceIdParam },
       responses: { 200: jsonResponse(z.object({ data: z.array(KeySchema), count: z.number() }), "The workspace's keys (no secrets)") },
     }),
     async (c) => {
@@ -96,7 +98,7 @@ adminRouter
     createRoute({
       method: "delete",
       path: "/workspaces/{workspace_id}/keys/{key_id}",
-      request: { params: workspaceIdParam.extend({ key_id: z.coerce.number().int().min(1) }) },
+      request: { query: noQuery, params: workspaceIdParam.extend({ key_id: z.coerce.number().int().min(1) }) },
       responses: { 200: jsonResponse(KeySchema, "The revoked key") },
     }),
     async (c) => {

@@ -66,6 +66,12 @@ describe("admin bearer token", () => {
     expect(after).toEqual(before);
   });
 
+  it.each(routes)("%s %s refuses unknown query parameters", async (method, path, body) => {
+    const res = await admin(`${path}?dry=1`, { method, body });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toContainEqual({ path: "query.dry", message: "unknown field" });
+  });
+
   it("an API key does not open the admin API, and the admin token does not open /api/v1", async () => {
     const ws = await newWorkspace();
     const { key } = await newKey(ws.id, { name: "rw", scope: "read_write" });
