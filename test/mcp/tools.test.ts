@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../../src/errors";
+import { toolRequest } from "../../src/mcp/call";
 import { toJsonSchema } from "../../src/mcp/json-schema";
 import { toolName, toolsFromOpenApi, toolsForScope, type OpenApiDocumentLike } from "../../src/mcp/tools";
 import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, queryBoolean } from "../../src/lib/openapi";
@@ -159,5 +161,80 @@ describe("tool generation from a route table", () => {
       (c) => c.json({ id: 1, label: null }, 200),
     );
     expect(() => toolsFromOpenApi(documentOf(clashingArgs))).toThrow(/argument "id"/);
+  });
+});
+
+describe("tool arguments → REST request", () => {
+  const Choice = z.union([z.object({ kind: z.literal("a"), n: z.number() }), z.object({ kind: z.literal("b") })]).openapi("Choice");
+  const router = createRouter()
+    .openapi(
+      apiRoute({
+        method: "get",
+        path: "/things",
+        summary: "List things",
+        scope: "read",
+        request: {
+          query: z.strictObject({ archived: queryBoolean.optional(), tag: z.array(z.string()).optional(), limit: z.coerce.number().optional() }),
+        },
+        responses: { 200: jsonResponse(z.object({}), "ok") },
+      }),
+      (c) => c.json({}, 200),
+    )
+    .openapi(
+      apiRoute({
+        method: "patch",
+        path: "/things/{id}",
+        summary: "Change a thing",
+        scope: "read_write",
+        request: { params: idParam(), query: z.strictObject({ dry: queryBoolean.optional() }), body: jsonBody(z.strictObject({ label: z.string(), archived: z.boolean() })) },
+        responses: { 200: jsonResponse(z.object({}), "ok") },
+      }),
+      (c) => c.json({}, 200),
+    )
+    .openapi(
+      apiRoute({
+        method: "post",
+        path: "/choices",
+        summary: "Make a choice",
+        scope: "read_write",
+        request: { body: jsonBody(Choice) },
+        responses: { 200: jsonResponse(z.object({}), "ok") },
+      }),
+      (c) => c.json({}, 200),
+    );
+  const tools = Object.fromEntries(toolsFromOpenApi(documentOf(router)).map((t) => [t.name, t]));
+  const base = { origin: "http://threadwatch.test", authorization: "Bearer tw_live_example" };
+  const build = (name: string, args: Record<string, unknown>) => {
+    const built = toolRequest(tools[name]!, args, base);
+    if (built instanceof ApiError) throw built;
+    return built;
+  };
+
+  it("puts query arguments in the query string: booleans and numbers as text, arrays repeated, null left out", async () => {
+    const req = build("get_things", { archived: false, tag: ["x", "y z"], limit: 5, colour: null });
+    expect(req.method).toBe("GET");
+    expect(req.url).toBe("http://threadwatch.test/api/v1/things?archived=false&tag=x&tag=y+z&limit=5");
+    expect(req.headers.get("authorization")).toBe(base.authorization);
+    expect(req.body).toBeNull();
+  });
+
+  it("substitutes path parameters, keeps declared query parameters in the query and the rest in the JSON body", async () => {
+    const req = build("patch_things_id", { id: 12, dry: true, label: "new", archived: false, surprise: 1 });
+    expect(req.url).toBe("http://threadwatch.test/api/v1/things/12?dry=true");
+    expect(req.headers.get("content-type")).toBe("application/json");
+    expect(await req.json()).toEqual({ label: "new", archived: false, surprise: 1 });
+  });
+
+  it("sends an empty object when a body operation gets no body arguments, so REST validates it", async () => {
+    expect(await build("patch_things_id", { id: 1 }).json()).toEqual({});
+  });
+
+  it("takes a body that is not a plain object schema as one `body` argument", async () => {
+    const tool = tools.post_choices!;
+    expect(tool.body).toBe("whole");
+    expect(Object.keys(tool.inputSchema.properties)).toEqual(["body"]);
+    expect(tool.inputSchema.required).toEqual(["body"]);
+    expect(JSON.stringify(tool.inputSchema)).not.toContain("$ref");
+    expect(await build("post_choices", { body: { kind: "a", n: 2 } }).json()).toEqual({ kind: "a", n: 2 });
   });
 });
