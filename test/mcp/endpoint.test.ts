@@ -64,6 +64,8 @@ describe("tools/list", () => {
     }
     expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
     expect(tools.some((t) => String(t._meta?.["threadwatch/operation"]).includes("/admin"))).toBe(false);
+    // Approval is for a person (SPEC 7): an approve route declared without `tool: false` fails here.
+    expect(tools.filter((t) => /approv/i.test(t.name))).toEqual([]);
   });
 
   it("gives each tool the operation's summary, parameters and body as its input, and method hints", async () => {
