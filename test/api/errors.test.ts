@@ -65,6 +65,16 @@ describe("validation failures, on every route (one validation hook)", () => {
     }
   });
 
+  it("accepts JSON sent with a charset parameter", async () => {
+    const res = await callJson("/api/v1/keywords", {
+      key: ws.writeKey,
+      method: "POST",
+      rawBody: JSON.stringify({ keyword: "charset" }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+    expect(res.status).toBe(201);
+  });
+
   it("rejects booleans other than true|false|1|0", async () => {
     for (const value of ["yes", "no", "TRUE", "", "2"]) {
       const error = expectErrorShape(await callJson(`/api/v1/posts?include_archived=${value}`, { key: ws.readKey }), 400, "validation_failed");
@@ -109,9 +119,10 @@ describe("payload limits", () => {
         sent++;
       },
     });
+    const before = (await callJson("/api/v1/keywords", { key: ws.readKey })).body;
     const res = await callJson("/api/v1/keywords", { key: ws.writeKey, method: "POST", rawBody: stream, headers: { "content-type": "application/json" } });
     expectErrorShape(res, 413, "payload_too_large");
-    expect((await callJson("/api/v1/keywords", { key: ws.readKey })).body.count).toBe(0);
+    expect((await callJson("/api/v1/keywords", { key: ws.readKey })).body).toEqual(before);
   });
 
   it("accepts a body just under 1 MB (then validates it)", async () => {
