@@ -54,6 +54,19 @@ export type PostView = ReturnType<typeof serializePost>;
 const isFtsSyntaxError = (err: unknown) =>
   /fts5|unterminated string|no such column|malformed MATCH|unknown special query|expected integer/i.test(String(err));
 
+/**
+ * Whether `search` itself is what SQLite refused. Asked only after the listing failed, with a statement
+ * that can fail for no other reason, so a broken schema ("no such column" of a real table) stays a 500.
+ */
+async function isMalformedSearch(w: WorkspaceDb, search: string): Promise<boolean> {
+  try {
+    await w.d1.prepare("SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND rowid = 0").bind(search).all();
+    return false;
+  } catch (err) {
+    return isFtsSyntaxError(err);
+  }
+}
+
 export async function listPosts(w: WorkspaceDb, filters: PostFilters): Promise<{ data: PostView[]; count: number }> {
   const { page, count } = buildPostsQueries(w.workspaceId, filters);
   try {
@@ -65,7 +78,7 @@ export async function listPosts(w: WorkspaceDb, filters: PostFilters): Promise<{
     const total = ((countResult?.results ?? [])[0] as { count: number } | undefined)?.count ?? 0;
     return { data: rows.map(serializePost), count: total };
   } catch (err) {
-    if (filters.search !== undefined && isFtsSyntaxError(err)) {
+    if (filters.search !== undefined && (await isMalformedSearch(w, filters.search))) {
       throw new ApiError("validation_failed", "search is not a valid full-text query", {
         details: [
           {

@@ -45,3 +45,12 @@ it("a search on a broken database is a 500, not mistaken for a malformed query",
   expect(res.status).toBe(500);
   expect(res.body.error.code).toBe("internal_error");
 });
+
+it("a search when a posts column is missing is a 500, not a malformed query", async () => {
+  vi.spyOn(console, "error").mockImplementation(() => undefined);
+  await env.DB.prepare("ALTER TABLE posts RENAME COLUMN permalink TO permalink_lost_in_test").run();
+  const res = await callJson("/api/v1/posts?search=pricing", { key: ws.readKey });
+  expect(res.status).toBe(500);
+  expect(res.body.error.code).toBe("internal_error");
+  expect((await callJson("/api/v1/posts?search=%22unterminated", { key: ws.readKey })).status).toBe(400);
+});
