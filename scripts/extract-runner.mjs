@@ -1,5 +1,7 @@
 // Starts scripts/extract-worker.ts in workerd (through wrangler's programmatic dev server) so that Node
 // scripts run the very code the Worker runs. Used by `npm run extract` and `npm run bench:extract`.
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { unstable_startWorker } from "wrangler";
 
@@ -8,14 +10,24 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 export async function startExtractWorker({ allowPrivate = false } = {}) {
   // Request.cf comes from a Cloudflare endpoint; nothing here needs it (and there may be no internet).
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+  // Without a config, wrangler would pick up the project's wrangler.toml (the whole product Worker, its
+  // Durable Object and queues); this worker needs none of it, so it gets a minimal config of its own.
+  const configPath = path.join(os.tmpdir(), `threadwatch-extract-${process.pid}.toml`);
+  fs.writeFileSync(
+    configPath,
+    [
+      `name = "threadwatch-extract"`,
+      `main = ${JSON.stringify(path.join(ROOT, "scripts/extract-worker.ts"))}`,
+      `compatibility_date = "2026-10-01"`,
+      `compatibility_flags = ["nodejs_compat"]`,
+      `[vars]`,
+      `ALLOW_PRIVATE_FETCH = "${allowPrivate}"`,
+    ].join("\n"),
+  );
   const worker = await unstable_startWorker({
-    name: "threadwatch-extract",
-    entrypoint: path.join(ROOT, "scripts/extract-worker.ts"),
-    compatibilityDate: "2026-10-01",
-    compatibilityFlags: ["nodejs_compat"],
-    bindings: { ALLOW_PRIVATE_FETCH: { type: "plain_text", value: String(allowPrivate) } },
+    config: configPath,
     dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, watch: false, logLevel: "error" },
-  });
+  }).finally(() => fs.rmSync(configPath, { force: true }));
   async function call(init) {
     const res = await worker.fetch("http://extract.local/extract", { method: "POST", ...init });
     return res.json();

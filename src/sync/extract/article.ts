@@ -1,9 +1,75 @@
+// One page in, one article out: metadata, the body as blocks, its images and plain text.
+import { FetchError, safeFetch } from "../../lib/safe-fetch";
+import { tryCanonicalize } from "../canonical-url";
 import type { Article, FetchPolicy } from "../types";
+import { blocksToText, toBlocks } from "./blocks";
+import { decodeDocument } from "./charset";
+import { grabArticle } from "./content";
+import { findFirst, parseHtml } from "./html-tree";
+import { readMetadata } from "./metadata";
 
-export async function extractArticle(_html: string, _url: string): Promise<Article> {
-  throw new Error("extractArticle: not implemented yet");
+/** Extracts the article of an HTML page at `url` (used to resolve relative links and as the fallback canonical URL). */
+export async function extractArticle(html: string, url: string): Promise<Article> {
+  const warnings: string[] = [];
+  const { root, jsonLd } = parseHtml(html);
+  const baseTag = findFirst(root, "base")?.attrs.href;
+  let base = url;
+  if (baseTag) {
+    try {
+      base = new URL(baseTag, url).href;
+    } catch {
+      // an unusable <base> is ignored, as browsers do
+    }
+  }
+  const meta = readMetadata(root, jsonLd, url);
+  const { content, byline } = grabArticle(root, meta.title ?? "");
+  const { blocks, images } = toBlocks(content, base);
+  const text = blocksToText(blocks);
+  if (!blocks.length) warnings.push("no article body found");
+  else if (text.length < 200) warnings.push("article body is very short");
+  const title = meta.title ?? firstHeading(blocks) ?? "";
+  if (!title) warnings.push("no title found");
+  return {
+    url,
+    canonicalUrl: chooseCanonical(meta.canonical, url),
+    title,
+    byline: meta.byline ?? (byline ? byline.replace(/^by\s+/i, "").trim() || null : null),
+    publishedAt: meta.publishedAt,
+    leadImage: meta.image ?? images[0]?.url ?? null,
+    blocks,
+    images,
+    text,
+    warnings,
+  };
 }
 
-export async function fetchArticle(_url: string, _options: { policy: FetchPolicy }): Promise<Article> {
-  throw new Error("fetchArticle: not implemented yet");
+function firstHeading(blocks: Article["blocks"]): string | null {
+  for (const block of blocks) {
+    if (block.type === "heading") return block.children.map((c) => (c.type === "text" ? c.text : "")).join("").trim() || null;
+  }
+  return null;
+}
+
+/** The page's canonical link unless it is obviously wrong (points at the site root from an inner page). */
+function chooseCanonical(declared: string | null, url: string): string {
+  const own = tryCanonicalize(url) ?? url;
+  const canonical = declared ? tryCanonicalize(declared) : null;
+  if (!canonical) return own;
+  const c = new URL(canonical);
+  const u = new URL(own);
+  if ((c.pathname === "/" || c.pathname === "") && u.pathname !== "/" && u.pathname !== "") return own;
+  return canonical;
+}
+
+/** Fetches a page under the fetch policy (SPEC 8) and extracts its article. */
+export async function fetchArticle(url: string, options: { policy: FetchPolicy }): Promise<Article> {
+  const res = await safeFetch(url, { policy: options.policy, kind: "html" });
+  const type = res.contentType.toLowerCase();
+  if (type && !/html|xml|text\/plain/.test(type)) {
+    throw new FetchError("parse", `${res.url} is ${type.split(";")[0]}, not an HTML page`, res.status, res.url);
+  }
+  const { text, warnings } = decodeDocument(res.bytes, res.contentType);
+  const article = await extractArticle(text, res.url);
+  article.warnings.unshift(...warnings);
+  return article;
 }

@@ -1,5 +1,126 @@
-import type { Article } from "../types";
+// Reddit markdown for a self post. Indented code blocks and pipe tables render on old and new Reddit alike;
+// images cannot be embedded in a markdown post, so they become links (the rich-text form embeds them).
+import type { Article, Block, Inline, TableRow } from "../types";
+import { MAX_BODY, READ_MORE, fitBlocks, postTitle } from "./limits";
 
-export function toRedditMarkdown(_article: Article, _options?: { maxLength?: number }): { title: string; markdown: string; truncated: boolean } {
-  throw new Error("toRedditMarkdown: not implemented yet");
+/** Escapes characters Reddit's markdown would read as syntax. */
+function escapeText(text: string): string {
+  return text.replace(/([\\`*_~^[\]|])/g, "\\$1").replace(/&(?=[#A-Za-z0-9]+;)/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** Escapes what would start a block at the beginning of a line (headings, quotes, list markers). */
+function escapeLineStarts(text: string): string {
+  return text
+    .replace(/^(\s*)(#|[-+](?=\s))/gm, "$1\\$2")
+    .replace(/^(\s*\d+)([.)])(?=\s)/gm, "$1\\$2");
+}
+
+function linkUrl(url: string): string {
+  return url.replace(/[()\s<>]/g, (c) => encodeURIComponent(c).replace(/\(/g, "%28").replace(/\)/g, "%29"));
+}
+
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+function wrap(text: string, marker: string): string {
+  // Markers must hug the text: "** bold **" is not bold.
+  const match = text.match(/^(\s*)([\s\S]*?)(\s*)$/);
+  if (!match?.[2]) return text;
+  return `${match[1]}${marker}${match[2]}${marker}${match[3]}`;
+}
+
+function renderText(node: Extract<Inline, { type: "text" }>): string {
+  if (node.code) return node.text.trim() ? codeSpan(node.text.replace(/\n/g, " ")) : node.text;
+  let out = escapeText(node.text);
+  if (node.strike) out = wrap(out, "~~");
+  if (node.italic) out = wrap(out, "*");
+  if (node.bold) out = wrap(out, "**");
+  if (node.sup) out = out.trim() ? `^(${out.replace(/\)/g, "\\)")})` : out;
+  return out;
+}
+
+export function renderInlines(inlines: Inline[]): string {
+  const out = inlines
+    .map((node) => {
+      if (node.type === "break") return "  \n";
+      if (node.type === "text") return renderText(node);
+      const label = renderInlines(node.children).trim() || escapeText(node.href);
+      return `[${label}](${linkUrl(node.href)})`;
+    })
+    .join("");
+  return escapeLineStarts(out);
+}
+
+function indent(text: string, prefix: string, first = prefix): string {
+  return text
+    .split("\n")
+    .map((line, i) => (line ? (i === 0 ? first : prefix) + line : line))
+    .join("\n");
+}
+
+function renderTable(rows: TableRow[]): string {
+  const columns = Math.max(...rows.map((r) => r.cells.length));
+  const cell = (inlines: Inline[] | undefined) => (inlines ? renderInlines(inlines).replace(/\s*\n\s*/g, " ").trim() : "");
+  const line = (row: TableRow) => `|${Array.from({ length: columns }, (_, i) => ` ${cell(row.cells[i])} `).join("|")}|`;
+  const [head, ...body] = rows;
+  return [line(head!), `|${Array.from({ length: columns }, () => ":--").join("|")}|`, ...body.map(line)].join("\n");
+}
+
+function renderBlock(block: Block): string {
+  switch (block.type) {
+    case "heading":
+      return `${"#".repeat(block.level)} ${renderInlines(block.children).replace(/\s*\n\s*/g, " ")}`;
+    case "paragraph":
+      return renderInlines(block.children);
+    case "list": {
+      let number = block.start ?? 1;
+      return block.items
+        .map((item) => {
+          const marker = block.ordered ? `${number++}. ` : "- ";
+          const body = renderBlocks(item) || " ";
+          return indent(body, " ".repeat(marker.length), marker);
+        })
+        .join("\n");
+    }
+    case "quote":
+      return renderBlocks(block.children)
+        .split("\n")
+        .map((line) => (line ? `> ${line}` : ">"))
+        .join("\n");
+    case "code":
+      return block.text
+        .split("\n")
+        .map((line) => `    ${line}`)
+        .join("\n");
+    case "table":
+      return renderTable(block.rows);
+    case "image": {
+      const label = escapeText(block.alt || block.caption || "Image");
+      const link = `[${label}](${linkUrl(block.url)})`;
+      return block.caption && block.caption !== block.alt ? `${link}  \n*${escapeText(block.caption)}*` : link;
+    }
+    case "rule":
+      return "---";
+  }
+}
+
+export function renderBlocks(blocks: Block[]): string {
+  return blocks
+    .map(renderBlock)
+    .filter((text) => text.trim())
+    .join("\n\n");
+}
+
+/** The article as a Reddit markdown self post, within Reddit's limits (title 1..300, body ≤ maxLength). */
+export function toRedditMarkdown(article: Article, options: { maxLength?: number } = {}): { title: string; markdown: string; truncated: boolean } {
+  const max = options.maxLength ?? MAX_BODY;
+  const footer = `[${READ_MORE}](${linkUrl(article.canonicalUrl || article.url)})`;
+  const { blocks, truncated } = fitBlocks(article.blocks, renderBlocks, max, footer);
+  const body = renderBlocks(blocks);
+  const markdown = truncated ? (body ? `${body}\n\n${footer}` : footer) : body;
+  return { title: postTitle(article), markdown, truncated };
 }

@@ -1,0 +1,637 @@
+// Finding the article body in a page: score paragraphs by their text, hand the score up to their
+// containers, take the best container with its related siblings, then clean it of what is not article
+// (navigation, share widgets, related lists, comment and ad blocks). The heuristics are the ones reader
+// modes have converged on; when a pass finds too little text it is retried with the filters relaxed.
+import {
+  type ElementNode,
+  type TreeNode,
+  descendants,
+  findAll,
+  hasAncestor,
+  countTags,
+  innerText,
+  invalidate,
+  isElement,
+  linkTextLength,
+  removeNode,
+  replaceNode,
+} from "./html-tree";
+
+const UNLIKELY =
+  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
+const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
+const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
+const NEGATIVE =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
+const BYLINE = /byline|author|dateline|writtenby|p-author/i;
+const UNLIKELY_ROLES = new Set(["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]);
+const COMMAS = /[\u002C\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C]/g;
+const VIDEO_HOSTS = /\/\/(www\.)?((dailymotion|youtube|youtube-nocookie|player\.vimeo|v\.qq)\.com|(archive|upload\.wikimedia)\.org|player\.twitch\.tv)/i;
+
+const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const TAGS_TO_SCORE = new Set(["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]);
+const DIV_TO_P_BLOCKS = new Set(["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul", "figure", "section", "article", "aside", "header", "footer", "nav", "h1", "h2", "h3", "h4", "h5", "h6", "form", "hr", "main", "details", "fieldset", "address"]);
+const PHRASING = new Set([
+  "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em", "embed", "i", "img",
+  "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output", "progress", "q", "ruby", "samp",
+  "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr", "a", "del", "ins",
+  "s", "strike", "u", "font", "tt", "big", "center",
+]);
+/** Dropped before anything else: never content, and unsafe or useless in a forum post (SPEC 8). */
+const ALWAYS_DROP = new Set([
+  "script", "style", "noscript", "template", "iframe", "frame", "frameset", "object", "embed", "applet", "link",
+  "meta", "base", "svg", "canvas", "input", "button", "select", "textarea", "option", "form", "dialog", "head",
+  "title", "map", "area", "audio", "video", "track", "source", "param", "portal", "math",
+]);
+
+interface Flags {
+  stripUnlikely: boolean;
+  weightClasses: boolean;
+  cleanConditionally: boolean;
+}
+
+interface Scores {
+  score: Map<ElementNode, number>;
+}
+
+function className(el: ElementNode): string {
+  return el.attrs.class ?? "";
+}
+
+function matchString(el: ElementNode): string {
+  return `${className(el)} ${el.attrs.id ?? ""}`;
+}
+
+
+function isHidden(el: ElementNode): boolean {
+  const style = el.attrs.style;
+  if (style && /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
+  if ("hidden" in el.attrs) return true;
+  // aria-hidden widgets are decoration; fallback images inside them are the exception readers make.
+  if (el.attrs["aria-hidden"] === "true" && !/fallback-image/.test(className(el))) return true;
+  return false;
+}
+
+function linkDensity(el: ElementNode): number {
+  const length = innerText(el).length;
+  return length ? linkTextLength(el) / length : 0;
+}
+
+function classWeight(el: ElementNode, flags: Flags): number {
+  if (!flags.weightClasses) return 0;
+  let weight = 0;
+  for (const value of [el.attrs.class, el.attrs.id]) {
+    if (!value) continue;
+    if (NEGATIVE.test(value)) weight -= 25;
+    if (POSITIVE.test(value)) weight += 25;
+  }
+  return weight;
+}
+
+function initialScore(el: ElementNode, flags: Flags): number {
+  let score = 0;
+  switch (el.tag) {
+    case "div":
+      score = 5;
+      break;
+    case "pre":
+    case "td":
+    case "blockquote":
+      score = 3;
+      break;
+    case "address":
+    case "ol":
+    case "ul":
+    case "dl":
+    case "dd":
+    case "dt":
+    case "li":
+    case "form":
+      score = -3;
+      break;
+    case "h1":
+    case "h2":
+    case "h3":
+    case "h4":
+    case "h5":
+    case "h6":
+    case "th":
+      score = -5;
+      break;
+  }
+  return score + classWeight(el, flags);
+}
+
+function isWhitespace(node: TreeNode): boolean {
+  return typeof node === "string" ? node.trim() === "" : node.tag === "br";
+}
+
+function isPhrasing(node: TreeNode): boolean {
+  if (typeof node === "string") return true;
+  if (PHRASING.has(node.tag)) return true;
+  return (node.tag === "a" || node.tag === "del" || node.tag === "ins") && node.children.every(isPhrasing);
+}
+
+function hasBlockChild(el: ElementNode): boolean {
+  for (const child of el.children) {
+    if (typeof child === "string") continue;
+    if (DIV_TO_P_BLOCKS.has(child.tag) || hasBlockChild(child)) return true;
+  }
+  return false;
+}
+
+function ancestors(el: ElementNode, maxDepth: number): ElementNode[] {
+  const out: ElementNode[] = [];
+  let current = el.parent;
+  while (current && current.tag !== "#document" && out.length < maxDepth) {
+    out.push(current);
+    current = current.parent;
+  }
+  return out;
+}
+
+function newElement(tag: string, parent: ElementNode | null, children: TreeNode[] = []): ElementNode {
+  const el: ElementNode = { tag, attrs: {}, children, parent };
+  for (const child of children) if (isElement(child)) child.parent = el;
+  return el;
+}
+
+/** `<br><br>` inside a container separates paragraphs: make them real paragraphs. */
+function replaceDoubleBreaks(body: ElementNode): void {
+  for (const el of [...descendants(body)]) {
+    if (el.tag === "p" || el.tag === "pre" || el.tag === "code") continue;
+    const kids = el.children;
+    let hasDouble = false;
+    for (let i = 0; i < kids.length; i++) {
+      const node = kids[i]!;
+      if (isElement(node) && node.tag === "br") {
+        let j = i + 1;
+        while (j < kids.length && typeof kids[j] === "string" && (kids[j] as string).trim() === "") j++;
+        const next = kids[j];
+        if (next && isElement(next) && next.tag === "br") {
+          hasDouble = true;
+          break;
+        }
+      }
+    }
+    if (!hasDouble) continue;
+    const out: TreeNode[] = [];
+    let run: TreeNode[] = [];
+    let breaks = 0;
+    const flush = () => {
+      while (run.length && isWhitespace(run[run.length - 1]!)) run.pop();
+      while (run.length && isWhitespace(run[0]!)) run.shift();
+      if (run.length) out.push(newElement("p", el, run));
+      run = [];
+    };
+    for (const node of kids) {
+      if (isElement(node) && node.tag === "br") {
+        breaks++;
+        run.push(node);
+        continue;
+      }
+      if (typeof node === "string" && node.trim() === "") {
+        run.push(node);
+        continue;
+      }
+      if (breaks >= 2) {
+        // Drop the trailing breaks that formed the paragraph boundary.
+        while (run.length && isWhitespace(run[run.length - 1]!)) run.pop();
+        flush();
+      }
+      breaks = 0;
+      if (isPhrasing(node)) run.push(node);
+      else {
+        flush();
+        out.push(node);
+      }
+    }
+    flush();
+    el.children = out;
+    invalidate(el);
+  }
+}
+
+function getBody(root: ElementNode): ElementNode {
+  return findAll(root, "body")[0] ?? root;
+}
+
+function cloneTree(node: ElementNode, parent: ElementNode | null = null): ElementNode {
+  const copy: ElementNode = { tag: node.tag, attrs: node.attrs, children: [], parent };
+  copy.children = node.children.map((c) => (typeof c === "string" ? c : cloneTree(c, copy)));
+  return copy;
+}
+
+export interface ContentResult {
+  content: ElementNode;
+  byline: string | null;
+}
+
+/** Finds the article body of a parsed page. Works on a copy: the document tree is left as it was. */
+export function grabArticle(root: ElementNode, title: string): ContentResult {
+  const attempts: { content: ElementNode; length: number; byline: string | null }[] = [];
+  const flagSets: Flags[] = [
+    { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
+    { stripUnlikely: false, weightClasses: true, cleanConditionally: true },
+    { stripUnlikely: false, weightClasses: false, cleanConditionally: true },
+    { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
+  ];
+  for (const flags of flagSets) {
+    const body = cloneTree(getBody(root));
+    const result = grabWith(body, flags, title);
+    const length = innerText(result.content).length;
+    if (length >= 500) return result;
+    attempts.push({ ...result, length });
+  }
+  attempts.sort((a, b) => b.length - a.length);
+  const best = attempts[0]!;
+  return { content: best.content, byline: best.byline };
+}
+
+function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult {
+  let byline: string | null = null;
+  const toScore: ElementNode[] = [];
+  prune(body);
+  replaceDoubleBreaks(body);
+
+  // Walk in document order, removing what is clearly not content, collecting what is scored.
+  const walk = (el: ElementNode): void => {
+    for (let i = 0; i < el.children.length; i++) {
+      const child = el.children[i]!;
+      if (typeof child === "string") continue;
+      if (visit(child)) {
+        if (el.children[i] !== child) i--; // replaced or removed: look at this index again
+        else walk(child);
+      } else {
+        i--;
+      }
+    }
+  };
+  // Returns false when the node was removed.
+  const visit = (el: ElementNode): boolean => {
+    const match = matchString(el);
+    if (isHidden(el)) {
+      removeNode(el);
+      return false;
+    }
+    if (!byline && isByline(el, match)) {
+      byline = innerText(el);
+      removeNode(el);
+      return false;
+    }
+    if (flags.stripUnlikely) {
+      if (
+        UNLIKELY.test(match) &&
+        !MAYBE_CANDIDATE.test(match) &&
+        !hasAncestor(el, "table", 0) &&
+        !hasAncestor(el, "code", 0) &&
+        el.tag !== "body" &&
+        el.tag !== "a"
+      ) {
+        removeNode(el);
+        return false;
+      }
+      if (UNLIKELY_ROLES.has(el.attrs.role ?? "")) {
+        removeNode(el);
+        return false;
+      }
+    }
+    if (
+      (el.tag === "div" || el.tag === "section" || el.tag === "header" || /^h[1-6]$/.test(el.tag)) &&
+      innerText(el) === "" &&
+      !el.children.some((c) => isElement(c) && (c.tag === "img" || c.tag === "picture" || c.tag === "figure" || c.tag === "hr" || c.tag === "br" || hasMedia(c)))
+    ) {
+      removeNode(el);
+      return false;
+    }
+    if (TAGS_TO_SCORE.has(el.tag)) toScore.push(el);
+    if (el.tag === "div") {
+      // A div holding only one paragraph is that paragraph.
+      const elementChildren = el.children.filter(isElement);
+      if (
+        elementChildren.length === 1 &&
+        elementChildren[0]!.tag === "p" &&
+        el.children.every((c) => isElement(c) || c.trim() === "") &&
+        linkDensity(el) < 0.25
+      ) {
+        const p = elementChildren[0]!;
+        replaceNode(el, p);
+        toScore.push(p);
+        return true;
+      }
+      if (!hasBlockChild(el)) {
+        el.tag = "p";
+        invalidate(el);
+        toScore.push(el);
+      } else {
+        // Runs of loose text and inline elements inside a block container become paragraphs.
+        const out: TreeNode[] = [];
+        let run: TreeNode[] = [];
+        const flush = () => {
+          if (run.some((n) => !isWhitespace(n))) {
+            const p = newElement("p", el, run);
+            out.push(p);
+          } else out.push(...run.filter((n) => isElement(n) && n.tag !== "br"));
+          run = [];
+        };
+        for (const child of el.children) {
+          if (isPhrasing(child)) run.push(child);
+          else {
+            flush();
+            out.push(child);
+          }
+        }
+        flush();
+        el.children = out;
+        invalidate(el);
+      }
+    }
+    return true;
+  };
+  walk(body);
+
+  // Score paragraphs and hand the score up to their containers.
+  const scores: Scores = { score: new Map() };
+  const candidates: ElementNode[] = [];
+  for (const el of toScore) {
+    if (!el.parent) continue;
+    const text = innerText(el);
+    if (text.length < 25) continue;
+    const up = ancestors(el, 5);
+    if (!up.length) continue;
+    let contentScore = 1 + (text.match(COMMAS)?.length ?? 0) + Math.min(Math.floor(text.length / 100), 3);
+    up.forEach((ancestor, level) => {
+      if (!scores.score.has(ancestor)) {
+        scores.score.set(ancestor, initialScore(ancestor, flags));
+        candidates.push(ancestor);
+      }
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      scores.score.set(ancestor, scores.score.get(ancestor)! + contentScore / divider);
+    });
+    contentScore = 0;
+  }
+  for (const candidate of candidates) {
+    scores.score.set(candidate, scores.score.get(candidate)! * (1 - linkDensity(candidate)));
+  }
+  const top = [...candidates]
+    .filter((c) => isAttached(c, body))
+    .sort((a, b) => scores.score.get(b)! - scores.score.get(a)!)
+    .slice(0, 5);
+
+  let topCandidate = top[0];
+  let content: ElementNode;
+  if (!topCandidate || topCandidate.tag === "body" || topCandidate === body) {
+    content = newElement("div", null, [...body.children]);
+    topCandidate = content;
+  } else {
+    topCandidate = refineTop(topCandidate, top, scores, body);
+    content = newElement("div", null);
+    const topScore = scores.score.get(topCandidate) ?? 0;
+    const threshold = Math.max(10, topScore * 0.2);
+    const parent = topCandidate.parent;
+    const siblings = parent ? [...parent.children] : [topCandidate];
+    for (const sibling of siblings) {
+      if (typeof sibling === "string") continue;
+      let append = sibling === topCandidate;
+      if (!append) {
+        let bonus = 0;
+        if (className(sibling) && className(sibling) === className(topCandidate)) bonus += topScore * 0.2;
+        const siblingScore = scores.score.get(sibling);
+        if (siblingScore !== undefined && siblingScore + bonus >= threshold) append = true;
+        else if (sibling.tag === "p") {
+          const density = linkDensity(sibling);
+          const text = innerText(sibling);
+          if (text.length > 80 && density < 0.25) append = true;
+          else if (text.length < 80 && text.length > 0 && density === 0 && /\.( |$)/.test(text)) append = true;
+        }
+      }
+      if (append) {
+        content.children.push(sibling);
+        sibling.parent = content;
+        invalidate(content);
+      }
+    }
+  }
+
+  prepArticle(content, flags, scores, title);
+  return { content, byline };
+}
+
+function isAttached(el: ElementNode, body: ElementNode): boolean {
+  let current: ElementNode | null = el;
+  while (current) {
+    if (current === body) return true;
+    current = current.parent;
+  }
+  return false;
+}
+
+function refineTop(initial: ElementNode, top: ElementNode[], scores: Scores, body: ElementNode): ElementNode {
+  let topCandidate = initial;
+  const topScore = scores.score.get(topCandidate)!;
+  // Several strong candidates under one ancestor: the article is that ancestor.
+  const alternatives = top.slice(1).filter((c) => scores.score.get(c)! / topScore >= 0.75).map((c) => ancestors(c, 100));
+  if (alternatives.length >= 3) {
+    let parent = topCandidate.parent;
+    while (parent && parent !== body && parent.tag !== "#document") {
+      const p = parent;
+      const containing = alternatives.filter((list) => list.includes(p)).length;
+      if (containing >= 3) {
+        topCandidate = parent;
+        break;
+      }
+      parent = parent.parent;
+    }
+  }
+  if (!scores.score.has(topCandidate)) scores.score.set(topCandidate, initialScore(topCandidate, { stripUnlikely: true, weightClasses: true, cleanConditionally: true }));
+  // Walk up while the parent scores close to the candidate: the article container may sit higher.
+  let parent = topCandidate.parent;
+  let lastScore = scores.score.get(topCandidate)!;
+  const scoreThreshold = lastScore / 3;
+  while (parent && parent !== body && parent.tag !== "#document") {
+    const parentScore = scores.score.get(parent);
+    if (parentScore === undefined) {
+      parent = parent.parent;
+      continue;
+    }
+    if (parentScore < scoreThreshold) break;
+    if (parentScore > lastScore) {
+      topCandidate = parent;
+      break;
+    }
+    lastScore = parentScore;
+    parent = parent.parent;
+  }
+  // A candidate that is the only child of its parent: take the parent.
+  parent = topCandidate.parent;
+  while (parent && parent !== body && parent.tag !== "#document" && parent.children.filter(isElement).length === 1) {
+    topCandidate = parent;
+    parent = topCandidate.parent;
+  }
+  return topCandidate;
+}
+
+function isByline(el: ElementNode, match: string): boolean {
+  const rel = el.attrs.rel ?? "";
+  const itemprop = el.attrs.itemprop ?? "";
+  if (rel !== "author" && !itemprop.includes("author") && !BYLINE.test(match)) return false;
+  const text = innerText(el);
+  return text.length > 0 && text.length < 100;
+}
+
+function hasMedia(el: ElementNode): boolean {
+  for (const d of descendants(el)) if (d.tag === "img" || d.tag === "picture" || d.tag === "video" || d.tag === "iframe") return true;
+  return false;
+}
+
+/** Drops what is never article content, whatever the flags. */
+function prune(body: ElementNode): void {
+  const drop = (el: ElementNode) => {
+    el.children = el.children.filter((child) => {
+      if (typeof child === "string") return true;
+      if (ALWAYS_DROP.has(child.tag)) return keepVideoEmbed(child);
+      drop(child);
+      return true;
+    });
+  };
+  drop(body);
+}
+
+function keepVideoEmbed(_el: ElementNode): boolean {
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Cleaning the chosen content
+
+function prepArticle(content: ElementNode, flags: Flags, scores: Scores, title: string): void {
+  markDataTables(content);
+  cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
+  cleanMatching(content, (el) => SHARE.test(matchString(el)) && innerText(el).length < 500 && el !== content);
+  for (const tag of ["table", "ul", "div", "section", "dl", "fieldset"]) cleanConditionally(content, tag, flags, scores);
+  // Headings with a negative class weight are usually widget titles.
+  cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
+  removeTitleHeading(content, title);
+  // Paragraphs left empty after cleaning.
+  cleanMatching(content, (el) => el.tag === "p" && innerText(el) === "" && !hasMedia(el));
+}
+
+function cleanMatching(content: ElementNode, test: (el: ElementNode) => boolean): void {
+  const visit = (el: ElementNode) => {
+    const before = el.children.length;
+    el.children = el.children.filter((child) => {
+      if (typeof child === "string") return true;
+      if (test(child)) {
+        child.parent = null;
+        return false;
+      }
+      visit(child);
+      return true;
+    });
+    if (el.children.length !== before) invalidate(el);
+  };
+  visit(content);
+}
+
+const dataTables = new WeakSet<ElementNode>();
+
+function markDataTables(content: ElementNode): void {
+  for (const table of findAll(content, "table")) {
+    const role = table.attrs.role;
+    if (role === "presentation") continue;
+    if (table.attrs.datatable === "0") continue;
+    if (table.attrs.summary || findAll(table, "caption").length || findAll(table, new Set(["col", "colgroup", "tfoot", "thead", "th"])).length) {
+      dataTables.add(table);
+      continue;
+    }
+    if (findAll(table, "table").length) continue;
+    const rows = findAll(table, "tr");
+    const columns = Math.max(0, ...rows.map((r) => r.children.filter((c) => isElement(c) && (c.tag === "td" || c.tag === "th")).length));
+    if (rows.length >= 10 || columns > 4 || rows.length * columns > 10) dataTables.add(table);
+  }
+}
+
+export function isDataTable(table: ElementNode): boolean {
+  return dataTables.has(table);
+}
+
+function cleanConditionally(content: ElementNode, tag: string, flags: Flags, scores: Scores): void {
+  if (!flags.cleanConditionally) return;
+  // Bottom-up so inner junk goes before its container is judged.
+  const nodes = findAll(content, tag).reverse();
+  for (const el of nodes) {
+    if (!el.parent || el === content) continue;
+    if (tag === "table" && isDataTable(el)) continue;
+    if (hasAncestorTable(el)) continue;
+    if (hasAncestor(el, "code", 0) || hasAncestor(el, "pre", 0)) continue;
+    const weight = classWeight(el, flags);
+    const isList = tag === "ul" || tag === "ol" || listTextRatio(el) > 0.9;
+    const contentScore = scores.score.get(el) ?? 0;
+    if (weight + contentScore < 0) {
+      removeNode(el);
+      continue;
+    }
+    const text = innerText(el);
+    if ((text.match(COMMAS)?.length ?? 0) >= 10) continue;
+    const counts = countTags(el);
+    const count = (...tags: string[]) => tags.reduce((sum, t) => sum + (counts.get(t) ?? 0), 0);
+    const p = count("p");
+    const img = count("img");
+    const li = count("li") - 100;
+    const input = count("input");
+    const headingText = count("h1", "h2", "h3", "h4", "h5", "h6") ? findAll(el, HEADING_TAGS).map(innerText).join("").length : 0;
+    const headingDensity = text.length ? headingText / text.length : 0;
+    let embeds = 0;
+    if (count("object", "embed", "iframe")) {
+      for (const e of findAll(el, new Set(["object", "embed", "iframe"]))) if (!VIDEO_HOSTS.test(e.attrs.src ?? "")) embeds++;
+    }
+    const density = linkDensity(el);
+    const contentLength = text.length;
+    const inFigure = hasAncestor(el, "figure", 3);
+    const remove =
+      (img > 1 && p / img < 0.5 && !inFigure) ||
+      (!isList && li > p) ||
+      input > Math.floor(p / 3) ||
+      (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure) ||
+      (!isList && weight < 25 && density > 0.2) ||
+      (weight >= 25 && density > 0.5) ||
+      (embeds === 1 && contentLength < 75) ||
+      embeds > 1;
+    if (remove) {
+      // A list of images (a gallery) is content.
+      if (isList && el.children.filter(isElement).every((c) => c.children.filter(isElement).length <= 1) && img === count("li") && img > 0) continue;
+      removeNode(el);
+    }
+  }
+}
+
+function hasAncestorTable(el: ElementNode): boolean {
+  let current = el.parent;
+  while (current) {
+    if (current.tag === "table" && isDataTable(current)) return true;
+    current = current.parent;
+  }
+  return false;
+}
+
+function listTextRatio(el: ElementNode): number {
+  const total = innerText(el).length;
+  if (!total) return 0;
+  const listText = findAll(el, "li").map(innerText).join("").length;
+  return listText / total;
+}
+
+function removeTitleHeading(content: ElementNode, title: string): void {
+  if (!title) return;
+  const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const wanted = norm(title);
+  for (const heading of findAll(content, new Set(["h1", "h2"]))) {
+    const text = norm(innerText(heading));
+    if (!text) continue;
+    if (text === wanted || (wanted.includes(text) && text.length > wanted.length * 0.75) || (text.includes(wanted) && wanted.length > text.length * 0.75)) {
+      removeNode(heading);
+    }
+    return;
+  }
+}
