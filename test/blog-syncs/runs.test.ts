@@ -144,6 +144,23 @@ describe("real runs", () => {
     expect((await items(ws, quiet.id, "draft")).count).toBe(1);
   });
 
+  it("include_media keeps the article's images and stores forum rich text; without it both stay empty", async () => {
+    const blog = newBlog("media");
+    const withMedia = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", include_media: true, max_posts: 1 });
+    const res = await runConfig(ws, withMedia.id, { publish: false });
+    expect(res.body.run).toMatchObject({ status: "completed", created: 1 });
+    expect(res.body.items[0].images).toEqual([{ url: `${env.FIXTURE_ORIGIN}/__blogsync/${blog.name}/images/3.png`, alt: "Diagram of post 3", caption: "The diagram of post 3" }]);
+    const [post] = (await items(ws, withMedia.id)).data;
+    expect(post.images).toEqual(res.body.items[0].images);
+    expect(JSON.stringify(post.body_richtext)).toContain("version 1 of post number 3");
+
+    const textOnly = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "golang", max_posts: 1 });
+    await runConfig(ws, textOnly.id, { publish: false });
+    const [plain] = (await items(ws, textOnly.id)).data;
+    expect(plain.images).toEqual([]);
+    expect(plain.body_richtext).toBeNull();
+  });
+
   it("a post that fails makes the run partial with last_error; the next clean run clears it", async () => {
     const blog = newBlog("partial");
     const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
