@@ -7,6 +7,7 @@
 //  4. The whole PyPy blog, served by a local HTTP server: landing page, index, feed and sitemap yield the same posts.
 // Our side runs inside workerd (scripts/extract-worker.ts), the code the Worker runs.
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
@@ -81,10 +82,144 @@ async function benchArticles(worker) {
   return { ours: a, peer: b };
 }
 
+function walk(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+async function benchFeeds(worker) {
+  const root = path.join(CORPUS, "feeds");
+  const files = walk(root).filter((f) => {
+    if (/\.(xml|rss|atom|rdf)$/i.test(f)) return !/\/output\//.test(f);
+    if (/\.json$/i.test(f)) return /jsonfeed\.org/.test(fs.readFileSync(f, "utf8").slice(0, 3000));
+    return false;
+  });
+  const bySource = new Map();
+  const crashes = [];
+  const realFailures = [];
+  for (const file of files) {
+    const source = path.relative(root, file).split(path.sep)[0];
+    const row = bySource.get(source) ?? { files: 0, withItems: 0, empty: 0, errors: 0, crashes: 0, ms: 0 };
+    bySource.set(source, row);
+    row.files++;
+    const started = performance.now();
+    const result = await worker.parseFeed(fs.readFileSync(file), "https://example.com/feed");
+    row.ms += performance.now() - started;
+    if (result.error) {
+      if (result.error.code === "parse") row.errors++;
+      else {
+        row.crashes++;
+        crashes.push(`${path.relative(root, file)}: ${result.error.message}`);
+      }
+      // Only kurtmckee's suite is made of deliberate edge cases; a failure elsewhere is a real feed we cannot read.
+      if (source !== "kurtmckee__feedparser") realFailures.push(`${path.relative(root, file)}: ${result.error.message}`);
+    } else if (result.posts.length) row.withItems++;
+    else row.empty++;
+  }
+  console.log(`\n== Feeds: ${files.length} feed documents under corpus/feeds (RSS 0.9x/1.0/2.0, Atom, JSON Feed)`);
+  console.log(`source                              files  with items  no items  clear error  crash`);
+  for (const [source, r] of bySource) {
+    console.log(`${source.padEnd(36)}${String(r.files).padStart(5)}${String(r.withItems).padStart(12)}${String(r.empty).padStart(10)}${String(r.errors).padStart(13)}${String(r.crashes).padStart(7)}`);
+  }
+  console.log(`crashes: ${crashes.length}${crashes.length ? "\n  " + crashes.slice(0, 10).join("\n  ") : ""}`);
+  console.log(`feeds outside the edge-case suite that gave an error (${realFailures.length}):${realFailures.length ? "\n  " + realFailures.slice(0, 20).join("\n  ") : " none"}`);
+}
+
+async function benchSitemaps(worker) {
+  const root = path.join(CORPUS, "sitemaps");
+  const files = walk(root).filter((f) => /\.(xml|gz|txt)$/i.test(f) && !/\/robots\/|robots\.txt$/.test(f));
+  console.log(`\n== Sitemaps: ${files.length} documents under corpus/sitemaps`);
+  let crashes = 0;
+  for (const file of files) {
+    const result = await worker.parseSitemap(fs.readFileSync(file), "https://example.com/sitemap.xml");
+    const name = path.relative(root, file);
+    if (result.error) {
+      if (result.error.code !== "parse") crashes++;
+      console.log(`  ${name.padEnd(100)} ${result.error.code === "parse" ? "clear error" : "CRASH"}: ${result.error.message.slice(0, 90)}`);
+    } else {
+      const n = result.type === "index" ? `${result.sitemaps.length} sitemaps (index)` : `${result.entries.length} URLs`;
+      console.log(`  ${name.padEnd(100)} ${n}${result.warnings.length ? "  (" + result.warnings.length + " warnings)" : ""}`);
+    }
+  }
+  console.log(`crashes: ${crashes}`);
+}
+
+/** Serves the stored PyPy blog as if this server were www.pypy.org (absolute links rewritten to it). */
+function servePypy() {
+  const root = path.join(CORPUS, "whole-blog/pypy__pypy.org");
+  const types = { ".html": "text/html; charset=utf-8", ".xml": "application/xml", ".txt": "text/plain" };
+  let origin = "";
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://localhost");
+    let file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
+    if (file.endsWith(path.sep) || (fs.existsSync(file) && fs.statSync(file).isDirectory())) file = path.join(file, "index.html");
+    if (!file.startsWith(root) || !fs.existsSync(file)) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    const ext = path.extname(file);
+    const body = fs.readFileSync(file, "utf8").replaceAll("https://www.pypy.org", origin).replaceAll("http://www.pypy.org", origin);
+    res.writeHead(200, { "content-type": types[ext] ?? "application/octet-stream" }).end(body);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      origin = `http://127.0.0.1:${server.address().port}`;
+      resolve({ origin, close: () => new Promise((r) => server.close(r)) });
+    }),
+  );
+}
+
+async function benchPypy(worker) {
+  const site = await servePypy();
+  const n = 10;
+  const starts = [
+    ["landing page /", "/", {}],
+    ["index /blog/ (post list + pagination)", "/blog/", { sources: ["index"] }],
+    ["index /blog/ (default order)", "/blog/", {}],
+    ["feed /rss.xml", "/rss.xml", {}],
+    ["sitemap index /sitemapindex.xml", "/sitemapindex.xml", {}],
+    ["sitemap /sitemap.xml", "/sitemap.xml", {}],
+    ["landing, sitemap from robots.txt", "/", { sources: ["sitemap"] }],
+  ];
+  console.log(`\n== Whole blog: PyPy (corpus/whole-blog/pypy__pypy.org) served at ${site.origin}, newest ${n} posts`);
+  const sets = [];
+  try {
+    for (const [label, p, options] of starts) {
+      const started = performance.now();
+      const result = await worker.discover(site.origin + p, { maxPosts: n, ...options });
+      const ms = performance.now() - started;
+      if (result.error) {
+        console.log(`  ${label.padEnd(40)} error: ${result.error.message}`);
+        sets.push(null);
+        continue;
+      }
+      const urls = result.posts.map((x) => x.url.replace(site.origin, ""));
+      sets.push(new Set(urls));
+      console.log(`  ${label.padEnd(40)} ${result.sourceKind.padEnd(8)} ${String(result.posts.length).padStart(3)} posts  ${ms.toFixed(0).padStart(5)} ms  first: ${urls[0] ?? "-"}`);
+    }
+    const reference = sets.find(Boolean);
+    const same = sets.every((s) => s && reference && s.size === reference.size && [...s].every((u) => reference.has(u)));
+    console.log(`same posts from every starting point: ${same ? "yes" : "NO"}`);
+    if (!same && reference) {
+      sets.forEach((s, i) => {
+        if (!s) return;
+        const missing = [...reference].filter((u) => !s.has(u));
+        const extra = [...s].filter((u) => !reference.has(u));
+        if (missing.length || extra.length) console.log(`  ${starts[i][0]}: missing ${missing.join(", ") || "-"}; extra ${extra.join(", ") || "-"}`);
+      });
+    }
+  } finally {
+    await site.close();
+  }
+}
+
 const worker = await startExtractWorker({ allowPrivate: true });
 try {
-  await benchArticles(worker);
-  if (!only.length && typeof globalThis.benchDiscovery === "function") await globalThis.benchDiscovery(worker);
+  if (!process.argv.includes("--no-articles")) await benchArticles(worker);
+  if (!only.length) {
+    await benchFeeds(worker);
+    await benchSitemaps(worker);
+    await benchPypy(worker);
+  }
 } finally {
   await worker.dispose();
 }

@@ -28,8 +28,8 @@ export async function startExtractWorker({ allowPrivate = false } = {}) {
     config: configPath,
     dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, watch: false, logLevel: "error" },
   }).finally(() => fs.rmSync(configPath, { force: true }));
-  async function call(init) {
-    const res = await worker.fetch("http://extract.local/extract", { method: "POST", ...init });
+  async function call(init, path = "/extract") {
+    const res = await worker.fetch(`http://extract.local${path}`, { method: "POST", ...init });
     return res.json();
   }
   return {
@@ -38,6 +38,12 @@ export async function startExtractWorker({ allowPrivate = false } = {}) {
       call({ body: bytes, headers: { "x-page-url": url, ...(contentType ? { "x-content-type": contentType } : {}) } }),
     /** Fetches (safe fetch, SPEC 8) and extracts a page. */
     extractUrl: (url) => call({ headers: { "x-fetch-url": url } }),
+    /** Parses a feed document (benchmark). */
+    parseFeed: (bytes, url) => call({ body: bytes, headers: { "x-page-url": url } }, "/feed"),
+    /** Parses a sitemap document, gzip or not (benchmark). */
+    parseSitemap: (bytes, url) => call({ body: bytes, headers: { "x-page-url": url } }, "/sitemap"),
+    /** Runs discovery from a blog address. */
+    discover: (url, options = {}) => call({ headers: { "x-fetch-url": url, "x-options": JSON.stringify(options) } }, "/discover"),
     dispose: () => worker.dispose(),
   };
 }

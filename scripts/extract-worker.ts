@@ -1,8 +1,13 @@
 // The worker behind `npm run extract` and `npm run bench:extract`: the same src/sync code the product runs,
 // inside workerd (HTMLRewriter does not exist in Node). POST /extract with the page bytes (header
-// x-page-url) or with an empty body and x-fetch-url to fetch the page under the fetch policy.
+// x-page-url) or with an empty body and x-fetch-url to fetch the page under the fetch policy. The benchmark
+// also uses POST /feed and /sitemap (document bytes, x-page-url) and /discover (x-fetch-url, options in
+// x-options as JSON).
+import { gunzipCapped, isGzip } from "../src/lib/safe-fetch";
+import { parseFeed } from "../src/sync/discovery/feeds";
+import { parseSitemap } from "../src/sync/discovery/sitemaps";
 import { decodeDocument } from "../src/sync/extract/charset";
-import { FetchError, extractArticle, fetchArticle, toRedditMarkdown } from "../src/sync/index";
+import { FetchError, discoverPosts, extractArticle, fetchArticle, toRedditMarkdown } from "../src/sync/index";
 import type { Article } from "../src/sync/index";
 
 interface Env {
@@ -27,11 +32,23 @@ function report(article: Article, elapsedMs: number) {
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const fetchUrl = request.headers.get("x-fetch-url");
+    const path = new URL(request.url).pathname;
+    const policy = { allowPrivate: env.ALLOW_PRIVATE_FETCH === "true" };
     try {
+      if (path === "/discover") {
+        const options = JSON.parse(request.headers.get("x-options") ?? "{}");
+        return Response.json(await discoverPosts(fetchUrl ?? "", { ...options, policy }));
+      }
+      if (path === "/feed" || path === "/sitemap") {
+        let bytes = new Uint8Array(await request.arrayBuffer());
+        if (isGzip(bytes)) bytes = await gunzipCapped(bytes, 20 * 1024 * 1024);
+        const { text } = decodeDocument(bytes, null);
+        const url = request.headers.get("x-page-url") ?? "http://localhost/";
+        return Response.json(path === "/feed" ? parseFeed(text, url) : parseSitemap(text, url));
+      }
       let article: Article;
       let elapsed: number;
       if (fetchUrl) {
-        const policy = { allowPrivate: env.ALLOW_PRIVATE_FETCH === "true" };
         // Timed around extraction only: fetchArticle's network time is measured separately and subtracted.
         const started = performance.now();
         article = await fetchArticle(fetchUrl, { policy });

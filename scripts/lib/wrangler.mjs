@@ -54,9 +54,18 @@ export async function applyLocalMigrations({ persistTo } = {}) {
 
 /** Runs one SQL statement on the local D1 database and returns its rows. */
 export async function queryLocal(sql, { persistTo } = {}) {
-  const { stdout } = await runWrangler(["d1", "execute", "DB", "--local", "--json", "--command", sql, ...persistArgs(persistTo)]);
-  const results = JSON.parse(stdout);
+  const results = await queryLocalJson(["--command", sql], persistTo);
   return results.at(-1)?.results ?? [];
+}
+
+/** Runs every statement of a .sql file and returns the rows of each, in order. */
+export async function queryLocalFile(file, { persistTo } = {}) {
+  return (await queryLocalJson(["--file", file], persistTo)).map((r) => r.results ?? []);
+}
+
+async function queryLocalJson(sqlArgs, persistTo) {
+  const { stdout } = await runWrangler(["d1", "execute", "DB", "--local", "--json", ...sqlArgs, ...persistArgs(persistTo)]);
+  return JSON.parse(stdout);
 }
 
 /** Runs a .sql file on the local D1 database. */
