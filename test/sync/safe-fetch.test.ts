@@ -1,0 +1,153 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { FetchError, assertFetchableUrl, isBlockedAddress, parseRobots, robotsAllows, safeFetch } from "../../src/lib/safe-fetch";
+
+const open = { allowPrivate: true };
+const closed = { allowPrivate: false, dohUrl: null };
+
+async function fetchError(promise: Promise<unknown>): Promise<FetchError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(FetchError);
+    return err as FetchError;
+  }
+  throw new Error("expected the fetch to fail");
+}
+
+describe("addresses (SPEC 8)", () => {
+  it.each([
+    "http://127.0.0.1/",
+    "http://127.1.2.3:8080/x",
+    "http://10.0.0.1/",
+    "http://172.16.5.4/",
+    "http://192.168.1.1/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://100.64.0.1/",
+    "http://0.0.0.0/",
+    "http://[::1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:a9fe:a9fe]/",
+    "http://[fd00:ec2::254]/",
+    "http://[fe80::1]/",
+    "http://2130706433/", // 127.0.0.1 written as one number
+    "http://0x7f.1/",
+    "http://localhost:8787/",
+    "http://api.localhost/",
+    "http://metadata.google.internal/computeMetadata/v1/",
+    "http://printer.local/",
+    "http://intranet/",
+  ])("refuses %s when private addresses are not allowed", async (url) => {
+    const err = await fetchError(safeFetch(url, { policy: closed, kind: "html" }));
+    expect(err.code).toBe("blocked_address");
+  });
+
+  it("allows public literal addresses and names", () => {
+    expect(isBlockedAddress("93.184.215.14")).toBe(false);
+    expect(isBlockedAddress("2606:4700::1111")).toBe(false);
+    expect(assertFetchableUrl("https://blog.example.com/post", false).hostname).toBe("blog.example.com");
+    expect(assertFetchableUrl("http://127.0.0.1/", true).hostname).toBe("127.0.0.1");
+  });
+
+  it.each([
+    ["ftp://example.com/feed.xml", "bad_url"],
+    ["javascript:alert(1)", "bad_url"],
+    ["file:///etc/passwd", "bad_url"],
+    ["https://user:secret@example.com/", "bad_url"],
+    ["not a url", "bad_url"],
+  ])("refuses %s (%s)", async (url, code) => {
+    const err = await fetchError(safeFetch(url, { policy: open, kind: "html" }));
+    expect(err.code).toBe(code);
+  });
+
+  it("refuses a hostname that resolves to a private address (DNS over HTTPS)", async () => {
+    const policy = { allowPrivate: false, dohUrl: `${env.FIXTURE_ORIGIN}/sync/dns-query` };
+    const err = await fetchError(safeFetch("http://rebind.private.test/", { policy, kind: "html" }));
+    expect(err.code).toBe("blocked_address");
+    expect(err.message).toContain("10.1.2.3");
+  });
+});
+
+describe("fetching", () => {
+  it("sends a descriptive User-Agent", async () => {
+    const res = await safeFetch(`${env.FIXTURE_ORIGIN}/__echo`, { policy: open, kind: "html" });
+    const echoed = JSON.parse(new TextDecoder().decode(res.bytes)) as { headers: Record<string, string> };
+    expect(echoed.headers["user-agent"]).toMatch(/^threadwatch\/\d.*\+https?:\/\//);
+  });
+
+  it("follows up to 5 redirects and reports where it arrived", async () => {
+    const res = await safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect/5`, { policy: open, kind: "html" });
+    expect(res.url).toBe(`${env.FIXTURE_ORIGIN}/sync/redirect/0`);
+    expect(new TextDecoder().decode(res.bytes)).toContain("arrived");
+  });
+
+  it("stops at the sixth redirect", async () => {
+    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect/6`, { policy: open, kind: "html" }));
+    expect(err.code).toBe("too_many_redirects");
+  });
+
+  it("re-checks every redirect target", async () => {
+    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect-to-file`, { policy: open, kind: "html" }));
+    expect(err.code).toBe("bad_url");
+    const robots = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect-to-robots-disallowed`, { policy: open, kind: "html" }));
+    expect(robots.code).toBe("robots_disallowed");
+  });
+
+  it("caps a streamed body without Content-Length at the kind's limit (HTML 5 MB)", async () => {
+    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/huge`, { policy: open, kind: "html" }));
+    expect(err.code).toBe("too_large");
+    // The same 6 MB are fine for a sitemap (20 MB cap).
+    const res = await safeFetch(`${env.FIXTURE_ORIGIN}/sync/huge`, { policy: open, kind: "sitemap" });
+    expect(res.bytes.byteLength).toBeGreaterThan(5 * 1024 * 1024);
+  });
+
+  it("refuses a declared oversize body before reading it", async () => {
+    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/huge-declared`, { policy: open, kind: "feed" }));
+    expect(err.code).toBe("too_large");
+  });
+
+  it("times out on slow headers and on a slow body", async () => {
+    const policy = { allowPrivate: true, timeoutMs: 400 };
+    const started = Date.now();
+    const headers = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/slow`, { policy, kind: "html" }));
+    expect(headers.code).toBe("timeout");
+    const body = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/slow-body`, { policy, kind: "html" }));
+    expect(body.code).toBe("timeout");
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it("reports HTTP errors with their status", async () => {
+    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/blog/no-such-page.html`, { policy: open, kind: "html" }));
+    expect(err.code).toBe("http_status");
+    expect(err.status).toBe(404);
+  });
+});
+
+describe("robots.txt", () => {
+  it("honours the host's robots.txt", async () => {
+    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/private-by-robots/page.html`, { policy: open, kind: "html" }));
+    expect(err.code).toBe("robots_disallowed");
+    const ours = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/no-threadwatch/x`, { policy: open, kind: "html" }));
+    expect(ours.code).toBe("robots_disallowed");
+    // With a group of our own, the `*` group does not apply: this one gets through to the server (a 404).
+    const others = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/only-for-others/x`, { policy: open, kind: "html" }));
+    expect(others.code).toBe("http_status");
+    // Allow beats Disallow when it is the longer match.
+    const allowed = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/private-by-robots/but-this-one`, { policy: open, kind: "html" }));
+    expect(allowed.code).toBe("http_status");
+  });
+
+  it("applies longest match, Allow on ties, wildcards and end anchors (RFC 9309)", () => {
+    const robots = parseRobots(
+      ["User-agent: *", "Disallow: /private/", "Allow: /private/public", "Disallow: /*.pdf$", "Disallow: /tmp", "Allow: /tmp", "", "Sitemap: https://example.com/sitemap.xml"].join("\n"),
+    );
+    const allows = (path: string) => robotsAllows(robots, new URL(path, "https://example.com"));
+    expect(allows("/private/x")).toBe(false);
+    expect(allows("/private/public/y")).toBe(true);
+    expect(allows("/files/report.pdf")).toBe(false);
+    expect(allows("/files/report.pdf?x=1")).toBe(true);
+    expect(allows("/tmp/file")).toBe(true);
+    expect(allows("/blog/post")).toBe(true);
+    expect(robots.sitemaps).toEqual(["https://example.com/sitemap.xml"]);
+  });
+});
