@@ -227,7 +227,14 @@ class Discoverer {
   private async sitemapPosts(doc: Doc, scope: string | null): Promise<DiscoveredPost[]> {
     const entries: SitemapEntry[] = [];
     await this.walkSitemap(doc, entries, 0);
-    let posts = entries.filter((e) => looksLikePost(e.url));
+    // A URL that other entries sit under ("/blog/" above "/blog/a-post") is a section, not a post.
+    const ancestors = new Set<string>();
+    for (const e of entries) {
+      const path = new URL(e.url).pathname;
+      for (let i = path.indexOf("/", 1); i >= 0 && i < path.length - 1; i = path.indexOf("/", i + 1)) ancestors.add(path.slice(0, i + 1));
+    }
+    const isSection = (url: string) => ancestors.has(new URL(url).pathname);
+    let posts = entries.filter((e) => looksLikePost(e.url) && !isSection(e.url));
     // A sitemap of the whole site, reached from a blog under a path: keep that blog's posts when it has any.
     if (scope) {
       const prefix = new URL(".", scope).pathname;

@@ -134,8 +134,20 @@ function fromRss(items: XmlNode[], base: string): DiscoveredPost[] {
     .filter((p): p is DiscoveredPost => p !== null);
 }
 
-/** Parses a feed document (XML or JSON); throws FetchError("parse") when it is not a feed or not parseable. */
+/**
+ * Parses a feed document (XML or JSON); throws FetchError("parse") when it is not a feed or not parseable.
+ * A feed that is not well-formed but still yields items is read, with a warning; one that yields none is
+ * an error carrying the XML validator's message.
+ */
 export function parseFeed(text: string, url: string): ParsedFeed {
+  const feed = parseFeedDocument(text, url);
+  if (!feed.posts.length && feed.warnings.length) {
+    throw new FetchError("parse", `malformed feed: ${xmlErrorMessage(text.replace(/^\uFEFF/, "").trimStart()) ?? feed.warnings[0]}`);
+  }
+  return feed;
+}
+
+function parseFeedDocument(text: string, url: string): ParsedFeed {
   const trimmed = text.replace(/^\uFEFF/, "").trimStart();
   if (trimmed.startsWith("{")) return parseJsonFeed(trimmed, url);
   const doc = parseXml(trimmed, "feed");
