@@ -144,6 +144,43 @@ describe("real runs", () => {
     expect((await items(ws, quiet.id, "draft")).count).toBe(1);
   });
 
+  it("a publishing run queues the drafts an earlier publish=false run wrote, unchanged as they are", async () => {
+    const blog = newBlog("queue-later");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", publish_immediately: true, max_posts: 2 });
+    await runConfig(ws, config.id, { publish: false });
+    expect((await items(ws, config.id, "draft")).count).toBe(2);
+    const res = await runConfig(ws, config.id, {});
+    expect(res.body.run).toMatchObject({ status: "completed", created: 0, unchanged: 2, queued: 2 });
+    expect(res.body.items.map((i: { action: string; state: string }) => [i.action, i.state])).toEqual([
+      ["unchanged", "queued"],
+      ["unchanged", "queued"],
+    ]);
+    expect((await items(ws, config.id, "queued")).count).toBe(2);
+    // Already queued: a further run neither queues them again nor changes them.
+    const again = await runConfig(ws, config.id, {});
+    expect(again.body.run).toMatchObject({ unchanged: 2, queued: 0 });
+  });
+
+  it("a draft that leaves the draft state while the run works on it is not overwritten", async () => {
+    const blog = newBlog("moved");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
+    await runConfig(ws, config.id, { publish: false });
+    const post2 = (await items(ws, config.id)).data.find((p) => postN(2).test(p.source_url));
+    await blog.control({ versions: { 2: 3 }, hold: 2 });
+    const running = runConfig(ws, config.id, { publish: false });
+    await blog.waitHeld();
+    // Meanwhile the post is queued elsewhere (e.g. approved for publishing).
+    await env.DB.prepare("UPDATE synced_posts SET state = 'queued' WHERE id = ?").bind(post2.id).run();
+    await blog.release();
+    const res = await running;
+    const item = res.body.items.find((i: { source_url: string }) => postN(2).test(i.source_url));
+    expect(item).toMatchObject({ action: "skip", state: "queued", synced_post_id: post2.id });
+    expect(item.warnings.join(" ")).toMatch(/became queued/);
+    const after = (await items(ws, config.id)).data.find((p) => p.id === post2.id);
+    expect(after.body_markdown).toBe(post2.body_markdown);
+    expect(after.state).toBe("queued");
+  });
+
   it("include_media keeps the article's images and stores forum rich text; without it both stay empty", async () => {
     const blog = newBlog("media");
     const withMedia = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", include_media: true, max_posts: 1 });
