@@ -3,7 +3,11 @@
 // that stopped reporting loses its slot. Every function here is synchronous (SQLite in the object), so no
 // other call can interleave inside one of them.
 
-export const RUN_LEASE_MS = 5 * 60_000;
+/**
+ * How long a run may stay silent before it counts as dead. Generous: discovery alone may take 20 fetches of
+ * up to 15 s each before the first question; between two questions there is one article fetch.
+ */
+export const RUN_LEASE_MS = 10 * 60_000;
 /** Bounds of a caller-chosen lease (tests use short ones; nothing may hold a config for hours). */
 const MIN_LEASE_MS = 1;
 const MAX_LEASE_MS = 30 * 60_000;

@@ -11,7 +11,7 @@ import type { Env } from "../../env";
 import { ApiError, notFound } from "../../errors";
 import { discoverPosts, fetchArticle, toRedditMarkdown, toRedditRichText, type Discovery, type SourceKind } from "../index";
 import { fetchPolicy } from "./config-rules";
-import { PreviewSink, RealSink, type PlannedWrite, type Sink } from "./sinks";
+import { PreviewSink, RealSink, type AbortReason, type PlannedWrite, type Sink } from "./sinks";
 
 export type ItemAction = "create" | "update" | "unchanged" | "skip" | "error";
 
@@ -80,8 +80,8 @@ async function render(url: string, config: SyncConfigRow, env: Env): Promise<Ren
 }
 
 const PUBLISHED = "already published: never updated or posted again";
-const ABORTED_BEFORE_WRITE = "not written: the config changed while the run was active, so the run stopped";
-const ABORTED_BEFORE_QUEUE = "written as a draft but not queued: the config changed while the run was active, so the run stopped";
+const ABORTED_BEFORE_WRITE = "not written: the run stopped (see run.error)";
+const ABORTED_BEFORE_QUEUE = "written as a draft but not queued: the run stopped (see run.error)";
 
 /**
  * Decides what happens to one source post given what is stored for it. Drafts follow their source;
@@ -114,13 +114,13 @@ interface Tally {
   discovery: Discovery | null;
   items: RunItem[];
   error: string | null;
-  aborted: boolean;
+  aborted: AbortReason | null;
 }
 
 /** The pipeline shared by dry and real runs. Engine failures become item or run errors; ours propagate. */
 async function walk(ctx: RunContext): Promise<Tally> {
   const { env, w, config, sink } = ctx;
-  const tally: Tally = { discovery: null, items: [], error: null, aborted: false };
+  const tally: Tally = { discovery: null, items: [], error: null, aborted: null };
   try {
     tally.discovery = await discoverPosts(config.blogUrl, { policy: fetchPolicy(env), maxPosts: ctx.maxPosts });
   } catch (err) {
@@ -154,7 +154,7 @@ async function walk(ctx: RunContext): Promise<Tally> {
     const { warnings: _warnings, ...content } = rendered;
     const outcome = await sink.write({ ...decision, url: candidate.url, existing: stored, content: { sourceUrl: candidate.url, ...content } });
     if (outcome.kind === "aborted") {
-      tally.aborted = true;
+      tally.aborted = outcome.reason;
       const item = outcome.draftId === undefined
         ? renderedItem(candidate.url, stored?.id ?? null, "skip", stored?.state ?? null, rendered, [...rendered.warnings, ABORTED_BEFORE_WRITE])
         : renderedItem(candidate.url, outcome.draftId, decision.action, "draft", rendered, [...rendered.warnings, ABORTED_BEFORE_QUEUE]);
@@ -200,7 +200,9 @@ function summarize(tally: Tally, queued: number) {
   let error = tally.error;
   if (tally.aborted) {
     status = "aborted";
-    error = "the config changed while the run was active; the run stopped before writing further posts";
+    error = tally.aborted === "config_changed"
+      ? "the config changed while the run was active; the run stopped before writing further posts"
+      : "the run's claim on the config expired (it was silent past its deadline); it stopped before writing further posts";
   } else if (tally.error) status = "failed";
   else if (failed > 0 && failed === handled) {
     status = "failed";

@@ -27,10 +27,13 @@ export interface WriteRequest extends PlannedWrite {
   content: SyncedContent;
 }
 
+/** `config_changed`: the config was updated. `lease_lost`: the run's claim expired (it went silent too long). */
+export type AbortReason = "config_changed" | "lease_lost";
+
 export type WriteOutcome =
   | { kind: "written"; id: number | null; state: SyncedPostState }
   /** The config changed: nothing (further) was written. `draftId`: the post was written, but not queued. */
-  | { kind: "aborted"; draftId?: number }
+  | { kind: "aborted"; reason: AbortReason; draftId?: number }
   /** The post left the state the run planned from (someone else changed it meanwhile). */
   | { kind: "moved"; state: SyncedPostState | null };
 
@@ -60,9 +63,10 @@ export class RealSink implements Sink {
     private readonly token: string,
   ) {}
 
-  private async stillCurrent(): Promise<boolean> {
+  /** The coordinator's answer: null to go on, else why the run must stop. */
+  private async stopReason(): Promise<AbortReason | null> {
     const answer = await this.coordinator.checkRun(this.config.id, this.token);
-    return answer.ok;
+    return answer.ok ? null : answer.reason;
   }
 
   private async store(request: WriteRequest): Promise<SyncedPostRow | undefined> {
@@ -74,18 +78,20 @@ export class RealSink implements Sink {
   }
 
   async write(request: WriteRequest): Promise<WriteOutcome> {
-    if (!(await this.stillCurrent())) return { kind: "aborted" };
+    const before = await this.stopReason();
+    if (before) return { kind: "aborted", reason: before };
     const row = await this.store(request);
     if (!row) {
       const now = request.existing ? await getSyncedPost(this.w, request.existing.id) : undefined;
       return { kind: "moved", state: now?.state ?? null };
     }
     if (request.to !== "queued") return { kind: "written", id: row.id, state: row.state };
-    if (!(await this.stillCurrent())) {
+    const beforeQueueing = await this.stopReason();
+    if (beforeQueueing) {
       // Queued without a task would wait forever: put it back. This undoes the post just written; no
       // further post is written.
       await transitionSyncedPost(this.w, row.id, "queued", "draft");
-      return { kind: "aborted", draftId: row.id };
+      return { kind: "aborted", reason: beforeQueueing, draftId: row.id };
     }
     const message: PublishPostMessage = {
       type: "publish.post",
