@@ -6,7 +6,7 @@ import { blocksToText, toBlocks } from "./blocks";
 import { decodeDocument } from "./charset";
 import { grabArticle } from "./content";
 import { findFirst, parseHtml } from "./html-tree";
-import { readMetadata } from "./metadata";
+import { cleanByline, readMetadata } from "./metadata";
 
 /** Extracts the article of an HTML page at `url` (used to resolve relative links and as the fallback canonical URL). */
 export async function extractArticle(html: string, url: string): Promise<Article> {
@@ -33,7 +33,7 @@ export async function extractArticle(html: string, url: string): Promise<Article
     url,
     canonicalUrl: chooseCanonical(meta.canonical, url),
     title,
-    byline: meta.byline ?? (byline ? byline.replace(/^by\s+/i, "").trim() || null : null),
+    byline: meta.byline ?? (byline ? cleanByline(byline) : null),
     publishedAt: meta.publishedAt,
     leadImage: meta.image ?? images[0]?.url ?? null,
     blocks,

@@ -157,12 +157,17 @@ export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: strin
   return {
     title: chooseTitle(titleTag, metaTitle, siteName),
     siteName,
-    byline: byline && !/^https?:\/\//.test(byline) ? byline.replace(/^by\s+/i, "").trim() || null : null,
+    byline: byline && !/^https?:\/\//.test(byline) ? cleanByline(byline) : null,
     publishedAt: published,
     canonical: absolute(canonical, pageUrl) ?? absolute(pick("og:url"), pageUrl),
     image: absolute(ld.image ?? pick("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"), pageUrl),
     lang,
   };
+}
+
+/** "By Ada Writer —" → "Ada Writer". */
+export function cleanByline(text: string): string | null {
+  return collapseWhitespace(text).replace(/^(by|von|par|por)\s+/i, "").replace(/^[\s,;:|—–-]+|[\s,;:|—–-]+$/g, "") || null;
 }
 
 function insideSvg(el: ElementNode): boolean {
@@ -194,9 +199,15 @@ export function stripSiteName(title: string, siteName: string | null): string {
     if (last.toLowerCase() === site || site.includes(last.toLowerCase())) return text.slice(0, text.length - last.length).replace(/\s+[|\-–—»:·•\\/]\s*$/, "").trim();
     if (first.toLowerCase() === site || site.includes(first.toLowerCase())) return text.slice(first.length).replace(/^\s*[|\-–—»:·•\\/]\s+/, "").trim();
   }
-  // No site name to compare: only the common "Headline | Site" and "Headline - Site" forms, and only when
-  // the headline part keeps at least three words (so "Q&A - Part 2" stays whole).
-  const lastSep = text.match(/^(.*\S)\s+[|»—–-]\s+[^|»—–-]+$/);
-  if (lastSep?.[1] && lastSep[1].split(/\s+/).length >= 3 && last.split(/\s+/).length <= 5) return lastSep[1];
+  // No site name to compare: drop trailing parts while they are short (a site or section name, at most four
+  // words) and what remains still reads as a headline (three words or more), so "Q&A - Part 2" stays whole
+  // and "Headline | Section | Site" becomes "Headline".
+  let rest = text;
+  for (;;) {
+    const match = rest.match(/^(.*\S)\s+[|»—–-]\s+([^|»—–-]+)$/);
+    if (!match?.[1] || match[1].split(/\s+/).length < 3 || match[2]!.trim().split(/\s+/).length > 4) break;
+    rest = match[1];
+  }
+  if (rest !== text) return rest;
   return text;
 }

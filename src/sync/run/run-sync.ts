@@ -22,7 +22,7 @@ export interface RunItem {
   action: ItemAction;
   state: SyncedPostState | null;
   body_markdown: string | null;
-  images: unknown[];
+  images: SyncedPostRow["images"];
   warnings: string[];
   error: string | null;
 }
@@ -62,7 +62,7 @@ interface Rendered {
   title: string;
   bodyMarkdown: string;
   bodyRichtext: unknown;
-  images: unknown[];
+  images: SyncedPostRow["images"];
   contentHash: string;
   warnings: string[];
 }

@@ -1,0 +1,136 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { type Article, type Block, FetchError, extractArticle, fetchArticle } from "../../src/sync/index";
+import page001 from "../fixtures/extraction/001.html?raw";
+import baseUrlPage from "../fixtures/extraction/base-url-base-element-relative.html?raw";
+import hiddenNodes from "../fixtures/extraction/hidden-nodes.html?raw";
+import parselyPage from "../fixtures/extraction/parsely-metadata.html?raw";
+import socialButtons from "../fixtures/extraction/social-buttons.html?raw";
+
+const policy = { allowPrivate: true };
+// The readability test pages were saved from this address; their expected output uses it.
+const FAKEHOST = "http://fakehost/test/page.html";
+
+function allUrls(blocks: Block[]): string[] {
+  return JSON.stringify(blocks).match(/"(href|url)":"[^"]*"/g)?.map((m) => m.split('":"')[1]!.slice(0, -1)) ?? [];
+}
+
+describe("a blog post fetched from the web", () => {
+  let article: Article;
+  it("has its metadata: title without the site name, byline, time, canonical URL, lead image", async () => {
+    article = await fetchArticle(`${env.FIXTURE_ORIGIN}/blog/posts/2026/03/third-post.html?utm_source=x`, { policy });
+    expect(article.title).toBe("The third post");
+    expect(article.byline).toBe("Ada Writer");
+    expect(article.publishedAt).toBe("2026-03-10T09:00:00.000Z");
+    expect(article.canonicalUrl).toBe(`${env.FIXTURE_ORIGIN}/blog/posts/2026/03/third-post.html`);
+    expect(article.leadImage).toBe(`${env.FIXTURE_ORIGIN}/blog/images/third-cover.jpg`);
+  });
+
+  it("has the body as a block tree, in order, with absolute URLs", () => {
+    expect(article.blocks.map((b) => b.type)).toEqual(["paragraph", "paragraph", "heading", "list", "image", "quote", "code", "table", "paragraph"]);
+    const [first, , heading, list, image, , code, table] = article.blocks;
+    expect(first).toMatchObject({ type: "paragraph" });
+    expect(JSON.stringify(first)).toContain(`"href":"${env.FIXTURE_ORIGIN}/blog/posts/2026/02/second-post.html"`);
+    expect(heading).toEqual({ type: "heading", level: 2, children: [{ type: "text", text: "A section heading" }] });
+    expect(list).toMatchObject({ type: "list", ordered: false });
+    expect((list as Extract<Block, { type: "list" }>).items).toHaveLength(2);
+    // The lazy-loaded image: its real source, not the placeholder; alt and caption kept.
+    expect(image).toEqual({ type: "image", url: `${env.FIXTURE_ORIGIN}/blog/images/diagram.png`, alt: "A diagram of the system", caption: "The system, drawn by hand.", href: null });
+    expect(code).toEqual({ type: "code", text: "const answer = 42;\nconsole.log(answer);", language: "js" });
+    expect((table as Extract<Block, { type: "table" }>).rows[0]).toEqual({ header: true, cells: [[{ type: "text", text: "Name" }], [{ type: "text", text: "Value" }]] });
+    expect(article.images).toEqual([{ url: `${env.FIXTURE_ORIGIN}/blog/images/diagram.png`, alt: "A diagram of the system", caption: "The system, drawn by hand." }]);
+    for (const url of allUrls(article.blocks)) expect(url).toMatch(/^https?:\/\//);
+  });
+
+  it("is free of navigation, comments, share widgets, related posts, sidebars and ads", () => {
+    for (const junk of ["Related posts", "casino", "Share on", "newsletter", "Buy our product", "All rights reserved", "About", "3 comments", "By Ada Writer"]) {
+      expect(article.text).not.toContain(junk);
+    }
+    expect(article.text).toContain("The closing paragraph wraps the post up");
+    expect(article.text.startsWith("This is the opening paragraph")).toBe(true);
+  });
+
+  it("is sanitized: no scripts, styles, iframes, event handlers or javascript: links (SPEC 8)", () => {
+    const everything = JSON.stringify(article);
+    for (const bad of ["javascript:", "onclick", "alert(", "evil.example", "document.write", "color: red", "<script", "<iframe"]) {
+      expect(everything).not.toContain(bad);
+    }
+    // The link lost its target but kept its words.
+    expect(article.text).toContain("mentions a harmless-looking link that must lose its target");
+  });
+});
+
+describe("real pages (mozilla/readability test pages)", () => {
+  it("a personal blog post: title suffix dropped, byline, code and links", async () => {
+    const article = await extractArticle(page001, FAKEHOST);
+    expect(article.title).toBe("Get your Frontend JavaScript Code Covered");
+    expect(article.byline).toBe("Nicolas Perriault");
+    expect(article.text).toContain("So finally you're testing your frontend JavaScript code? Great!");
+    expect(article.text).not.toContain("Nicolas Perriault's homepage");
+    expect(article.blocks.some((b) => b.type === "code")).toBe(true);
+    expect(allUrls(article.blocks)).toContain("http://fakehost/code/2013/testing-frontend-javascript-code-using-mocha-chai-and-sinon/");
+  });
+
+  it("share buttons are dropped", async () => {
+    const article = await extractArticle(socialButtons, FAKEHOST);
+    expect(article.text).toContain("Lorem ipsum dolor sit amet");
+    expect(article.text).not.toMatch(/Like this:|Share this:/);
+  });
+
+  it("metadata from Parse.ly tags", async () => {
+    const article = await extractArticle(parselyPage, FAKEHOST);
+    expect(article).toMatchObject({ title: "Some Other Title", byline: "Jane Doe", publishedAt: "2024-04-20T04:20:00.000Z" });
+  });
+
+  it("links resolve against a relative <base href>", async () => {
+    const urls = allUrls((await extractArticle(baseUrlPage, FAKEHOST)).blocks);
+    expect(urls).toContain("http://fakehost/test/base/foo/bar/baz.html");
+    expect(urls).toContain("http://fakehost/foo/bar/baz.html");
+  });
+
+  it("hidden elements are not article text", async () => {
+    const article = await extractArticle(hiddenNodes, FAKEHOST);
+    // Only the visible paragraph and the two headings: the `display:none` and `hidden` paragraphs are gone.
+    expect(article.blocks.map((b) => b.type)).toEqual(["paragraph", "heading", "heading"]);
+    expect(article.text).toContain("Secondary header");
+  });
+});
+
+describe("character sets and broken markup", () => {
+  it("decodes a page by the charset of its Content-Type header (ISO-8859-1)", async () => {
+    const article = await fetchArticle(`${env.FIXTURE_ORIGIN}/sync/latin1-header`, { policy });
+    expect(article.title).toBe("Café crème");
+    expect(article.text).toContain("une tarte à la française");
+    expect(article.text).toContain("naïveté, coïncidence, æsthetics, über, señor");
+  });
+
+  it("decodes a page by its <meta> charset when the header has none (windows-1251)", async () => {
+    const article = await fetchArticle(`${env.FIXTURE_ORIGIN}/sync/cp1251-meta`, { policy });
+    expect(article.title).toBe("Привет мир");
+    expect(article.text).toContain("Это первый абзац статьи");
+  });
+
+  it("reads malformed HTML the way browsers do (implied end tags, stray and missing closers)", async () => {
+    const html = `<html><head><title>Broken & fine</title><body><div class="entry-content"><p>First paragraph without its end tag, long enough to count, with words and more words.<p>Second paragraph, also unterminated, <b>bold that never closes, and another sentence.</span><ul><li>one<li>two</ul><p>After the list&nbsp;&mdash; &#x263A; &amp; done</div>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.title).toBe("Broken & fine");
+    expect(article.blocks.map((b) => b.type)).toEqual(["paragraph", "paragraph", "list", "paragraph"]);
+    const list = article.blocks[2] as Extract<Block, { type: "list" }>;
+    expect(list.items.map((item) => item.map((b) => b.type))).toEqual([["paragraph"], ["paragraph"]]);
+    expect(article.text).toContain("one\ntwo");
+    expect(article.text).toContain("After the list\u00a0— ☺ & done");
+  });
+
+  it("an empty or non-article page gives an empty body with a warning, not a crash", async () => {
+    const article = await extractArticle("<html><body><nav><a href='/'>Home</a></nav></body></html>", "https://example.com/");
+    expect(article.blocks.length).toBeLessThanOrEqual(1);
+    expect(article.warnings.length).toBeGreaterThan(0);
+    expect(article.title).toBe("");
+  });
+
+  it("a response that is not a page is refused", async () => {
+    const err = await fetchArticle(`${env.FIXTURE_ORIGIN}/sync/not-html`, { policy }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FetchError);
+    expect((err as FetchError).code).toBe("parse");
+  });
+});
