@@ -34,7 +34,7 @@ export interface SyncedContent {
   title: string;
   bodyMarkdown: string;
   bodyRichtext: unknown;
-  images: unknown[];
+  images: SyncedPostRow["images"];
   contentHash: string;
 }
 

@@ -182,7 +182,7 @@ export const syncedPosts = sqliteTable(
     bodyMarkdown: text("body_markdown").notNull(),
     /** Reddit rich-text document (JSON), only when the config includes media. */
     bodyRichtext: text("body_richtext", { mode: "json" }).$type<unknown>(),
-    images: text("images", { mode: "json" }).$type<unknown[]>().notNull().default(sql`'[]'`),
+    images: text("images", { mode: "json" }).$type<{ url: string; alt: string; caption: string | null }[]>().notNull().default(sql`'[]'`),
     /** SHA-256 hex of what would be published (title, bodies, images): "changed source" means this changed. */
     contentHash: text("content_hash").notNull(),
     state: text("state", { enum: ["draft", "queued", "published", "failed"] }).notNull().default("draft"),

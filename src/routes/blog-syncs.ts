@@ -11,6 +11,10 @@ import { runSync } from "../sync/run/run-sync";
 const STATES = ["draft", "queued", "published", "failed"] as const;
 const maxPosts = z.number().int().min(1).max(50);
 
+const ImageSchema = z
+  .object({ url: z.string(), alt: z.string(), caption: z.string().nullable() })
+  .openapi("SyncedImage", { description: "An image of the article (kept only with include_media)" });
+
 export const BlogSyncConfigSchema = z
   .object({
     id: z.number().int(),
@@ -62,7 +66,7 @@ const SyncedPostSchema = z
     title: z.string(),
     body_markdown: z.string(),
     body_richtext: z.unknown().nullable().openapi({ description: "Forum rich-text document; null unless the config includes media" }),
-    images: z.array(z.unknown()),
+    images: z.array(ImageSchema),
     state: z.enum(STATES),
     approved_at: z.string().nullable().openapi({ format: "date-time" }),
     forum_post_id: z.string().nullable(),
@@ -103,7 +107,7 @@ const RunItemSchema = z.object({
   action: z.enum(["create", "update", "unchanged", "skip", "error"]),
   state: z.enum(STATES).nullable().openapi({ description: "State after the run (in a dry run: the state it would have)" }),
   body_markdown: z.string().nullable(),
-  images: z.array(z.unknown()),
+  images: z.array(ImageSchema),
   warnings: z.array(z.string()),
   error: z.string().nullable(),
 });
