@@ -101,7 +101,7 @@ function plan(existing: SyncedPostRow | undefined, rendered: Rendered, queueing:
 }
 
 
-export interface RunContext {
+interface RunContext {
   env: Env;
   w: WorkspaceDb;
   config: SyncConfigRow;
