@@ -184,7 +184,11 @@ class BlockWriter {
 
   private addImage(img: ElementNode, caption: string | null, href: string | null): void {
     const url = imageSource(img, this.base);
-    if (!url) return;
+    if (!url) {
+      // The image cannot be shown, but its caption is article text.
+      if (caption) this.emit({ type: "paragraph", children: [{ type: "text", text: caption }] });
+      return;
+    }
     const alt = collapseWhitespace(img.attrs.alt ?? img.attrs.title ?? "");
     if (!this.images.some((i) => i.url === url)) this.images.push({ url, alt, caption });
     this.emit({ type: "image", url, alt, caption, href });

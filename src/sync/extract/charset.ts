@@ -32,13 +32,27 @@ function decoderFor(label: string | null): TextDecoder | null {
   }
 }
 
+function isUtf8(bytes: Uint8Array): boolean {
+  if (!bytes.some((b) => b >= 0x80)) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Decodes a document; `charset` reports which encoding was used. */
 export function decodeDocument(bytes: Uint8Array, contentType: string | null): { text: string; charset: string; warnings: string[] } {
   const warnings: string[] = [];
   const bom = sniffBom(bytes);
   const header = charsetFromContentType(contentType);
-  const declared = bom ?? header ?? sniffDeclared(bytes);
+  const sniffed = bom || header ? null : sniffDeclared(bytes);
+  const declared = bom ?? header ?? sniffed;
   let decoder = decoderFor(declared);
+  // A page whose <meta> names a legacy charset but whose bytes are valid UTF-8 (with non-ASCII text) was
+  // converted without updating the tag, which happens a lot; UTF-8 is then the only reading that works.
+  if (sniffed && decoder && decoder.encoding !== "utf-8" && isUtf8(bytes)) decoder = new TextDecoder("utf-8");
   if (declared && !decoder) warnings.push(`unknown charset "${declared}", decoded as UTF-8`);
   // A page declared UTF-16 in a meta tag cannot really be (the meta would not be readable); browsers use UTF-8.
   if (!bom && !header && declared?.startsWith("utf-16")) decoder = null;

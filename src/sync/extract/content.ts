@@ -8,13 +8,14 @@ import {
   descendants,
   findAll,
   hasAncestor,
-  countTags,
+  commaCount,
   innerText,
   invalidate,
   isElement,
   linkTextLength,
   removeNode,
   replaceNode,
+  textLength,
 } from "./html-tree";
 
 const UNLIKELY =
@@ -74,7 +75,7 @@ function isHidden(el: ElementNode): boolean {
 }
 
 function linkDensity(el: ElementNode): number {
-  const length = innerText(el).length;
+  const length = textLength(el);
   return length ? linkTextLength(el) / length : 0;
 }
 
@@ -240,7 +241,7 @@ export function grabArticle(root: ElementNode, title: string): ContentResult {
   for (const flags of flagSets) {
     const body = cloneTree(getBody(root));
     const result = grabWith(body, flags, title);
-    const length = innerText(result.content).length;
+    const length = textLength(result.content);
     if (length >= 500) return result;
     attempts.push({ ...result, length });
   }
@@ -299,7 +300,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     }
     if (
       (el.tag === "div" || el.tag === "section" || el.tag === "header" || /^h[1-6]$/.test(el.tag)) &&
-      innerText(el) === "" &&
+      textLength(el) === 0 &&
       !el.children.some((c) => isElement(c) && (c.tag === "img" || c.tag === "picture" || c.tag === "figure" || c.tag === "hr" || c.tag === "br" || hasMedia(c)))
     ) {
       removeNode(el);
@@ -508,13 +509,13 @@ function keepVideoEmbed(_el: ElementNode): boolean {
 function prepArticle(content: ElementNode, flags: Flags, scores: Scores, title: string): void {
   markDataTables(content);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
-  cleanMatching(content, (el) => SHARE.test(matchString(el)) && innerText(el).length < 500 && el !== content);
+  cleanMatching(content, (el) => SHARE.test(matchString(el)) && textLength(el) < 500 && el !== content);
   for (const tag of ["table", "ul", "div", "section", "dl", "fieldset"]) cleanConditionally(content, tag, flags, scores);
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
   // Paragraphs left empty after cleaning.
-  cleanMatching(content, (el) => el.tag === "p" && innerText(el) === "" && !hasMedia(el));
+  cleanMatching(content, (el) => el.tag === "p" && textLength(el) === 0 && !hasMedia(el));
 }
 
 function cleanMatching(content: ElementNode, test: (el: ElementNode) => boolean): void {
@@ -556,8 +557,41 @@ export function isDataTable(table: ElementNode): boolean {
   return dataTables.has(table);
 }
 
+// Per-element counts of the tags conditional cleaning weighs, kept for a whole subtree in one pass.
+const COUNTED: Record<string, number> = { p: 0, img: 1, li: 2, input: 3, h1: 4, h2: 4, h3: 4, h4: 4, h5: 4, h6: 4, object: 5, embed: 5, iframe: 5 };
+
+function tagVectors(root: ElementNode): Map<ElementNode, Int32Array> {
+  const vectors = new Map<ElementNode, Int32Array>();
+  const visit = (el: ElementNode): Int32Array => {
+    const vector = new Int32Array(6);
+    for (const child of el.children) {
+      if (typeof child === "string") continue;
+      const inner = visit(child);
+      for (let i = 0; i < 6; i++) vector[i]! += inner[i]!;
+      const own = COUNTED[child.tag];
+      if (own !== undefined) vector[own]!++;
+    }
+    vectors.set(el, vector);
+    return vector;
+  };
+  visit(root);
+  return vectors;
+}
+
 function cleanConditionally(content: ElementNode, tag: string, flags: Flags, scores: Scores): void {
   if (!flags.cleanConditionally) return;
+  const vectors = tagVectors(content);
+  const remove = (el: ElementNode) => {
+    // The removed subtree no longer counts for its ancestors.
+    const vector = vectors.get(el)!.slice();
+    const own = COUNTED[el.tag];
+    if (own !== undefined) vector[own]!++;
+    for (let a = el.parent; a; a = a.parent) {
+      const target = vectors.get(a);
+      if (target) for (let i = 0; i < 6; i++) target[i]! -= vector[i]!;
+    }
+    removeNode(el);
+  };
   // Bottom-up so inner junk goes before its container is judged.
   const nodes = findAll(content, tag).reverse();
   for (const el of nodes) {
@@ -569,27 +603,22 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags, sco
     const isList = tag === "ul" || tag === "ol" || listTextRatio(el) > 0.9;
     const contentScore = scores.score.get(el) ?? 0;
     if (weight + contentScore < 0) {
-      removeNode(el);
+      remove(el);
       continue;
     }
-    const text = innerText(el);
-    if ((text.match(COMMAS)?.length ?? 0) >= 10) continue;
-    const counts = countTags(el);
-    const count = (...tags: string[]) => tags.reduce((sum, t) => sum + (counts.get(t) ?? 0), 0);
-    const p = count("p");
-    const img = count("img");
-    const li = count("li") - 100;
-    const input = count("input");
-    const headingText = count("h1", "h2", "h3", "h4", "h5", "h6") ? findAll(el, HEADING_TAGS).map(innerText).join("").length : 0;
-    const headingDensity = text.length ? headingText / text.length : 0;
+    if (commaCount(el) >= 10) continue;
+    const [p = 0, img = 0, liCount = 0, input = 0, headings = 0, embedCount = 0] = vectors.get(el)!;
+    const li = liCount - 100;
+    const contentLength = textLength(el);
+    const headingText = headings ? findAll(el, HEADING_TAGS).reduce((sum, h) => sum + textLength(h), 0) : 0;
+    const headingDensity = contentLength ? headingText / contentLength : 0;
     let embeds = 0;
-    if (count("object", "embed", "iframe")) {
+    if (embedCount) {
       for (const e of findAll(el, new Set(["object", "embed", "iframe"]))) if (!VIDEO_HOSTS.test(e.attrs.src ?? "")) embeds++;
     }
     const density = linkDensity(el);
-    const contentLength = text.length;
     const inFigure = hasAncestor(el, "figure", 3);
-    const remove =
+    const junk =
       (img > 1 && p / img < 0.5 && !inFigure) ||
       (!isList && li > p) ||
       input > Math.floor(p / 3) ||
@@ -598,10 +627,10 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags, sco
       (weight >= 25 && density > 0.5) ||
       (embeds === 1 && contentLength < 75) ||
       embeds > 1;
-    if (remove) {
+    if (junk) {
       // A list of images (a gallery) is content.
-      if (isList && el.children.filter(isElement).every((c) => c.children.filter(isElement).length <= 1) && img === count("li") && img > 0) continue;
-      removeNode(el);
+      if (isList && el.children.filter(isElement).every((c) => c.children.filter(isElement).length <= 1) && img === liCount && img > 0) continue;
+      remove(el);
     }
   }
 }
@@ -616,9 +645,9 @@ function hasAncestorTable(el: ElementNode): boolean {
 }
 
 function listTextRatio(el: ElementNode): number {
-  const total = innerText(el).length;
+  const total = textLength(el);
   if (!total) return 0;
-  const listText = findAll(el, "li").map(innerText).join("").length;
+  const listText = findAll(el, "li").reduce((sum, li) => sum + textLength(li), 0);
   return listText / total;
 }
 

@@ -260,14 +260,18 @@ export function countTags(node: ElementNode): Map<string, number> {
 const rawTextCache = new WeakMap<ElementNode, string>();
 const innerTextCache = new WeakMap<ElementNode, string>();
 const linkTextCache = new WeakMap<ElementNode, number>();
+const lengthCache = new WeakMap<ElementNode, number>();
+const commaCache = new WeakMap<ElementNode, number>();
 
 /** Drops cached text of `el` and every ancestor: call after changing `el.children`. */
 export function invalidate(el: ElementNode | null): void {
   for (let current = el; current; current = current.parent) {
-    if (!rawTextCache.has(current) && !linkTextCache.has(current)) break;
+    if (!rawTextCache.has(current) && !linkTextCache.has(current) && !lengthCache.has(current)) break;
     rawTextCache.delete(current);
     innerTextCache.delete(current);
     linkTextCache.delete(current);
+    lengthCache.delete(current);
+    commaCache.delete(current);
   }
 }
 
@@ -292,6 +296,46 @@ export function innerText(node: TreeNode): string {
   return text;
 }
 
+function textNodeLength(text: string): number {
+  let length = 0;
+  let space = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const isSpace = c === 32 || (c >= 9 && c <= 13) || c === 160;
+    if (!isSpace) length++;
+    else if (!space) length++;
+    space = isSpace;
+  }
+  return space && length > 0 ? length - 1 : length;
+}
+
+/**
+ * Length of the text under a node with whitespace runs counted once, summed over text nodes: within a
+ * character or two of `innerText(node).length`, and cheap to keep for every element of a large page.
+ */
+export function textLength(node: TreeNode): number {
+  if (typeof node === "string") return textNodeLength(node);
+  const cached = lengthCache.get(node);
+  if (cached !== undefined) return cached;
+  let total = 0;
+  for (const child of node.children) total += textLength(child);
+  lengthCache.set(node, total);
+  return total;
+}
+
+const COMMA = /[\u002C\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C]/g;
+
+/** Commas (of any script) in the text under a node. */
+export function commaCount(node: TreeNode): number {
+  if (typeof node === "string") return node.match(COMMA)?.length ?? 0;
+  const cached = commaCache.get(node);
+  if (cached !== undefined) return cached;
+  let total = 0;
+  for (const child of node.children) total += commaCount(child);
+  commaCache.set(node, total);
+  return total;
+}
+
 /** Length of the text inside links under a node; in-page links (`#...`) count for less. */
 export function linkTextLength(node: ElementNode): number {
   const cached = linkTextCache.get(node);
@@ -299,7 +343,7 @@ export function linkTextLength(node: ElementNode): number {
   let total = 0;
   if (node.tag === "a") {
     const href = node.attrs.href ?? "";
-    total = innerText(node).length * (href.startsWith("#") && href.length > 1 ? 0.3 : 1);
+    total = textLength(node) * (href.startsWith("#") && href.length > 1 ? 0.3 : 1);
   } else {
     for (const child of node.children) if (typeof child !== "string") total += linkTextLength(child);
   }
