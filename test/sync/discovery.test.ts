@@ -87,7 +87,13 @@ describe("bounds and failures", () => {
     expect(found.warnings.join(" ")).toMatch(/URL budget of 2/);
   });
 
-  it("a malformed feed is a clear parse error", async () => {
+  it("a truncated feed yields its complete items, with a warning naming the XML problem", async () => {
+    const found = await discoverPosts(`${blog()}/truncated-feed.xml`, { policy });
+    expect(paths(found.posts)).toContain("/blog/posts/x.html");
+    expect(found.warnings.join(" ")).toMatch(/not well-formed XML .*line \d+/);
+  });
+
+  it("a malformed feed with nothing readable is a clear parse error", async () => {
     const err = await discoverPosts(`${blog()}/malformed-feed.xml`, { policy }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FetchError);
     expect((err as FetchError).code).toBe("parse");

@@ -32,6 +32,11 @@ export const xmlParser = new XMLParser({
   isArray: (name) => ARRAYS.has(name),
 });
 
+/** Bare `&` (not starting a reference) is the most common error of real feeds; it is read as a literal `&`. */
+export function escapeBareAmpersands(xml: string): string {
+  return xml.replace(/&(?![A-Za-z][A-Za-z0-9]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)/g, "&amp;");
+}
+
 /** Parses XML leniently; when nothing usable comes out, the validator's message says why. */
 export function parseXml(text: string, what: string): XmlNode {
   let doc: XmlNode;
@@ -148,8 +153,9 @@ export function parseFeed(text: string, url: string): ParsedFeed {
 }
 
 function parseFeedDocument(text: string, url: string): ParsedFeed {
-  const trimmed = text.replace(/^\uFEFF/, "").trimStart();
-  if (trimmed.startsWith("{")) return parseJsonFeed(trimmed, url);
+  const stripped = text.replace(/^\uFEFF/, "").trimStart();
+  if (stripped.startsWith("{")) return parseJsonFeed(stripped, url);
+  const trimmed = escapeBareAmpersands(stripped);
   const doc = parseXml(trimmed, "feed");
   const warnings: string[] = [];
   const problem = xmlErrorMessage(trimmed);
