@@ -510,7 +510,7 @@ function prepArticle(content: ElementNode, flags: Flags, scores: Scores, title: 
   markDataTables(content);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
   cleanMatching(content, (el) => SHARE.test(matchString(el)) && textLength(el) < 500 && el !== content);
-  for (const tag of ["fieldset", "table", "ul", "div"]) cleanConditionally(content, tag, flags, scores);
+  for (const tag of ["fieldset", "table", "ul", "div"]) cleanConditionally(content, tag, flags);
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
@@ -578,7 +578,7 @@ function tagVectors(root: ElementNode): Map<ElementNode, Int32Array> {
   return vectors;
 }
 
-function cleanConditionally(content: ElementNode, tag: string, flags: Flags, scores: Scores): void {
+function cleanConditionally(content: ElementNode, tag: string, flags: Flags): void {
   if (!flags.cleanConditionally) return;
   const vectors = tagVectors(content);
   const remove = (el: ElementNode) => {
@@ -601,8 +601,9 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags, sco
     if (hasAncestor(el, "code", 0) || hasAncestor(el, "pre", 0)) continue;
     const weight = classWeight(el, flags);
     const isList = tag === "ul" || tag === "ol" || listTextRatio(el) > 0.9;
-    const contentScore = scores.score.get(el) ?? 0;
-    if (weight + contentScore < 0) {
+    // Only the class weight decides here: a list's or a container's own score is negative by construction
+    // (lists start at -3) and says nothing about whether it is junk.
+    if (weight < 0) {
       remove(el);
       continue;
     }
