@@ -361,7 +361,8 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     if (text.length < 25) continue;
     const up = ancestors(el, 5);
     if (!up.length) continue;
-    let contentScore = 1 + (text.match(COMMAS)?.length ?? 0) + Math.min(Math.floor(text.length / 100), 3);
+    // One for the paragraph, one per comma-separated part, one per 100 characters (up to three).
+    let contentScore = 2 + (text.match(COMMAS)?.length ?? 0) + Math.min(Math.floor(text.length / 100), 3);
     up.forEach((ancestor, level) => {
       if (!scores.score.has(ancestor)) {
         scores.score.set(ancestor, initialScore(ancestor, flags));
