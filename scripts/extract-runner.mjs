@@ -34,8 +34,8 @@ export async function startExtractWorker({ allowPrivate = false } = {}) {
   }
   return {
     /** Extracts a page from its bytes; `url` is the page's address (relative links resolve against it). */
-    extractBytes: (bytes, url, contentType) =>
-      call({ body: bytes, headers: { "x-page-url": url, ...(contentType ? { "x-content-type": contentType } : {}) } }),
+    extractBytes: (bytes, url, contentType, repeat = 1) =>
+      call({ body: bytes, headers: { "x-page-url": url, "x-repeat": String(repeat), ...(contentType ? { "x-content-type": contentType } : {}) } }),
     /** Fetches (safe fetch, SPEC 8) and extracts a page. */
     extractUrl: (url) => call({ headers: { "x-fetch-url": url } }),
     /** Parses a feed document (benchmark). */

@@ -56,11 +56,14 @@ export default {
       } else {
         const bytes = new Uint8Array(await request.arrayBuffer());
         const pageUrl = request.headers.get("x-page-url") ?? "http://localhost/";
+        // The runtime's clock is coarse (whole milliseconds); the benchmark repeats each page and averages.
+        const repeat = Math.max(1, Number(request.headers.get("x-repeat")) || 1);
         const started = performance.now();
+        for (let i = 1; i < repeat; i++) await extractArticle(decodeDocument(bytes, request.headers.get("x-content-type")).text, pageUrl);
         const { text, warnings } = decodeDocument(bytes, request.headers.get("x-content-type"));
         article = await extractArticle(text, pageUrl);
         article.warnings.unshift(...warnings);
-        elapsed = performance.now() - started;
+        elapsed = (performance.now() - started) / repeat;
       }
       return Response.json(report(article, elapsed));
     } catch (err) {

@@ -22,7 +22,7 @@ export async function extractArticle(html: string, url: string): Promise<Article
     }
   }
   const meta = readMetadata(root, jsonLd, url);
-  const { content, byline } = grabArticle(root, meta.title ?? "");
+  const { content, byline } = grabArticle(root, meta.title ?? "", () => parseHtml(html).root);
   const { blocks, images } = toBlocks(content, base);
   const text = blocksToText(blocks);
   if (!blocks.length) warnings.push("no article body found");

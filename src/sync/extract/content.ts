@@ -218,19 +218,16 @@ function getBody(root: ElementNode): ElementNode {
   return findAll(root, "body")[0] ?? root;
 }
 
-function cloneTree(node: ElementNode, parent: ElementNode | null = null): ElementNode {
-  const copy: ElementNode = { tag: node.tag, attrs: node.attrs, children: [], parent };
-  copy.children = node.children.map((c) => (typeof c === "string" ? c : cloneTree(c, copy)));
-  return copy;
-}
-
 export interface ContentResult {
   content: ElementNode;
   byline: string | null;
 }
 
-/** Finds the article body of a parsed page. Works on a copy: the document tree is left as it was. */
-export function grabArticle(root: ElementNode, title: string): ContentResult {
+/**
+ * Finds the article body of a parsed page. The tree is consumed (pruned and rearranged in place); when a
+ * pass finds too little text, `reparse` supplies a fresh tree for the next, more lenient pass.
+ */
+export function grabArticle(root: ElementNode, title: string, reparse: () => ElementNode): ContentResult {
   const attempts: { content: ElementNode; length: number; byline: string | null }[] = [];
   const flagSets: Flags[] = [
     { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
@@ -238,8 +235,8 @@ export function grabArticle(root: ElementNode, title: string): ContentResult {
     { stripUnlikely: false, weightClasses: false, cleanConditionally: true },
     { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
   ];
-  for (const flags of flagSets) {
-    const body = cloneTree(getBody(root));
+  for (const [index, flags] of flagSets.entries()) {
+    const body = getBody(index === 0 ? root : reparse());
     const result = grabWith(body, flags, title);
     const length = textLength(result.content);
     if (length >= 500) return result;
