@@ -134,3 +134,12 @@ describe("character sets and broken markup", () => {
     expect((err as FetchError).code).toBe("parse");
   });
 });
+
+describe("line breaks", () => {
+  it("keeps single breaks inside a paragraph, drops leading and repeated ones", async () => {
+    const html = `<html><body><article><p><br><br>First line of a poem that is long enough to be article text, surely,<br>second line,<br><br><br>third line after a gap, and the paragraph goes on for a while longer.</p></article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/poem");
+    const paragraph = article.blocks[0] as Extract<Block, { type: "paragraph" }>;
+    expect(paragraph.children.map((c) => c.type)).toEqual(["text", "break", "text", "break", "text"]);
+  });
+});

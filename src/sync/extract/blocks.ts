@@ -109,20 +109,25 @@ function pushText(out: Inline[], text: string, marks: Marks): void {
 /** Collapses runs of whitespace across inline boundaries and trims the ends of the run. */
 function normalizeInlines(inlines: Inline[]): Inline[] {
   let lastSpace = true;
+  // Breaks at the start of the run, or right after another break, only add empty lines.
+  let afterBreak = true;
   const walk = (list: Inline[]): Inline[] => {
     const out: Inline[] = [];
     for (const node of list) {
       if (node.type === "break") {
+        if (afterBreak) continue;
         // Whitespace before a break is meaningless.
         const prev = out[out.length - 1];
         if (prev?.type === "text") prev.text = prev.text.replace(/ +$/, "");
         out.push(node);
         lastSpace = true;
+        afterBreak = true;
       } else if (node.type === "text") {
         let text = node.text.replace(/[\s\u00a0]+/g, (m) => (m.includes("\u00a0") && !/[\t\n\r ]/.test(m) ? m : " "));
         if (lastSpace) text = text.replace(/^ +/, "");
         if (!text) continue;
         lastSpace = text.endsWith(" ");
+        afterBreak = false;
         out.push({ ...node, text });
       } else {
         const children = walk(node.children);
