@@ -3,6 +3,7 @@ import type { AppEnv } from "../app-env";
 import { directoryDb } from "../db/client";
 import { findKeyByHash, touchKey } from "../db/api-keys";
 import { ApiError } from "../errors";
+import { optionalExecutionCtx } from "../lib/context";
 import { KEY_PATTERN, sha256Hex, timingSafeEqualStrings, type KeyScope } from "./keys";
 
 /** How stale `last_used_at` may get before a request refreshes it (keeps writes off most requests). */
@@ -42,13 +43,7 @@ export async function authenticate(env: AppEnv["Bindings"], header: string | und
 }
 
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
-  let executionCtx: { waitUntil(promise: Promise<unknown>): void } | undefined;
-  try {
-    executionCtx = c.executionCtx;
-  } catch {
-    executionCtx = undefined;
-  }
-  const auth = await authenticate(c.env, c.req.header("authorization"), executionCtx);
+  const auth = await authenticate(c.env, c.req.header("authorization"), optionalExecutionCtx(c));
   c.set("auth", auth);
   const { success } = await c.env.RATE_LIMITER.limit({ key: `key:${auth.keyId}` });
   if (!success) {

@@ -4,20 +4,13 @@ import type { AppEnv } from "../app-env";
 import { authenticate } from "../auth/middleware";
 import type { Env } from "../env";
 import { requestIdOf } from "../errors";
+import { optionalExecutionCtx } from "../lib/context";
 import { createMcpServer } from "../mcp/server";
 import { toolsFromOpenApi, type ApiTool, type OpenApiDocumentLike } from "../mcp/tools";
 import { openApiDocument, type ApiRouter } from "./api";
 
 /** How a tool call reaches the app: `app.fetch`, so it passes every middleware a REST call passes. */
 export type AppFetch = (request: Request, env: Env, ctx: ExecutionContext | undefined) => Response | Promise<Response>;
-
-const optionalExecutionCtx = (c: { executionCtx: ExecutionContext }): ExecutionContext | undefined => {
-  try {
-    return c.executionCtx;
-  } catch {
-    return undefined;
-  }
-};
 
 /**
  * `/mcp`: the Model Context Protocol over streamable HTTP, stateless (a fresh server and transport per
