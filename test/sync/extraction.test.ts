@@ -143,3 +143,12 @@ describe("line breaks", () => {
     expect(paragraph.children.map((c) => c.type)).toEqual(["text", "break", "text", "break", "text"]);
   });
 });
+
+describe("page furniture inside the article", () => {
+  it("drops heading permalinks", async () => {
+    const html = `<html><body><article><h2 id="setup">Setup<a class="headerlink" href="#setup">¶</a></h2><p>Some text that is long enough to be the article, with a few more words in it than that.</p><h2 id="next">Next <a href="#next">#</a></h2><p>More text that keeps the article going for another sentence or two, fine.</p></article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    const headings = article.blocks.filter((b): b is Extract<Block, { type: "heading" }> => b.type === "heading");
+    expect(headings.map((h) => h.children)).toEqual([[{ type: "text", text: "Setup" }], [{ type: "text", text: "Next" }]]);
+  });
+});

@@ -78,6 +78,13 @@ export function imageSource(img: ElementNode, base: string): string | null {
   return null;
 }
 
+const PERMALINK_CLASS = /(^|\s)(headerlink|header-anchor|heading-anchor|anchor-?link|anchorjs-link|hash-link|permalink)(\s|$)/i;
+
+function isPermalink(a: ElementNode): boolean {
+  if (PERMALINK_CLASS.test(a.attrs.class ?? "")) return true;
+  return /^\s*[¶#§🔗⚓]\s*$/u.test(textContent(a)) && (a.attrs.href ?? "").includes("#");
+}
+
 function languageOf(el: ElementNode): string | null {
   for (const node of [el, ...findAll(el, "code")]) {
     const match = `${node.attrs.class ?? ""} ${node.attrs["data-lang"] ? "language-" + node.attrs["data-lang"] : ""}`.match(/(?:^|\s)(?:language|lang|highlight-source|brush:?)-?([A-Za-z0-9_+#.-]+)/);
@@ -241,6 +248,8 @@ class BlockWriter {
         marks = { ...marks, sup: true };
         break;
       case "a": {
+        // Heading permalinks ("¶", "#", "🔗") are page furniture, not text.
+        if (isPermalink(node)) return;
         const url = safeUrl(node.attrs.href, this.base);
         if (!url || href) break;
         const children: Inline[] = [];
