@@ -50,13 +50,17 @@ export function parseXml(text: string, what: string): XmlNode {
 
 function describeXmlError(text: string, err?: unknown): string {
   const result = XMLValidator.validate(text);
-  if (result !== true) return `${result.err.msg} (line ${result.err.line}, column ${result.err.col})`;
+  if (result !== true) return validatorMessage(result.err);
   return err instanceof Error ? err.message : "not well-formed XML";
+}
+
+function validatorMessage(err: { msg: string; line: number; col?: number }): string {
+  return `${err.msg} (line ${err.line}${err.col !== undefined ? `, column ${err.col}` : ""})`;
 }
 
 export function xmlErrorMessage(text: string): string | null {
   const result = XMLValidator.validate(text);
-  return result === true ? null : `${result.err.msg} (line ${result.err.line}, column ${result.err.col})`;
+  return result === true ? null : validatorMessage(result.err);
 }
 
 /** Text content of a parsed XML value (string, {#text}, or CDATA merged), entities decoded. */
