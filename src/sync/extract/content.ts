@@ -214,6 +214,30 @@ function replaceDoubleBreaks(body: ElementNode): void {
   }
 }
 
+/** Wraps each run of phrasing content (text, inline elements) of a container in a paragraph. */
+function wrapPhrasing(el: ElementNode): void {
+  const out: TreeNode[] = [];
+  let p: ElementNode | null = null;
+  for (const child of el.children) {
+    if (isPhrasing(child)) {
+      if (p) {
+        p.children.push(child);
+        if (isElement(child)) child.parent = p;
+      } else if (!isWhitespace(child)) {
+        p = newElement("p", el, [child]);
+        out.push(p);
+      } else out.push(child);
+      continue;
+    }
+    if (p) while (p.children.length && isWhitespace(p.children[p.children.length - 1]!)) p.children.pop();
+    p = null;
+    out.push(child);
+  }
+  if (p) while (p.children.length && isWhitespace(p.children[p.children.length - 1]!)) p.children.pop();
+  el.children = out;
+  invalidate(el);
+}
+
 function getBody(root: ElementNode): ElementNode {
   return findAll(root, "body")[0] ?? root;
 }
@@ -305,7 +329,9 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     }
     if (TAGS_TO_SCORE.has(el.tag)) toScore.push(el);
     if (el.tag === "div") {
-      // A div holding only one paragraph is that paragraph.
+      // Loose text and inline elements become paragraphs first; then a div that is just one paragraph
+      // (and not a cluster of links) is that paragraph, and a div with no block inside is a paragraph.
+      wrapPhrasing(el);
       const elementChildren = el.children.filter(isElement);
       if (
         elementChildren.length === 1 &&
@@ -313,36 +339,14 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
         el.children.every((c) => isElement(c) || c.trim() === "") &&
         linkDensity(el) < 0.25
       ) {
-        const p = elementChildren[0]!;
-        replaceNode(el, p);
-        toScore.push(p);
+        // The walk looks at this index again and scores the paragraph there.
+        replaceNode(el, elementChildren[0]!);
         return true;
       }
       if (!hasBlockChild(el)) {
         el.tag = "p";
         invalidate(el);
         toScore.push(el);
-      } else {
-        // Runs of loose text and inline elements inside a block container become paragraphs.
-        const out: TreeNode[] = [];
-        let run: TreeNode[] = [];
-        const flush = () => {
-          if (run.some((n) => !isWhitespace(n))) {
-            const p = newElement("p", el, run);
-            out.push(p);
-          } else out.push(...run.filter((n) => isElement(n) && n.tag !== "br"));
-          run = [];
-        };
-        for (const child of el.children) {
-          if (isPhrasing(child)) run.push(child);
-          else {
-            flush();
-            out.push(child);
-          }
-        }
-        flush();
-        el.children = out;
-        invalidate(el);
       }
     }
     return true;
