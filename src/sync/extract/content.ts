@@ -609,7 +609,14 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
       remove(el);
       continue;
     }
+    // A container of a data table is kept whole.
+    if (findAll(el, "table").some(isDataTable)) continue;
     if (commaCount(el) >= 10) continue;
+    // Blocks that only say "Advertisement" or "Loading…".
+    if (AD_OR_LOADING.test(innerText(el))) {
+      remove(el);
+      continue;
+    }
     const [p = 0, img = 0, liCount = 0, input = 0, headings = 0, embedCount = 0] = vectors.get(el)!;
     const li = liCount - 100;
     const contentLength = textLength(el);
@@ -625,17 +632,27 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
       (img > 1 && p / img < 0.5 && !inFigure) ||
       (!isList && li > p) ||
       input > Math.floor(p / 3) ||
-      (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure) ||
+      (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
       (!isList && weight < 25 && density > 0.2) ||
       (weight >= 25 && density > 0.5) ||
       (embeds === 1 && contentLength < 75) ||
-      embeds > 1;
+      embeds > 1 ||
+      // No text in paragraphs, list items, cells or spans, and no image: nothing worth keeping.
+      (img === 0 && !hasTextishText(el));
     if (junk) {
-      // A list of images (a gallery) is content.
-      if (isList && el.children.filter(isElement).every((c) => c.children.filter(isElement).length <= 1) && img === liCount && img > 0) continue;
+      // A list whose items hold one thing each and as many images as items (a gallery; also a list
+      // without items or images, such as an indented quote) is content.
+      if (isList && el.children.filter(isElement).every((c) => c.children.filter(isElement).length <= 1) && img === liCount) continue;
       remove(el);
     }
   }
+}
+
+const AD_OR_LOADING = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio|(loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
+const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
+
+function hasTextishText(el: ElementNode): boolean {
+  return descendants(el).some((d) => TEXTISH.has(d.tag) && textLength(d) > 0);
 }
 
 function hasAncestorTable(el: ElementNode): boolean {
