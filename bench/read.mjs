@@ -174,12 +174,12 @@ async function prepareWorkspace({ posts, reuse }) {
   fs.mkdirSync(BENCH_DIR, { recursive: true });
   await ensureLocalDatabase(PERSIST_DIR);
   console.log(`seeding ${posts} posts into ${path.relative(ROOT, PERSIST_DIR)} ...`);
-  // One read key per case: the API allows 600 requests a minute per key.
+  // One read key per case (and one for the reference route): the API allows 600 requests a minute per key.
   const { workspaceId, keys, seconds } = await seedWorkspace({
     name: "Read benchmark",
     posts,
     persistTo: PERSIST_DIR,
-    extraReadKeys: CASES.length,
+    extraReadKeys: CASES.length + 1,
     seed: 20261122,
   });
   console.log(`seeded in ${seconds.toFixed(1)} s`);
@@ -240,6 +240,7 @@ runMain(async () => {
   server.stderr.on("data", (d) => (serverLog += d));
   const rows = [];
   const floorTimes = [];
+  let keywordsRoute;
   try {
     await waitUntilReady(server, `${origin}/`).catch((err) => {
       throw new Error(`${err.message}\n${serverLog.slice(-2000)}`);
@@ -257,6 +258,8 @@ runMain(async () => {
       }
       rows.push({ ...c, http, sql });
     }
+    // Reference: what the key check, the rate limiter and one tiny query cost, without the posts query.
+    keywordsRoute = await sampleHttp(`${origin}/api/v1/keywords`, { authorization: `Bearer ${ws.keys.at(-1)}` }, samples);
   } finally {
     db.close();
     await stopDevServer(server);
@@ -279,6 +282,7 @@ runMain(async () => {
   }
   console.log(`\nGET /api/v1/posts, ${posts} posts, ${samples} sequential requests per case after ${WARMUP} warm-up, limit 100 (ms)`);
   console.log(`floor: GET / on the same server, ${floorTimes.length} requests: p50 ${floor.p50.toFixed(1)} ms, p95 ${floor.p95.toFixed(1)} ms`);
+  console.log(`reference: GET /api/v1/keywords (key check, rate limit, one small query): p50 ${keywordsRoute.p50.toFixed(1)} ms, p95 ${keywordsRoute.p95.toFixed(1)} ms`);
   console.log(`targets: p95 <= ${P95_TARGET_MS} ms; p50 - floor <= 3 x sql p50 + 2 ms (budget)\n`);
   console.log(lines.join("\n"));
   if (rows.some((r) => r.note === "pinned")) {
