@@ -220,7 +220,8 @@ class BlockWriter {
         return;
       case "img":
         if (out === this.pending) this.addImage(node, null, href);
-        else if (node.attrs.alt) pushText(out, node.attrs.alt, marks);
+        // An image inside a link or a table cell cannot be a block of its own there; it is left out.
+        else return;
         return;
       case "strong":
       case "b":
