@@ -98,6 +98,11 @@ export const posts = sqliteTable(
       sql`CASE urgency WHEN 'urgent' THEN 2 WHEN 'not_urgent' THEN 1 ELSE 0 END`,
       { mode: "virtual" },
     ),
+    /**
+     * Whether any post_competitors row names this post. Kept by triggers on post_competitors (migration
+     * 0004), so the has_competitors filter and its count read an index instead of probing per post.
+     */
+    hasCompetitors: integer("has_competitors", { mode: "boolean" }).notNull().default(false),
     /** Why the post got its priority and urgency (monitoring score reasons), JSON array of strings. */
     scoreReasons: text("score_reasons", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     createdAt: text("created_at").notNull().default(now),
@@ -110,7 +115,14 @@ export const posts = sqliteTable(
     index("posts_ws_urgency_idx").on(t.workspaceId, t.archived, t.urgencyRank, t.createdUtc, t.id),
     index("posts_ws_score_idx").on(t.workspaceId, t.archived, t.score, t.createdUtc, t.id),
     index("posts_ws_comments_idx").on(t.workspaceId, t.archived, t.numComments, t.createdUtc, t.id),
-    index("posts_ws_subreddit_idx").on(t.workspaceId, t.subreddit, t.archived, t.createdUtc, t.id),
+    // The subreddit filter compares with COLLATE NOCASE; an index is only usable when declared the same way.
+    index("posts_ws_subreddit_nocase_idx").on(t.workspaceId, sql`${t.subreddit} COLLATE NOCASE`, t.archived, t.createdUtc, t.id),
+    index("posts_ws_answered_idx").on(t.workspaceId, t.archived, t.isAnswered, t.createdUtc, t.id),
+    index("posts_ws_competitors_idx").on(t.workspaceId, t.archived, t.hasCompetitors, t.createdUtc, t.id),
+    // include_archived=true in date order, without sorting the whole workspace.
+    index("posts_ws_all_date_idx").on(t.workspaceId, t.createdUtc, t.id),
+    // Search hits are checked for workspace/archived (and ordered by date) from this narrow index, not the wide rows.
+    index("posts_id_filters_idx").on(t.id, t.workspaceId, t.archived, t.createdUtc),
   ],
 );
 
