@@ -346,12 +346,20 @@ class BlockWriter {
         if (!imgs.length) break;
         this.flush();
         const link = findAll(node, "a").find((a) => findAll(a, "img").length);
-        imgs.forEach((img, index) => this.addImage(img, index === imgs.length - 1 ? captionText : null, link ? safeUrl(link.attrs.href, this.base) : null));
-        // Text in the figure other than the caption (rare) is kept as paragraphs.
-        for (const child of node.children) {
-          if (isElement(child) && (child.tag === "figcaption" || child.tag === "img" || child.tag === "picture" || findAll(child, "img").length)) continue;
+        const href = link ? safeUrl(link.attrs.href, this.base) : null;
+        const last = imgs[imgs.length - 1];
+        // The figure's content in document order; the caption goes with its (last) image.
+        const visit = (child: TreeNode): void => {
+          if (typeof child === "string") return this.inlines(child, this.pending, {}, null);
+          if (child.tag === "figcaption") return;
+          if (child.tag === "img") return this.addImage(child, child === last ? captionText : null, href);
+          if (findAll(child, "img").length) {
+            for (const c of child.children) visit(c);
+            return;
+          }
           this.block(child);
-        }
+        };
+        for (const child of node.children) visit(child);
         this.flush();
         return;
       }
