@@ -17,3 +17,4 @@ export { discoverPosts } from "./discovery/discover";
 export { extractArticle, fetchArticle } from "./extract/article";
 export { toRedditMarkdown } from "./render/markdown";
 export { toRedditRichText } from "./render/richtext";
+export { type FetchedImage, fetchImage } from "./images";

@@ -151,3 +151,20 @@ describe("robots.txt", () => {
     expect(robots.sitemaps).toEqual(["https://example.com/sitemap.xml"]);
   });
 });
+
+describe("images", () => {
+  it("fetches an image and names its type from its bytes", async () => {
+    const { fetchImage } = await import("../../src/sync/index");
+    const image = await fetchImage(`${env.FIXTURE_ORIGIN}/blog/images/diagram.png`, { policy: open });
+    expect(image.contentType).toBe("image/png");
+    expect(image.bytes.byteLength).toBeGreaterThan(60);
+  });
+
+  it("refuses a response that is not an image, and a private address", async () => {
+    const { fetchImage } = await import("../../src/sync/index");
+    const err = await fetchError(fetchImage(`${env.FIXTURE_ORIGIN}/blog/feed.xml`, { policy: open }));
+    expect(err.code).toBe("parse");
+    const blocked = await fetchError(fetchImage("http://169.254.169.254/latest/meta-data/", { policy: closed }));
+    expect(blocked.code).toBe("blocked_address");
+  });
+});
