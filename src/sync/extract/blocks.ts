@@ -13,6 +13,14 @@ interface Marks {
   sup?: boolean;
 }
 
+const MARK_OF: Record<string, keyof Marks> = {
+  strong: "bold", b: "bold",
+  em: "italic", i: "italic", cite: "italic", dfn: "italic",
+  code: "code", kbd: "code", samp: "code", tt: "code", var: "code",
+  s: "strike", strike: "strike", del: "strike",
+  sup: "sup",
+};
+
 const SKIP = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "button", "input", "select", "textarea", "form", "head", "title", "meta", "link", "audio", "video", "source", "track", "map", "math"]);
 const BLOCK_CONTAINERS = new Set(["div", "section", "article", "main", "header", "footer", "aside", "nav", "center", "details", "summary", "fieldset", "address", "hgroup", "dl", "dd", "dt", "body", "#document", "html", "legend", "dialog", "menu"]);
 
@@ -214,40 +222,16 @@ class BlockWriter {
     }
     const tag = node.tag;
     if (SKIP.has(tag)) return;
+    const mark = MARK_OF[tag];
+    if (mark) marks = { ...marks, [mark]: true };
     switch (tag) {
       case "br":
         out.push({ type: "break" });
         return;
       case "img":
-        if (out === this.pending) this.addImage(node, null, href);
         // An image inside a link or a table cell cannot be a block of its own there; it is left out.
-        else return;
+        if (out === this.pending) this.addImage(node, null, href);
         return;
-      case "strong":
-      case "b":
-        marks = { ...marks, bold: true };
-        break;
-      case "em":
-      case "i":
-      case "cite":
-      case "dfn":
-        marks = { ...marks, italic: true };
-        break;
-      case "code":
-      case "kbd":
-      case "samp":
-      case "tt":
-      case "var":
-        marks = { ...marks, code: true };
-        break;
-      case "s":
-      case "strike":
-      case "del":
-        marks = { ...marks, strike: true };
-        break;
-      case "sup":
-        marks = { ...marks, sup: true };
-        break;
       case "a": {
         // Heading permalinks ("¶", "#", "🔗") are page furniture, not text.
         if (isPermalink(node)) return;
