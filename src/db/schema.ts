@@ -119,6 +119,8 @@ export const posts = sqliteTable(
     index("posts_ws_subreddit_nocase_idx").on(t.workspaceId, sql`${t.subreddit} COLLATE NOCASE`, t.archived, t.createdUtc, t.id),
     index("posts_ws_answered_idx").on(t.workspaceId, t.archived, t.isAnswered, t.createdUtc, t.id),
     index("posts_ws_competitors_idx").on(t.workspaceId, t.archived, t.hasCompetitors, t.createdUtc, t.id),
+    // Counts of two or more of these filters at once read this index alone (equality on its leading columns).
+    index("posts_ws_flags_idx").on(t.workspaceId, t.archived, t.priorityRank, t.hasCompetitors, t.isAnswered, t.createdUtc, t.id),
     // include_archived=true in date order, without sorting the whole workspace.
     index("posts_ws_all_date_idx").on(t.workspaceId, t.createdUtc, t.id),
     // Search hits are checked for workspace/archived (and ordered by date) from this narrow index, not the wide rows.

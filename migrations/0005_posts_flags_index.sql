@@ -1,0 +1,1 @@
+CREATE INDEX `posts_ws_flags_idx` ON `posts` (`workspace_id`,`archived`,`priority_rank`,`has_competitors`,`is_answered`,`created_utc`,`id`);
