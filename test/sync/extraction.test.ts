@@ -152,3 +152,14 @@ describe("page furniture inside the article", () => {
     expect(headings.map((h) => h.children)).toEqual([[{ type: "text", text: "Setup" }], [{ type: "text", text: "Next" }]]);
   });
 });
+
+describe("reader comments", () => {
+  it("are removed even when the page puts them inside the article, and a class merely mentioning them is not", async () => {
+    const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+    const html = `<html><body><article class="post has-comments">${para(1)}${para(2)}${para(3)}<section id="comments"><h3>2 comments</h3><div class="comment"><p>First! Great post, would read again, and again, and again, and again.</p></div></section></article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 3 of the post");
+    expect(article.text).not.toContain("2 comments");
+    expect(article.text).not.toContain("First! Great post");
+  });
+});

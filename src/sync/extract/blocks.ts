@@ -21,8 +21,8 @@ const MARK_OF: Record<string, keyof Marks> = {
   sup: "sup",
 };
 
-const SKIP = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "button", "input", "select", "textarea", "form", "head", "title", "meta", "link", "audio", "video", "source", "track", "map", "math"]);
-const BLOCK_CONTAINERS = new Set(["div", "section", "article", "main", "header", "footer", "aside", "nav", "center", "details", "summary", "fieldset", "address", "hgroup", "dl", "dd", "dt", "body", "#document", "html", "legend", "dialog", "menu"]);
+const SKIP = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "button", "input", "select", "textarea", "head", "title", "meta", "link", "audio", "video", "source", "track", "map", "math"]);
+const BLOCK_CONTAINERS = new Set(["div", "section", "article", "main", "header", "footer", "aside", "nav", "center", "details", "summary", "fieldset", "address", "hgroup", "dl", "dd", "dt", "body", "#document", "html", "legend", "dialog", "menu", "form"]);
 
 /** Resolves `href` against the page; only http(s) and mailto survive (SPEC 8: no `javascript:` links). */
 export function safeUrl(href: string | undefined, base: string, allowMailto = true): string | null {

@@ -39,11 +39,16 @@ const PHRASING = new Set([
   "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr", "a", "del", "ins",
   "s", "strike", "u", "font", "tt", "big", "center",
 ]);
-/** Dropped before anything else: never content, and unsafe or useless in a forum post (SPEC 8). */
-const ALWAYS_DROP = new Set([
-  "script", "style", "noscript", "template", "iframe", "frame", "frameset", "object", "embed", "applet", "link",
-  "meta", "base", "svg", "canvas", "input", "button", "select", "textarea", "option", "form", "dialog", "head",
-  "title", "map", "area", "audio", "video", "track", "source", "param", "portal", "math",
+/**
+ * Dropped before anything else: never content. Everything else stays in the tree while scoring, because it
+ * shapes it (a form wrapping a whole page, a button beside the article); what is unsafe or useless in a
+ * forum post is removed after the article is chosen and never survives the block tree (SPEC 8).
+ */
+const ALWAYS_DROP = new Set(["script", "style", "noscript", "template", "head"]);
+/** Removed from the chosen article (interactive or embedded things a post cannot carry). */
+const NOT_CONTENT = new Set([
+  "iframe", "frame", "frameset", "object", "embed", "applet", "link", "meta", "base", "input", "button", "select",
+  "textarea", "option", "dialog", "map", "area", "audio", "video", "track", "source", "param", "portal", "canvas",
 ]);
 
 interface Flags {
@@ -493,7 +498,7 @@ function prune(body: ElementNode): void {
   const drop = (el: ElementNode) => {
     el.children = el.children.filter((child) => {
       if (typeof child === "string") return true;
-      if (ALWAYS_DROP.has(child.tag)) return keepVideoEmbed(child);
+      if (ALWAYS_DROP.has(child.tag)) return false;
       drop(child);
       return true;
     });
@@ -501,16 +506,16 @@ function prune(body: ElementNode): void {
   drop(body);
 }
 
-function keepVideoEmbed(_el: ElementNode): boolean {
-  return false;
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Cleaning the chosen content
 
 function prepArticle(content: ElementNode, flags: Flags, scores: Scores, title: string): void {
   markDataTables(content);
+  cleanConditionally(content, "form", flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
+  cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
+  // Reader comments are not the article, even when a page puts them inside it (issue 3).
+  cleanMatching(content, isCommentSection);
   cleanMatching(content, (el) => SHARE.test(matchString(el)) && textLength(el) < 500 && el !== content);
   for (const tag of ["fieldset", "table", "ul", "div"]) cleanConditionally(content, tag, flags);
   // Headings with a negative class weight are usually widget titles.
@@ -518,6 +523,16 @@ function prepArticle(content: ElementNode, flags: Flags, scores: Scores, title: 
   removeTitleHeading(content, title);
   // Paragraphs left empty after cleaning.
   cleanMatching(content, (el) => el.tag === "p" && textLength(el) === 0 && !hasMedia(el));
+}
+
+const COMMENT_TOKENS = new Set([
+  "comments", "comment-list", "commentlist", "comments-area", "comments-section", "comment-section", "comment-respond",
+  "respond", "disqus_thread", "discussion", "replies", "comments-wrapper", "comments-container",
+]);
+
+function isCommentSection(el: ElementNode): boolean {
+  const tokens = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`.toLowerCase().split(/\s+/);
+  return tokens.some((t) => COMMENT_TOKENS.has(t));
 }
 
 function cleanMatching(content: ElementNode, test: (el: ElementNode) => boolean): void {
