@@ -291,8 +291,10 @@ export interface Robots {
   /** Rules of the group that applies to us. */
   rules: RobotsRule[];
   sitemaps: string[];
-  /** Everything is disallowed (robots.txt could not be read: RFC 9309 says assume complete disallow). */
+  /** Everything is disallowed (robots.txt answered 5xx: RFC 9309 says assume complete disallow). */
   disallowAll: boolean;
+  /** Why everything is disallowed, for the error message. */
+  reason?: string;
 }
 
 /** Parses robots.txt and keeps the group for `token` (else `*`), plus every `Sitemap:` line. */
@@ -381,9 +383,14 @@ export async function getRobots(origin: string, policy: FetchPolicy): Promise<Ro
     });
     robots = res.status >= 400 ? { rules: [], sitemaps: [], disallowAll: false } : parseRobots(new TextDecoder().decode(res.bytes));
   } catch (err) {
-    if (err instanceof FetchError && (err.code === "bad_url" || err.code === "blocked_address")) throw err;
-    // too large: RFC 9309 lets crawlers use what they could read; we treat an oversize file as no rules.
-    robots = err instanceof FetchError && err.code === "too_large" ? { rules: [], sitemaps: [], disallowAll: false } : { rules: [], sitemaps: [], disallowAll: true };
+    if (!(err instanceof FetchError)) throw err;
+    // A host that cannot be reached at all: that is the error to report (and nothing is cached).
+    if (err.code !== "http_status" && err.code !== "too_large" && err.code !== "too_many_redirects") throw err;
+    // An oversize robots.txt counts as no rules; a server error means nothing may be fetched (RFC 9309).
+    robots =
+      err.code === "too_large"
+        ? { rules: [], sitemaps: [], disallowAll: false }
+        : { rules: [], sitemaps: [], disallowAll: true, reason: `robots.txt of ${new URL(origin).host} could not be read (${err.message})` };
   }
   if (robotsCache.size > 500) robotsCache.clear();
   robotsCache.set(key, { robots, expires: Date.now() + ROBOTS_TTL_MS });
@@ -411,7 +418,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       if (!options.skipRobots) {
         const robots = await getRobots(target.origin, policy);
         if (!robotsAllows(robots, target))
-          throw new FetchError("robots_disallowed", `robots.txt of ${target.host} disallows ${target.pathname}`, undefined, target.href);
+          throw new FetchError("robots_disallowed", robots.reason ?? `robots.txt of ${target.host} disallows ${target.pathname}`, undefined, target.href);
       }
       let res: Response;
       try {

@@ -168,3 +168,11 @@ describe("images", () => {
     expect(blocked.code).toBe("blocked_address");
   });
 });
+
+describe("unreachable hosts", () => {
+  it("report the network failure, not a robots.txt refusal", async () => {
+    const err = await fetchError(safeFetch("http://127.0.0.1:1/feed.xml", { policy: open, kind: "feed" }));
+    expect(err.code).toBe("network");
+    expect(err.message).toContain("127.0.0.1:1");
+  });
+});
