@@ -1,7 +1,7 @@
 // Operator API (/admin/v1, bearer ADMIN_TOKEN): workspaces and their API keys. Not part of /api/v1, its
 // OpenAPI document or the tool protocol.
 import { createRoute, z } from "@hono/zod-openapi";
-import { evictCachedKey, requireAdmin } from "../auth/middleware";
+import { requireAdmin } from "../auth/middleware";
 import { createKey, createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import { notFound } from "../errors";
@@ -105,7 +105,6 @@ adminRouter
       const { workspace_id, key_id } = c.req.valid("param");
       const key = await revokeKey(directoryDb(c.env), workspace_id, key_id);
       if (!key) throw notFound("key");
-      evictCachedKey(key.id);
       return c.json(key, 200);
     },
   );
