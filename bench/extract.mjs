@@ -259,7 +259,7 @@ async function benchPypy(worker) {
 const worker = await startExtractWorker({ allowPrivate: true });
 try {
   if (!process.argv.includes("--no-articles")) await benchArticles(worker);
-  if (!only.length) {
+  if (!only.length && !process.argv.includes("--articles-only")) {
     await benchFeeds(worker);
     await benchSitemaps(worker);
     await benchPypy(worker);

@@ -163,3 +163,23 @@ describe("reader comments", () => {
     expect(article.text).not.toContain("First! Great post");
   });
 });
+
+describe("equations (MathML)", () => {
+  it("become linear text: inline ones stay in their sentence, displayed ones are paragraphs, rows are lines", async () => {
+    const html = `<html><body><article><p>When <math><mi>a</mi><mo>≠</mo><mn>0</mn></math>, the roots of the quadratic equation, which every student meets, are</p>
+<math display="block"><mi>x</mi><mo>=</mo><mfrac><mrow><mo>−</mo><mi>b</mi><mo>±</mo><msqrt><msup><mi>b</mi><mn>2</mn></msup><mo>−</mo><mn>4</mn><mi>a</mi><mi>c</mi></msqrt></mrow><mrow><mn>2</mn><mi>a</mi></mrow></mfrac></math>
+<p>and a system of two equations, written as a table, reads</p>
+<math display="block"><mtable><mtr><mtd><msub><mi>x</mi><mn>1</mn></msub><mo>=</mo><mn>1</mn></mtd></mtr><mtr><mtd><mi>y</mi><mo>=</mo><mn>2</mn></mtd></mtr></mtable></math>
+<p>The author's own linear form wins: <math alttext="e^{i\\pi} + 1 = 0"><semantics><mrow><msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup></mrow><annotation encoding="application/x-tex">ignored</annotation></semantics></math>, then TeX: <math><semantics><mrow><mi>z</mi></mrow><annotation encoding="application/x-tex">\\bar{z}</annotation></semantics></math>.</p></article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/math");
+    expect(article.text).toBe(
+      [
+        "When a ≠ 0, the roots of the quadratic equation, which every student meets, are",
+        "x = (− b ± √(b^2 − 4 a c))/(2 a)",
+        "and a system of two equations, written as a table, reads",
+        "x_1 = 1\ny = 2",
+        "The author's own linear form wins: e^{i\\pi} + 1 = 0, then TeX: \\bar{z}.",
+      ].join("\n\n"),
+    );
+  });
+});

@@ -4,6 +4,7 @@
 import type { ArticleImage, Block, Inline, TableRow } from "../types";
 import { type ElementNode, type TreeNode, collapseWhitespace, findAll, isElement, textContent } from "./html-tree";
 import { isDataTable } from "./content";
+import { mathText } from "./math";
 
 interface Marks {
   bold?: boolean;
@@ -21,7 +22,7 @@ const MARK_OF: Record<string, keyof Marks> = {
   sup: "sup",
 };
 
-const SKIP = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "button", "input", "select", "textarea", "head", "title", "meta", "link", "audio", "video", "source", "track", "map", "math"]);
+const SKIP = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "button", "input", "select", "textarea", "head", "title", "meta", "link", "audio", "video", "source", "track", "map"]);
 const BLOCK_CONTAINERS = new Set(["div", "section", "article", "main", "header", "footer", "aside", "nav", "center", "details", "summary", "fieldset", "address", "hgroup", "dl", "dd", "dt", "body", "#document", "html", "legend", "dialog", "menu", "form"]);
 
 /** Resolves `href` against the page; only http(s) and mailto survive (SPEC 8: no `javascript:` links). */
@@ -228,6 +229,17 @@ class BlockWriter {
       case "br":
         out.push({ type: "break" });
         return;
+      case "math": {
+        // A displayed equation is a paragraph of its own; an inline one stays in its sentence.
+        const display = node.attrs.display === "block" && out === this.pending;
+        if (display) this.flush();
+        mathText(node).split("\n").forEach((line, i) => {
+          if (i) out.push({ type: "break" });
+          pushText(out, line, marks);
+        });
+        if (display) this.flush();
+        return;
+      }
       case "img":
         // An image inside a link or a table cell cannot be a block of its own there; it is left out.
         if (out === this.pending) this.addImage(node, null, href);
@@ -424,7 +436,7 @@ class BlockWriter {
 const PHRASE_CONTAINER = new Set([
   "span", "a", "strong", "b", "em", "i", "u", "code", "kbd", "samp", "tt", "var", "s", "strike", "del", "ins", "sup", "sub",
   "small", "big", "font", "mark", "abbr", "acronym", "cite", "dfn", "q", "time", "label", "bdi", "bdo", "data", "ruby",
-  "rt", "rp", "wbr", "nobr", "blink", "marquee", "center", "output", "meter", "progress",
+  "rt", "rp", "wbr", "nobr", "blink", "marquee", "center", "output", "meter", "progress", "math",
 ]);
 
 export function toBlocks(content: ElementNode, base: string): { blocks: Block[]; images: ArticleImage[] } {
