@@ -136,11 +136,25 @@ describe("character sets and broken markup", () => {
 });
 
 describe("line breaks", () => {
-  it("keeps single breaks inside a paragraph, drops leading and repeated ones", async () => {
+  it("keeps single breaks inside a paragraph; a run of breaks starts a new paragraph; leading ones are dropped", async () => {
     const html = `<html><body><article><p><br><br>First line of a poem that is long enough to be article text, surely,<br>second line,<br><br><br>third line after a gap, and the paragraph goes on for a while longer.</p></article></body></html>`;
     const article = await extractArticle(html, "https://example.com/poem");
-    const paragraph = article.blocks[0] as Extract<Block, { type: "paragraph" }>;
-    expect(paragraph.children.map((c) => c.type)).toEqual(["text", "break", "text", "break", "text"]);
+    const paragraphs = article.blocks as Extract<Block, { type: "paragraph" }>[];
+    expect(paragraphs.map((p) => p.type)).toEqual(["paragraph", "paragraph"]);
+    expect(paragraphs[0]!.children.map((c) => c.type)).toEqual(["text", "break", "text"]);
+    expect(article.text).toBe("First line of a poem that is long enough to be article text, surely,\nsecond line,\n\nthird line after a gap, and the paragraph goes on for a while longer.");
+  });
+
+  it("a <p> made of <br><br>-separated paragraphs is scored as the article it is, not as one paragraph", async () => {
+    const para = (n: number) => `Paragraph ${n} of the story, long enough to count as real text, with a comma, another one, and a full stop.`;
+    const teaser = (n: number) => `<p>Teaser ${n} about something else, with commas, words, more words, to score.</p>`;
+    // The story is one <p> of six paragraphs; elsewhere on the page sits a block of five short teasers,
+    // which outscores the story when the story counts as a single paragraph.
+    const html = `<html><body><div><div><div><p>${[1, 2, 3, 4, 5, 6].map(para).join("<br><br>")}</p></div></div></div>
+<div><div><div><div>${[1, 2, 3, 4, 5].map(teaser).join("")}</div></div></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/story");
+    expect(article.blocks.map((b) => b.type)).toEqual(Array(6).fill("paragraph"));
+    expect(article.text).toBe([1, 2, 3, 4, 5, 6].map(para).join("\n\n"));
   });
 });
 

@@ -163,10 +163,16 @@ function newElement(tag: string, parent: ElementNode | null, children: TreeNode[
   return el;
 }
 
-/** `<br><br>` inside a container separates paragraphs: make them real paragraphs. */
+/** `<p>`s turned into containers of paragraphs: written as text by the author, so never cleaned away as a container. */
+const splitParagraphs = new WeakSet<ElementNode>();
+
+/**
+ * `<br><br>` inside a container separates paragraphs: make them real paragraphs. A `<p>` that holds several
+ * such paragraphs (a common CMS habit) becomes a `<div>` of paragraphs, so each one counts when scoring.
+ */
 function replaceDoubleBreaks(body: ElementNode): void {
   for (const el of [...descendants(body)]) {
-    if (el.tag === "p" || el.tag === "pre" || el.tag === "code") continue;
+    if (el.tag === "pre" || el.tag === "code") continue;
     const kids = el.children;
     let hasDouble = false;
     for (let i = 0; i < kids.length; i++) {
@@ -181,7 +187,11 @@ function replaceDoubleBreaks(body: ElementNode): void {
         }
       }
     }
-    if (!hasDouble) continue;
+    if (!hasDouble || hasAncestor(el, "pre", 0) || hasAncestor(el, "code", 0)) continue;
+    if (el.tag === "p") {
+      el.tag = "div";
+      splitParagraphs.add(el);
+    }
     const out: TreeNode[] = [];
     let run: TreeNode[] = [];
     let breaks = 0;
@@ -612,7 +622,7 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
   // Bottom-up so inner junk goes before its container is judged.
   const nodes = findAll(content, tag).reverse();
   for (const el of nodes) {
-    if (!el.parent || el === content) continue;
+    if (!el.parent || el === content || splitParagraphs.has(el)) continue;
     if (tag === "table" && isDataTable(el)) continue;
     if (hasAncestorTable(el)) continue;
     if (hasAncestor(el, "code", 0) || hasAncestor(el, "pre", 0)) continue;
