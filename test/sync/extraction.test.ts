@@ -197,3 +197,16 @@ describe("equations (MathML)", () => {
     );
   });
 });
+
+describe("dialogs", () => {
+  it("modal, dialog and flyout boxes the page keeps beside the article are not article text", async () => {
+    const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+    const html = `<html><body><div id="main">${[1, 2, 3, 4, 5, 6].map(para).join("")}
+<div class="newsletter-modal"><h2>Subscribe</h2><p>Get our best stories in your inbox, every week, for free, forever, no spam.</p></div>
+<div id="makehomepagedialog"><h2>Make us your homepage</h2><ul><li><div>On the toolbar, click Settings, then click Preferences.</div></li></ul></div>
+<div id="feedback-flyout"><h2>Send feedback</h2><p>Tell us what you think of this page, what works, what does not, and why.</p></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 6 of the post");
+    for (const gone of ["Subscribe", "inbox", "homepage", "toolbar", "feedback", "Tell us"]) expect(article.text).not.toContain(gone);
+  });
+});
