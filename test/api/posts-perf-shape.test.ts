@@ -1,0 +1,114 @@
+// The shape of GET /posts' statements, as workerd's SQLite plans them: every filter, sort and search is
+// served by an index (no scan of the posts table, no per-post probe), the count of two filters reads one
+// index, and searches start from the FTS table. These are the plans behind bench:read's figures
+// (docs/commands.md); a change that loses one of them would pass the behaviour tests and be seconds slower
+// at 100,000 posts. Also: a search never reaches another workspace's posts, whatever FTS syntax it uses.
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildPostsQueries, type PostFilters } from "../../src/db/posts-query";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { seedWorkspace } from "./seed";
+
+const BASE: PostFilters = { includeArchived: false, sortOrder: "desc", limit: 100, offset: 0 };
+
+async function plan(sql: string, params: (string | number)[]): Promise<string[]> {
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  return results.map((r) => r.detail);
+}
+
+async function plans(filters: Partial<PostFilters>) {
+  const { page, count } = buildPostsQueries(1, { ...BASE, ...filters });
+  return { page: await plan(page.sql, page.params), count: await plan(count.sql, count.params) };
+}
+
+/** A full pass over the posts table. */
+const scansPosts = (steps: string[]) => steps.some((s) => /^SCAN p\b/.test(s));
+/** A subquery run once per candidate post (the old EXISTS probes of post_keywords / post_competitors). */
+const probesPerPost = (steps: string[]) => steps.some((s) => s.startsWith("CORRELATED"));
+
+describe("GET /posts statements use indexes", () => {
+  const cases: [string, Partial<PostFilters>, RegExp][] = [
+    ["no filter", {}, /INDEX posts_ws_\w+_idx \(workspace_id=\? AND archived=\?\)/],
+    ["priority", { priority: "high" }, /posts_ws_(priority|flags)_idx/],
+    ["answered", { answered: true }, /posts_ws_(answered|flags)_idx/],
+    ["has_competitors", { hasCompetitors: false }, /posts_ws_(competitors|flags)_idx/],
+    ["subreddit (NOCASE)", { subreddit: "saas" }, /posts_ws_subreddit_nocase_idx \(workspace_id=\? AND subreddit=\?/],
+    ["include_archived", { includeArchived: true }, /posts_ws_all_date_idx/],
+    ["keyword", { keywordId: 7 }, /post_keywords_keyword_idx \(keyword_id=\?\)/],
+    ["two filters", { priority: "high", hasCompetitors: true }, /posts_ws_flags_idx \(workspace_id=\? AND archived=\? AND priority_rank=\? AND has_competitors=\?\)/],
+  ];
+  it.each(cases)("%s: the count reads an index, never every post", async (_name, filters, index) => {
+    const { page, count } = await plans(filters);
+    expect(count.join(" | ")).toMatch(index);
+    expect(scansPosts(count)).toBe(false);
+    expect(probesPerPost(count)).toBe(false);
+    expect(scansPosts(page)).toBe(false);
+    expect(page.join(" | ")).toMatch(/USING (COVERING )?INDEX/);
+  });
+
+  it.each(["priority", "urgency", "score", "comments"] as const)("sort_by=%s walks its index (no sort of the workspace)", async (sortBy) => {
+    const { page } = await plans({ sortBy });
+    expect(page.join(" | ")).toMatch(new RegExp(`posts_ws_${sortBy}_idx`));
+    // The only sorts left are of the 100 chosen rows and of the two subqueries' few names.
+    expect(page.filter((s) => s.startsWith("USE TEMP B-TREE")).length).toBeLessThanOrEqual(3);
+  });
+
+  it("a search starts from the FTS index and checks hits in the narrow id index", async () => {
+    for (const filters of [{ search: "pricing" }, { search: '"customer support"', sortBy: "date" as const }, { search: "integrat*", keywordId: 3 }]) {
+      const { page, count } = await plans(filters);
+      for (const steps of [page, count]) {
+        const fts = steps.findIndex((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"));
+        const hits = steps.findIndex((s) => s.includes("COVERING INDEX posts_id_filters_idx (id=?"));
+        expect(fts).toBeGreaterThanOrEqual(0);
+        expect(hits).toBeGreaterThan(fts);
+      }
+    }
+    // With a filter on another column the hit's row is read by its primary key instead.
+    const { count } = await plans({ search: "pricing", subreddit: "SaaS" });
+    expect(count.join(" | ")).toMatch(/SCAN posts_fts VIRTUAL TABLE.*SEARCH p USING INTEGER PRIMARY KEY/);
+  });
+});
+
+describe("search stays inside the caller's workspace", () => {
+  let mine: TestWorkspace;
+  let theirs: TestWorkspace;
+  let theirIds: Set<number>;
+
+  beforeAll(async () => {
+    mine = await createTestWorkspace("search scope: mine");
+    theirs = await createTestWorkspace("search scope: theirs");
+    await seedWorkspace(mine.id, { count: 40, seed: 11, forumPrefix: "m" });
+    const seeded = await seedWorkspace(theirs.id, { count: 40, seed: 12, forumPrefix: "t" });
+    theirIds = new Set(seeded.posts.map((p) => p.id));
+  });
+
+  const queries = [
+    "pricing",
+    "pricing OR customer OR support OR integrat* OR migration",
+    "NOT nosuchword",
+    "title : pricing OR selftext : customer",
+    "{title selftext} : (pricing OR customer)",
+    "NEAR(customer support, 3)",
+    "^pricing OR customer",
+    "pricing) OR (customer",
+    'workspace_id : "1" OR pricing',
+  ];
+  it.each(queries)("%j returns only the caller's posts (or is refused as malformed)", async (search) => {
+    const res = await callJson(`/api/v1/posts?${new URLSearchParams({ search, include_archived: "true", limit: "500" })}`, { key: mine.readKey });
+    if (res.status === 400) {
+      expect(res.body.error.code).toBe("validation_failed");
+      return;
+    }
+    expect(res.status).toBe(200);
+    const ids = (res.body.data as { id: number }[]).map((p) => p.id);
+    expect(ids.filter((id) => theirIds.has(id))).toEqual([]);
+    expect(res.body.count).toBe(ids.length);
+  });
+
+  it("the other workspace finds its own posts with the same query", async () => {
+    const res = await callJson(`/api/v1/posts?${new URLSearchParams({ search: "pricing OR customer", include_archived: "true", limit: "500" })}`, { key: theirs.readKey });
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeGreaterThan(0);
+    for (const p of res.body.data as { id: number }[]) expect(theirIds.has(p.id)).toBe(true);
+  });
+});
