@@ -210,3 +210,14 @@ describe("dialogs", () => {
     for (const gone of ["Subscribe", "inbox", "homepage", "toolbar", "feedback", "Tell us"]) expect(article.text).not.toContain(gone);
   });
 });
+
+describe("lists without items", () => {
+  it("are indented passages (old markup): kept, with their links, and read as quotes", async () => {
+    const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+    const aside = `(I understand there is an <a href="/a">almost-functional</a> version <i><a href="/b">now</a></i>, and I will <a href="/c">check it</a> out at some point, maybe.)`;
+    const html = `<html><body><div>${[1, 2, 3, 4, 5].map(para).join("")}<p>Someone else wrote:</p><ul><i>Have you considered changing distributions?</i></ul><ul><font size="-1">${aside}</font></ul>${para(6)}</div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.blocks.map((b) => b.type)).toEqual(["paragraph", "paragraph", "paragraph", "paragraph", "paragraph", "paragraph", "quote", "quote", "paragraph"]);
+    expect(article.text).toContain("Someone else wrote:\n\nHave you considered changing distributions?\n\n(I understand there is an almost-functional version now, and I will check it out at some point, maybe.)\n\nParagraph 6");
+  });
+});

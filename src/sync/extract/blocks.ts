@@ -300,6 +300,8 @@ class BlockWriter {
       }
       case "ul":
       case "ol": {
+        // A list without items only indents what it holds (old markup): a quote, as it reads.
+        if (!node.children.some((c) => isElement(c) && c.tag === "li")) return this.quote(node);
         const items: Block[][] = [];
         for (const child of node.children) {
           if (typeof child === "string") {
@@ -319,13 +321,8 @@ class BlockWriter {
         this.emit(list);
         return;
       }
-      case "blockquote": {
-        const writer = this.child();
-        for (const c of node.children) writer.block(c);
-        writer.flush();
-        if (writer.blocks.length) this.emit({ type: "quote", children: writer.blocks });
-        return;
-      }
+      case "blockquote":
+        return this.quote(node);
       case "pre": {
         const text = textContent(node).replace(/^\n/, "").replace(/\s+$/, "");
         if (text.trim()) this.emit({ type: "code", text, language: languageOf(node) });
@@ -380,6 +377,11 @@ class BlockWriter {
       return;
     }
     this.inlines(node, this.pending, {}, null);
+  }
+
+  private quote(node: ElementNode): void {
+    const children = this.childBlocks(node);
+    if (children.length) this.emit({ type: "quote", children });
   }
 
   private childBlocks(node: ElementNode): Block[] {

@@ -668,6 +668,8 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
       // A list whose items hold one thing each and as many images as items (a gallery; also a list
       // without items or images, such as an indented quote) is content.
       if (isList && el.children.filter(isElement).every((c) => c.children.filter(isElement).length <= 1) && img === liCount) continue;
+      // A <ul>/<ol> without any item is the old way of indenting a passage, not a list: text, unless mostly links.
+      if ((tag === "ul" || tag === "ol") && liCount === 0 && density < 0.5 && contentLength > 0) continue;
       remove(el);
     }
   }
