@@ -140,3 +140,14 @@ export async function updateConfig(w: WorkspaceDb, id: number, settings: ConfigS
     throw err;
   }
 }
+
+/** Records a failure outside a run (a daily run that was given up) as the config's `last_error`. */
+export async function recordConfigError(w: WorkspaceDb, id: number, message: string): Promise<boolean> {
+  const row = await w.db
+    .update(syncConfigs)
+    .set({ lastError: message, updatedAt: nowIso() })
+    .where(and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.id, id)))
+    .returning({ id: syncConfigs.id })
+    .get();
+  return row !== undefined;
+}

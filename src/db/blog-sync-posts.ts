@@ -100,10 +100,17 @@ export async function updateSyncedContent(
 }
 
 /** Moves a post from one state to another, only if it is still in `from` (safe under repeated delivery). */
-export async function transitionSyncedPost(w: WorkspaceDb, id: number, from: SyncedPostState, to: SyncedPostState): Promise<boolean> {
+/** Moves a post from one state to another; false when it is no longer in `from`. `error` is kept with it. */
+export async function transitionSyncedPost(
+  w: WorkspaceDb,
+  id: number,
+  from: SyncedPostState,
+  to: SyncedPostState,
+  error?: string,
+): Promise<boolean> {
   const row = await w.db
     .update(syncedPosts)
-    .set({ state: to, updatedAt: nowIso() })
+    .set({ state: to, updatedAt: nowIso(), ...(error !== undefined ? { error } : {}) })
     .where(and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.id, id), eq(syncedPosts.state, from)))
     .returning({ id: syncedPosts.id })
     .get();

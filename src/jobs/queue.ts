@@ -3,6 +3,7 @@
 // (wrangler.toml) a retried message goes to that queue's dead-letter queue.
 import type { Env } from "../env";
 import { consumePublishPost, consumeSyncRun, type Verdict } from "./consumers";
+import { consumeDeadLetter } from "./dead-letters";
 import { QueueMessage } from "./messages";
 
 const BASE_DELAY_SECONDS = 30;
@@ -13,7 +14,10 @@ export const backoffSeconds = (attempts: number) => Math.min(MAX_DELAY_SECONDS, 
 
 const log = (level: "info" | "warn" | "error", fields: Record<string, unknown>) => console[level === "info" ? "log" : level](JSON.stringify({ level, ...fields }));
 
-async function handle(message: Message<unknown>, env: Env): Promise<void> {
+/** Dead-letter queues are named after their queue with a `-dlq` suffix (wrangler.toml). */
+export const isDeadLetterQueue = (queue: string) => queue.endsWith("-dlq");
+
+async function handle(message: Message<unknown>, env: Env, deadLetter: boolean): Promise<void> {
   const parsed = QueueMessage.safeParse(message.body);
   if (!parsed.success) {
     // Retrying cannot make a malformed message valid; it is logged (with its body) and dropped.
@@ -24,7 +28,11 @@ async function handle(message: Message<unknown>, env: Env): Promise<void> {
   const body = parsed.data;
   let verdict: Verdict;
   try {
-    verdict = body.type === "sync.run" ? await consumeSyncRun(body, env) : await consumePublishPost(body, env);
+    verdict = deadLetter
+      ? await consumeDeadLetter(body, message.attempts, env)
+      : body.type === "sync.run"
+        ? await consumeSyncRun(body, env)
+        : await consumePublishPost(body, env);
   } catch (err) {
     verdict = { outcome: "retry", note: `unexpected error: ${err instanceof Error ? err.message : String(err)}` };
     log("error", { msg: "queue message failed", id: message.id, type: body.type, attempts: message.attempts, error: verdict.note });
@@ -41,5 +49,6 @@ async function handle(message: Message<unknown>, env: Env): Promise<void> {
 
 export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   // One at a time: sync runs are heavy, and a batch is at most max_batch_size (5) messages.
-  for (const message of batch.messages) await handle(message, env);
+  const deadLetter = isDeadLetterQueue(batch.queue);
+  for (const message of batch.messages) await handle(message, env, deadLetter);
 }

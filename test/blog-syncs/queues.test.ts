@@ -178,3 +178,51 @@ describe("daily cron", () => {
     expect(rows.find((r) => r.config_id === activeB.id)?.workspace_id).toBe(b.id);
   });
 });
+
+describe("dead-letter queues", () => {
+  it("a publish task given up on marks its still-queued post failed with the reason; redelivery is harmless", async () => {
+    const config = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust", publish_immediately: true });
+    const queued = await queuedPost(config.id, "https://example.com/dead-letter");
+    const task = { type: "publish.post", workspace_id: ws.id, config_id: config.id, synced_post_id: queued.id, fingerprint: config.fingerprint };
+
+    const first = await deliver("threadwatch-publish-dlq", [task], 1);
+    expect(first.result.explicitAcks).toEqual(first.ids);
+    const failed = await getSyncedPost(workspaceDb(env, ws.id), queued.id);
+    expect(failed?.state).toBe("failed");
+    expect(failed?.error).toMatch(/given up/);
+
+    const again = await deliver("threadwatch-publish-dlq", [task], 1);
+    expect(again.result.explicitAcks).toEqual(again.ids);
+    expect((await getSyncedPost(workspaceDb(env, ws.id), queued.id))?.state).toBe("failed");
+  });
+
+  it("a dead-lettered publish task leaves a post that already left the queue alone", async () => {
+    const config = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust", publish_immediately: true });
+    const draft = await insertSyncedPost(
+      workspaceDb(env, ws.id),
+      config.id,
+      { sourceUrl: "https://example.com/already-draft", title: "A post", bodyMarkdown: "Body", bodyRichtext: null, images: [], contentHash: "1".repeat(64) },
+      "draft",
+    );
+    const task = { type: "publish.post", workspace_id: ws.id, config_id: config.id, synced_post_id: draft.id, fingerprint: config.fingerprint };
+    const { result, ids } = await deliver("threadwatch-publish-dlq", [task], 1);
+    expect(result.explicitAcks).toEqual(ids);
+    const after = await getSyncedPost(workspaceDb(env, ws.id), draft.id);
+    expect(after?.state).toBe("draft");
+    expect(after?.error).toBeNull();
+  });
+
+  it("a daily run given up on is recorded as the config's last_error, keeping the last failure", async () => {
+    const config = await createConfig(ws, { blog_url: "http://127.0.0.1:1/feed.xml", subreddit: "dead_letters" });
+    const message = { type: "sync.run", workspace_id: ws.id, config_id: config.id, schedule_key: "2026-03-09" };
+    // The last real delivery fails (nothing listens on port 1), then the dead-letter queue gets the message.
+    await deliver("threadwatch-sync", [message], 4);
+    const w = workspaceDb(env, ws.id);
+    expect((await getConfigRow(w, config.id))?.lastError).toMatch(/discovery failed/);
+    const { result, ids } = await deliver("threadwatch-sync-dlq", [message], 1);
+    expect(result.explicitAcks).toEqual(ids);
+    expect(result.retryMessages).toEqual([]);
+    const lastError = (await getConfigRow(w, config.id))?.lastError;
+    expect(lastError).toMatch(/^the daily run of 2026-03-09 was given up after every retry; last failure: .*discovery failed/);
+  });
+});
