@@ -221,3 +221,13 @@ describe("lists without items", () => {
     expect(article.text).toContain("Someone else wrote:\n\nHave you considered changing distributions?\n\n(I understand there is an almost-functional version now, and I will check it out at some point, maybe.)\n\nParagraph 6");
   });
 });
+
+describe("code blocks", () => {
+  it("a <br> inside <pre> (as some highlighters write line ends) is a new line", async () => {
+    const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+    const html = `<html><body><article>${[1, 2, 3, 4, 5].map(para).join("")}<pre class="language-c"><code><span class="token comment">// add.c</span><br><span>#include</span> &lt;emscripten.h&gt;<br><br>EMSCRIPTEN_KEEPALIVE<br><span class="token keyword">int</span> add(int x, int y) {<br>  return x + y;<br>}</code></pre></article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    const code = article.blocks.find((b) => b.type === "code");
+    expect(code).toEqual({ type: "code", language: "c", text: "// add.c\n#include <emscripten.h>\n\nEMSCRIPTEN_KEEPALIVE\nint add(int x, int y) {\n  return x + y;\n}" });
+  });
+});

@@ -324,7 +324,7 @@ class BlockWriter {
       case "blockquote":
         return this.quote(node);
       case "pre": {
-        const text = textContent(node).replace(/^\n/, "").replace(/\s+$/, "");
+        const text = preformattedText(node).replace(/^\n/, "").replace(/\s+$/, "");
         if (text.trim()) this.emit({ type: "code", text, language: languageOf(node) });
         return;
       }
@@ -433,6 +433,14 @@ class BlockWriter {
     }
     this.inlines(node, out, {}, null);
   }
+}
+
+/** The text of a `<pre>` as displayed: `<br>` (which some highlighters emit for line ends) is a newline. */
+function preformattedText(node: TreeNode): string {
+  if (typeof node === "string") return node;
+  if (node.tag === "br") return "\n";
+  if (!findAll(node, "br").length) return textContent(node);
+  return node.children.map(preformattedText).join("");
 }
 
 const PHRASE_CONTAINER = new Set([
