@@ -26,6 +26,7 @@ const NEGATIVE =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
+const AUTHOR_BOX = /(^|[\s_-])(author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|(article|post|entry)-?author)([\s_-]|$)/i;
 const UNLIKELY_ROLES = new Set(["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]);
 const COMMAS = /[\u002C\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C]/g;
 const VIDEO_HOSTS = /\/\/(www\.)?((dailymotion|youtube|youtube-nocookie|player\.vimeo|v\.qq)\.com|(archive|upload\.wikimedia)\.org|player\.twitch\.tv)/i;
@@ -527,6 +528,8 @@ function prepArticle(content: ElementNode, flags: Flags, scores: Scores, title: 
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
   cleanMatching(content, isCommentSection);
   cleanMatching(content, (el) => SHARE.test(matchString(el)) && textLength(el) < 500 && el !== content);
+  // "About the author" boxes: a bio is not the article.
+  cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
   for (const tag of ["fieldset", "table", "ul", "div"]) cleanConditionally(content, tag, flags);
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
