@@ -231,3 +231,17 @@ describe("code blocks", () => {
     expect(code).toEqual({ type: "code", language: "c", text: "// add.c\n#include <emscripten.h>\n\nEMSCRIPTEN_KEEPALIVE\nint add(int x, int y) {\n  return x + y;\n}" });
   });
 });
+
+describe("related posts and author boxes inside the article", () => {
+  it("are removed, also when their class says 'article' too; a paragraph merely about relations is not", async () => {
+    const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+    const html = `<html><body><article>${[1, 2, 3].map(para).join("")}
+<div class="multi-related-article-links"><h3>Related</h3><a href="/amazon">More on Amazon</a><ul class="related-article-links-list"><li><a href="/one">Amazon posts first jobs for new headquarters</a></li><li><a href="/two">Amazon earns a profit, vows to shift to one-day delivery</a></li></ul></div>
+${[4, 5].map(para).join("")}<div class="related-article-body"><p>How the two events are related, in the words of the people who were there, is told below.</p></div>${para(6)}
+<section class="article-author"><div class="author-bio"><a href="/author/dan">Dan Writer</a> Dan is the security editor, which he joined in 2012 after working for other publications.</div></section></article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 6 of the post");
+    expect(article.text).toContain("How the two events are related");
+    for (const gone of ["More on Amazon", "headquarters", "one-day delivery", "Dan is the security editor"]) expect(article.text).not.toContain(gone);
+  });
+});

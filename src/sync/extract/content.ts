@@ -528,6 +528,8 @@ function prepArticle(content: ElementNode, flags: Flags, scores: Scores, title: 
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
   cleanMatching(content, isCommentSection);
   cleanMatching(content, (el) => SHARE.test(matchString(el)) && textLength(el) < 500 && el !== content);
+  // Related-post blocks that survived scoring because their class also says "article" ("related-article-links").
+  cleanMatching(content, (el) => /related/i.test(matchString(el)) && linkDensity(el) > 0.5);
   // "About the author" boxes: a bio is not the article.
   cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
   for (const tag of ["fieldset", "table", "ul", "div"]) cleanConditionally(content, tag, flags);
