@@ -245,3 +245,22 @@ ${[4, 5].map(para).join("")}<div class="related-article-body"><p>How the two eve
     for (const gone of ["More on Amazon", "headquarters", "one-day delivery", "Dan is the security editor"]) expect(article.text).not.toContain(gone);
   });
 });
+
+describe("the title repeated in the body", () => {
+  const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+  const page = (title: string, body: string) => `<html><head><title>${title}</title></head><body><article>${body}${[1, 2, 3, 4, 5].map(para).join("")}</article></body></html>`;
+
+  it("goes when the opening heading is made of the title's words (a kicker or a shortened headline)", async () => {
+    const kicker = await extractArticle(page("Lupita Nyong'o's $150K Pearl Oscar Dress -- STOLEN!!!", `<h2>Lupita Nyong'o</h2><h4>$150K Pearl Oscar Dress ... STOLEN!!!!</h4>`), "https://example.com/a");
+    expect(kicker.blocks[0]).toEqual({ type: "heading", level: 4, children: [{ type: "text", text: "$150K Pearl Oscar Dress ... STOLEN!!!!" }] });
+    const shortened = await extractArticle(page("MathJax v3 with MathML input and HTML output", `<h1>MathJax v3 beta: MathML input, HTML output test</h1>`), "https://example.com/b");
+    expect(shortened.blocks[0]!.type).toBe("paragraph");
+  });
+
+  it("stays when text comes before it, or when it says something else", async () => {
+    const later = await extractArticle(page("Embedded videos test", `<p>Lorem ipsum dolor sit amet, consectetur adipisicing elit.</p><h2>Videos</h2>`), "https://example.com/c");
+    expect(later.blocks.filter((b) => b.type === "heading")).toEqual([{ type: "heading", level: 2, children: [{ type: "text", text: "Videos" }] }]);
+    const other = await extractArticle(page("Why we moved our builds to a monorepo", `<h2>Monorepo builds, part two</h2>`), "https://example.com/d");
+    expect(other.blocks[0]!.type).toBe("heading");
+  });
+});
