@@ -264,3 +264,15 @@ describe("the title repeated in the body", () => {
     expect(other.blocks[0]!.type).toBe("heading");
   });
 });
+
+describe("captions", () => {
+  const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+
+  it("a figure caption wrapped in other elements is the image's caption, read once", async () => {
+    const html = `<html><body><article><figure><div><img src="/vr.jpg" alt="The headset"></div><div class="caption-wrap"><figcaption><div>Sony's PlayStation VR.</div></figcaption><button>More</button></div></figure>${[1, 2, 3, 4, 5].map(para).join("")}</article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.blocks[0]).toEqual({ type: "image", url: "https://example.com/vr.jpg", alt: "The headset", caption: "Sony's PlayStation VR.", href: null });
+    expect(article.text.match(/PlayStation VR/g)).toHaveLength(1);
+  });
+
+});

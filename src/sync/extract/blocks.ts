@@ -341,12 +341,15 @@ class BlockWriter {
         const link = findAll(node, "a").find((a) => findAll(a, "img").length);
         const href = link ? safeUrl(link.attrs.href, this.base) : null;
         const last = imgs[imgs.length - 1];
+        const captionHolders = new Set<ElementNode>();
+        for (let up = caption?.parent; up && up !== node; up = up.parent) captionHolders.add(up);
         // The figure's content in document order; the caption goes with its (last) image.
         const visit = (child: TreeNode): void => {
           if (typeof child === "string") return this.inlines(child, this.pending, {}, null);
           if (child.tag === "figcaption") return;
           if (child.tag === "img") return this.addImage(child, child === last ? captionText : null, href);
-          if (findAll(child, "img").length) {
+          // Wrappers of the image or of the caption are opened, so the caption is not read twice.
+          if (findAll(child, "img").length || (caption && captionHolders.has(child))) {
             for (const c of child.children) visit(c);
             return;
           }
