@@ -275,4 +275,11 @@ describe("captions", () => {
     expect(article.text.match(/PlayStation VR/g)).toHaveLength(1);
   });
 
+  it("a table caption is a paragraph before the table", async () => {
+    const rows = [1, 2, 3, 4].map((n) => `<tr><td>Symptom ${n}</td><td>Cause ${n}</td></tr>`).join("");
+    const html = `<html><body><article>${[1, 2, 3, 4, 5].map(para).join("")}<table><caption>Table 6-1. Example <b>symptoms</b> and causes</caption><thead><tr><th>Symptom</th><th>Cause</th></tr></thead><tbody>${rows}</tbody></table></article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.blocks.slice(-2).map((b) => b.type)).toEqual(["paragraph", "table"]);
+    expect(article.blocks[article.blocks.length - 2]).toEqual({ type: "paragraph", children: [{ type: "text", text: "Table 6-1. Example " }, { type: "text", text: "symptoms", bold: true }, { type: "text", text: " and causes" }] });
+  });
 });

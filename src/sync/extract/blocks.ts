@@ -412,6 +412,9 @@ class BlockWriter {
       }
       if (cells.length) rows.push({ header, cells });
     }
+    // The caption is article text ("Table 6-1. Example symptoms and causes"): a paragraph before the table.
+    const caption = table.children.find((c): c is ElementNode => isElement(c) && c.tag === "caption");
+    if (caption) this.block({ ...caption, tag: "p" });
     if (!rows.length) return;
     // A layout table (one column, or not a data table) is read as the blocks it holds.
     const columns = Math.max(...rows.map((r) => r.cells.length));
