@@ -25,28 +25,28 @@ function installChromium() {
   execFileSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env });
 }
 
+/** The Chrome build each installed miniflare pins (`BROWSER_VERSION`), wherever npm placed miniflare. */
 function miniflareBrowserVersions(root) {
   const versions = new Set();
-  const walk = (dir, depth) => {
-    if (depth > 6 || !fs.existsSync(dir)) return;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+  const visit = (nodeModules, depth) => {
+    if (depth > 4 || !fs.existsSync(nodeModules)) return;
+    for (const entry of fs.readdirSync(nodeModules, { withFileTypes: true })) {
       if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
-      const full = path.join(dir, entry.name);
+      const dir = path.join(nodeModules, entry.name);
+      if (entry.name.startsWith("@")) {
+        // A scope folder holds packages; each may carry its own node_modules.
+        for (const scoped of fs.readdirSync(dir)) visit(path.join(dir, scoped, "node_modules"), depth + 1);
+        continue;
+      }
       if (entry.name === "miniflare") {
-        const index = path.join(full, "dist", "src", "index.js");
-        if (fs.existsSync(index)) {
-          const match = /var BROWSER_VERSION = "([^"]+)"/.exec(fs.readFileSync(index, "utf8"));
-          if (match) versions.add(match[1]);
-        }
+        const index = path.join(dir, "dist", "src", "index.js");
+        const match = fs.existsSync(index) && /var BROWSER_VERSION = "([^"]+)"/.exec(fs.readFileSync(index, "utf8"));
+        if (match) versions.add(match[1]);
       }
-      if (entry.name === "node_modules" || entry.name.startsWith("@") || depth < 6) {
-        if (entry.name === "node_modules" || entry.name.startsWith("@") || dir.endsWith("node_modules")) {
-          walk(full, depth + 1);
-        }
-      }
+      visit(path.join(dir, "node_modules"), depth + 1);
     }
   };
-  walk(path.join(root, "node_modules"), 0);
+  visit(path.join(root, "node_modules"), 0);
   return [...versions];
 }
 
