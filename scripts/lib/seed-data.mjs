@@ -2,6 +2,7 @@
 // competitors an email-marketing product would track, and forum posts that mention them. Everything is
 // generated as SQL text for one workspace id, so the same statements can go through `wrangler d1 execute`
 // or straight into the SQLite file. Deterministic for a given seed.
+import { createRandom } from "../../src/lib/random.ts";
 
 export const SUBREDDITS = ["emailmarketing", "marketing", "smallbusiness", "Entrepreneur", "SaaS", "startups", "ecommerce", "Newsletters"];
 
@@ -89,20 +90,6 @@ const ASKS = [
 const USERS = ["growth_gal", "shopify_sam", "throwaway_mktg", "coffee_and_crm", "indie_dev_42", "ops_nerd", "brandon_b2b", "newsletter_nina", "mkt_manager_uk", "quiet_founder"];
 const INTENT_PHRASES = ["looking for", "recommend", "alternative", "ready to pay", "switch"];
 
-/** mulberry32: a small, fast, seedable PRNG (the data only needs to look varied, not be secret). */
-export function createRandom(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n) => Math.floor(next() * n);
-  const pick = (list) => list[int(list.length)];
-  return { next, int, pick };
-}
 
 /** SQL literal: NULL, a number, or a single-quoted string. */
 export function sqlValue(value) {

@@ -1,6 +1,7 @@
 // Seeds a workspace's posts, keywords and competitors straight into D1 through the drizzle schema, and
 // keeps a plain-JS model of every row so tests can apply the same filters and sorts themselves.
 import { env } from "cloudflare:workers";
+import { createRandom } from "../../src/lib/random";
 import { drizzle } from "drizzle-orm/d1";
 import type { PostView } from "../../src/db/posts";
 import * as schema from "../../src/db/schema";
@@ -14,23 +15,8 @@ export type ApiPost = Omit<ModelPost, "keywordIds" | "competitorIds">;
 
 export const toApiPost = ({ keywordIds: _k, competitorIds: _c, ...post }: ModelPost): ApiPost => post;
 
-/** Small deterministic PRNG (mulberry32), so a failing case can be reproduced. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (max: number) => Math.floor(next() * max),
-    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
-    chance: (p: number) => next() < p,
-  };
-}
+/** Small deterministic PRNG, so a failing case can be reproduced. */
+export const prng = createRandom;
 
 export const SUBREDDITS = ["SaaS", "marketing", "startups", "webdev"] as const;
 const FILLER = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "oscar"];
