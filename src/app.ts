@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
+import { toHex } from "./auth/keys";
 import { ApiError, onError, respondError, validationHook } from "./errors";
 import { adminRouter } from "./routes/admin";
 import { createApiRouter, openApiDocument } from "./routes/api";
@@ -8,7 +9,7 @@ import { createMcpRouter } from "./routes/mcp";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-const newRequestId = () => `req_${[...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+const newRequestId = () => `req_${toHex(crypto.getRandomValues(new Uint8Array(12)))}`;
 
 /** Builds the Worker's HTTP app: middleware order, error handling, the API, its document and admin. */
 export function createApp() {

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "@hono/zod-openapi";
+import { log } from "./lib/log";
 
 /** The closed set of error codes (SPEC section 3) and the status each one answers with. */
 export const ERROR_STATUS = {
@@ -116,7 +117,7 @@ export function onError(err: Error, c: Context): Response {
   }
   // drizzle wraps driver errors ("Failed query: ..."); the cause is what says what went wrong.
   const cause = err.cause instanceof Error ? err.cause.message : undefined;
-  console.error(JSON.stringify({ level: "error", request_id: requestIdOf(c), method: c.req.method, path: c.req.path, error: err.message, cause, stack: err.stack }));
+  log("error", "unexpected error", { request_id: requestIdOf(c), method: c.req.method, path: c.req.path, error: err.message, cause, stack: err.stack });
   return respondError(c, new ApiError("internal_error", "an unexpected error occurred; quote the request id when reporting it"));
 }
 

@@ -1,4 +1,7 @@
-/** API key format (SPEC 2): `tw_live_` + 40 base62 characters from crypto.getRandomValues. */
+/**
+ * API key format (SPEC 2): `tw_live_` + 40 base62 characters from crypto.getRandomValues.
+ * Import-free on purpose: the seed script (Node, type stripping) imports this file directly.
+ */
 export const KEY_PREFIX = "tw_live_";
 const KEY_BODY_LENGTH = 40;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -17,9 +20,12 @@ export function generateApiKey(): string {
   return KEY_PREFIX + out.join("");
 }
 
+/** Lower-case hex of some bytes (digests, request ids). */
+export const toHex = (bytes: Uint8Array): string => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+
 export async function sha256Hex(value: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(new Uint8Array(digest));
 }
 
 /** What is shown of a key after creation: the prefix and four characters. */

@@ -5,6 +5,7 @@ import { findKeyByHash, touchKey } from "../db/api-keys";
 import { ApiError } from "../errors";
 import { optionalExecutionCtx } from "../lib/context";
 import { KEY_PATTERN, sha256Hex, timingSafeEqualStrings, type KeyScope } from "./keys";
+import { log, messageOf } from "../lib/log";
 
 /** How stale `last_used_at` may get before a request refreshes it (keeps writes off most requests). */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -34,7 +35,7 @@ export async function authenticate(env: AppEnv["Bindings"], header: string | und
   if (!key.lastUsedAt || now.getTime() - new Date(key.lastUsedAt).getTime() > LAST_USED_RESOLUTION_MS) {
     // Off the hot path: the response does not wait for this write.
     const write = touchKey(db, key.keyId, now.toISOString()).catch((err: unknown) =>
-      console.error(JSON.stringify({ level: "warn", msg: "last_used_at update failed", error: String(err) })),
+      log("warn", "last_used_at update failed", { error: messageOf(err) }),
     );
     if (ctx) ctx.waitUntil(write);
     else await write;

@@ -1,7 +1,7 @@
 // Blog sync configs of a workspace (SPEC 5). Every function takes the workspace accessor first.
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { ApiError } from "../errors";
-import { nowIso, type WorkspaceDb } from "./client";
+import { isUniqueViolation, nowIso, type WorkspaceDb } from "./client";
 import type { SyncedPostState } from "./blog-sync-posts";
 import { syncConfigs, syncedPosts } from "./schema";
 
@@ -42,9 +42,6 @@ export interface ConfigSettings {
   maxPosts: number;
   fingerprint: string;
 }
-
-const isUniqueViolation = (err: unknown) =>
-  /UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err) + String((err as Error)?.cause ?? ""));
 
 const duplicateConfig = () =>
   new ApiError("invalid_state", "another sync config of this workspace already syncs this blog to this subreddit");

@@ -28,3 +28,7 @@ export function directoryDb(env: Pick<Env, "DB">): Database {
 }
 
 export const nowIso = () => new Date().toISOString();
+
+/** A write refused by a UNIQUE index (drizzle wraps the driver's error; the cause says what failed). */
+export const isUniqueViolation = (err: unknown): boolean =>
+  /UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err) + String((err as Error)?.cause ?? ""));

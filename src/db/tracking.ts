@@ -1,7 +1,7 @@
 // Tracked keywords and competitors of a workspace.
 import { and, asc, eq } from "drizzle-orm";
 import { ApiError } from "../errors";
-import type { WorkspaceDb } from "./client";
+import { isUniqueViolation, type WorkspaceDb } from "./client";
 import { competitors, keywords } from "./schema";
 
 type KeywordRow = typeof keywords.$inferSelect;
@@ -32,8 +32,6 @@ export const serializeCompetitor = (c: CompetitorRow) => ({
 
 export type KeywordView = ReturnType<typeof serializeKeyword>;
 export type CompetitorView = ReturnType<typeof serializeCompetitor>;
-
-const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed/i.test(String((err as Error)?.message ?? err) + String((err as Error)?.cause ?? ""));
 
 const duplicate = (what: string) => new ApiError("invalid_state", `${what} already exists in this workspace (compared case-insensitively)`);
 

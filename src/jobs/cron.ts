@@ -2,6 +2,7 @@ import { deleteExpiredKeys } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import type { Env } from "../env";
 import { enqueueDailySyncs } from "./daily-sync";
+import { log } from "../lib/log";
 
 export const CRON_DAILY_SYNC = "0 6 * * *";
 export const CRON_HOURLY_MAINTENANCE = "0 * * * *";
@@ -11,15 +12,15 @@ export async function runScheduled(cron: string, env: Env, scheduledTime = Date.
   switch (cron) {
     case CRON_HOURLY_MAINTENANCE: {
       const deleted = await deleteExpiredKeys(directoryDb(env));
-      console.log(JSON.stringify({ level: "info", msg: "expired temporary keys deleted", deleted }));
+      log("info", "expired temporary keys deleted", { deleted });
       return;
     }
     case CRON_DAILY_SYNC: {
       const queued = await enqueueDailySyncs(env, scheduledTime);
-      console.log(JSON.stringify({ level: "info", msg: "daily blog syncs queued", queued }));
+      log("info", "daily blog syncs queued", { queued });
       return;
     }
     default:
-      console.warn(JSON.stringify({ level: "warn", msg: "unknown cron", cron }));
+      log("warn", "unknown cron", { cron });
   }
 }

@@ -5,14 +5,13 @@ import type { Env } from "../env";
 import { consumePublishPost, consumeSyncRun, type Verdict } from "./consumers";
 import { consumeDeadLetter } from "./dead-letters";
 import { QueueMessage } from "./messages";
+import { log, messageOf } from "../lib/log";
 
 const BASE_DELAY_SECONDS = 30;
 const MAX_DELAY_SECONDS = 3600;
 
 /** 30 s, 2 min, 8 min, 32 min, then an hour: attempt n waits 30·4^(n-1) seconds. */
 export const backoffSeconds = (attempts: number) => Math.min(MAX_DELAY_SECONDS, BASE_DELAY_SECONDS * 4 ** Math.max(0, attempts - 1));
-
-const log = (level: "info" | "warn" | "error", fields: Record<string, unknown>) => console[level === "info" ? "log" : level](JSON.stringify({ level, ...fields }));
 
 /** Dead-letter queues are named after their queue with a `-dlq` suffix (wrangler.toml). */
 export const isDeadLetterQueue = (queue: string) => queue.endsWith("-dlq");
@@ -21,7 +20,7 @@ async function handle(message: Message<unknown>, env: Env, deadLetter: boolean):
   const parsed = QueueMessage.safeParse(message.body);
   if (!parsed.success) {
     // Retrying cannot make a malformed message valid; it is logged (with its body) and dropped.
-    log("error", { msg: "invalid queue message dropped", id: message.id, body: message.body, issues: parsed.error.issues });
+    log("error", "invalid queue message dropped", { id: message.id, body: message.body, issues: parsed.error.issues });
     message.ack();
     return;
   }
@@ -34,16 +33,16 @@ async function handle(message: Message<unknown>, env: Env, deadLetter: boolean):
         ? await consumeSyncRun(body, env)
         : await consumePublishPost(body, env);
   } catch (err) {
-    verdict = { outcome: "retry", note: `unexpected error: ${err instanceof Error ? err.message : String(err)}` };
-    log("error", { msg: "queue message failed", id: message.id, type: body.type, attempts: message.attempts, error: verdict.note });
+    verdict = { outcome: "retry", note: `unexpected error: ${messageOf(err)}` };
+    log("error", "queue message failed", { id: message.id, type: body.type, attempts: message.attempts, error: verdict.note });
   }
   if (verdict.outcome === "ack") {
-    log("info", { msg: "queue message handled", id: message.id, type: body.type, note: verdict.note });
+    log("info", "queue message handled", { id: message.id, type: body.type, note: verdict.note });
     message.ack();
     return;
   }
   const delaySeconds = verdict.delaySeconds ?? backoffSeconds(message.attempts);
-  log("warn", { msg: "queue message retried", id: message.id, type: body.type, attempts: message.attempts, delaySeconds, note: verdict.note });
+  log("warn", "queue message retried", { id: message.id, type: body.type, attempts: message.attempts, delaySeconds, note: verdict.note });
   message.retry({ delaySeconds });
 }
 

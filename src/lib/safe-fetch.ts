@@ -1,6 +1,7 @@
 // Fetching the open web safely (SPEC section 8): http/https only, no credentials, no private or metadata
 // addresses unless the policy allows them, at most 5 redirects each re-checked, size caps enforced while
 // the body streams in, one deadline for the whole fetch, a descriptive User-Agent, robots.txt honoured.
+import { messageOf } from "./log";
 
 export type FetchErrorCode =
   | "bad_url"
@@ -223,7 +224,7 @@ async function assertPublicHost(url: URL, policy: FetchPolicy, signal: AbortSign
     blocked = await resolvesToBlocked(url.hostname, dohUrl, signal);
   } catch (err) {
     if (err instanceof FetchError) throw err;
-    throw new FetchError("network", `DNS lookup of ${url.hostname} failed: ${errorText(err)}`, undefined, url.href);
+    throw new FetchError("network", `DNS lookup of ${url.hostname} failed: ${messageOf(err)}`, undefined, url.href);
   }
   if (blocked)
     throw new FetchError("blocked_address", `refusing to fetch ${url.hostname}: it resolves to ${blocked}`, undefined, url.href);
@@ -231,10 +232,6 @@ async function assertPublicHost(url: URL, policy: FetchPolicy, signal: AbortSign
 
 // ---------------------------------------------------------------------------------------------------------
 // Bodies
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /** Reads a stream into memory, failing as soon as it passes `limit` bytes. */
 export async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, what: string): Promise<Uint8Array> {
@@ -275,7 +272,7 @@ export async function gunzipCapped(bytes: Uint8Array, limit: number): Promise<Ui
     return await readCapped(stream, limit, "decompressed body");
   } catch (err) {
     if (err instanceof FetchError) throw err;
-    throw new FetchError("parse", `not valid gzip data: ${errorText(err)}`);
+    throw new FetchError("parse", `not valid gzip data: ${messageOf(err)}`);
   }
 }
 
@@ -429,7 +426,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
         });
       } catch (err) {
         if (controller.signal.aborted) throw new FetchError("timeout", `no answer from ${target.host} within ${timeoutMs} ms`, undefined, target.href);
-        throw new FetchError("network", `could not fetch ${target.href}: ${errorText(err)}`, undefined, target.href);
+        throw new FetchError("network", `could not fetch ${target.href}: ${messageOf(err)}`, undefined, target.href);
       }
       if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
         await res.body?.cancel();
@@ -453,7 +450,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       } catch (err) {
         if (err instanceof FetchError) throw new FetchError(err.code, `${target.href} is over the ${kind} limit of ${limit} bytes`, res.status, target.href);
         if (controller.signal.aborted) throw new FetchError("timeout", `${target.href} did not finish within ${timeoutMs} ms`, undefined, target.href);
-        throw new FetchError("network", `reading ${target.href} failed: ${errorText(err)}`, undefined, target.href);
+        throw new FetchError("network", `reading ${target.href} failed: ${messageOf(err)}`, undefined, target.href);
       }
       return { url: target.href, status: res.status, headers: res.headers, contentType: res.headers.get("content-type") ?? "", bytes };
     }

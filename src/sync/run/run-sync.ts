@@ -12,6 +12,7 @@ import { ApiError, notFound } from "../../errors";
 import { discoverPosts, fetchArticle, toRedditMarkdown, toRedditRichText, type Discovery, type SourceKind } from "../index";
 import { fetchPolicy } from "./config-rules";
 import { PreviewSink, RealSink, type AbortReason, type PlannedWrite, type Sink } from "./sinks";
+import { messageOf } from "../../lib/log";
 
 export type ItemAction = "create" | "update" | "unchanged" | "skip" | "error";
 
@@ -54,8 +55,6 @@ export interface RunOptions {
   trigger: "api" | "schedule";
   scheduleKey?: string | null;
 }
-
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** What one source post renders to, and the hash that decides "changed". */
 interface Rendered {
@@ -124,7 +123,7 @@ async function walk(ctx: RunContext): Promise<Tally> {
   try {
     tally.discovery = await discoverPosts(config.blogUrl, { policy: fetchPolicy(env), maxPosts: ctx.maxPosts });
   } catch (err) {
-    tally.error = `discovery failed: ${errorText(err)}`;
+    tally.error = `discovery failed: ${messageOf(err)}`;
     return tally;
   }
   const candidates = tally.discovery.posts.slice(0, ctx.maxPosts);
@@ -142,7 +141,7 @@ async function walk(ctx: RunContext): Promise<Tally> {
     try {
       rendered = await render(candidate.url, config, env);
     } catch (err) {
-      tally.items.push({ ...itemOf(candidate.url, stored, "error", stored?.state ?? null, []), title: candidate.title ?? stored?.title ?? null, error: errorText(err) });
+      tally.items.push({ ...itemOf(candidate.url, stored, "error", stored?.state ?? null, []), title: candidate.title ?? stored?.title ?? null, error: messageOf(err) });
       continue;
     }
     const decision = plan(stored, rendered, queueing);
