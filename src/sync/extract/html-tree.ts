@@ -248,13 +248,6 @@ export function findAll(node: ElementNode, tags: Set<string> | string): ElementN
   return descendants(node).filter(typeof tags === "string" ? (el) => el.tag === tags : (el) => tags.has(el.tag));
 }
 
-/** How many elements of each tag are under `node`. */
-export function countTags(node: ElementNode): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const el of descendants(node)) counts.set(el.tag, (counts.get(el.tag) ?? 0) + 1);
-  return counts;
-}
-
 // Text of a subtree is asked for again and again while scoring and cleaning; it is cached per element and
 // the cache of an element and its ancestors is dropped whenever the tree under it changes.
 const rawTextCache = new WeakMap<ElementNode, string>();
