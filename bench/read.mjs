@@ -9,6 +9,8 @@
 // Only 127.0.0.1 is contacted; every loop is bounded by --samples.
 import fs from "node:fs";
 import path from "node:path";
+import { createHash } from "node:crypto";
+import { KEY_LOOKUP_SQL, liveKeyWorkspace } from "../src/db/key-sql.ts";
 import { buildPostsQueries } from "../src/db/posts-query.ts";
 import { EXIT_FAILED, integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
@@ -105,13 +107,19 @@ async function sampleHttp(url, headers, samples) {
   return { ...summarize(times), body: JSON.parse(last) };
 }
 
-/** The route's two statements (page and count), run one after the other as the route's batch runs them. */
-function sampleSql(db, [page, count], samples) {
-  const pageStmt = db.prepare(page.sql);
-  const countStmt = db.prepare(count.sql);
+/**
+ * The route's batch, run statement by statement as D1 runs a batch: the key lookup, the page, and the count
+ * unless the page carries it (searches: `total_count` on every row).
+ */
+function sampleSql(db, statements, countInPage, samples) {
+  const [lookup, page, count] = statements.map((s) => {
+    const stmt = db.prepare(s.sql);
+    return () => stmt.all(...s.params);
+  });
   const run = () => {
-    const rows = pageStmt.all(...page.params);
-    const total = countStmt.get(...count.params).count;
+    lookup();
+    const rows = page();
+    const total = countInPage ? (rows[0]?.total_count ?? 0) : count()[0].count;
     return { rows: rows.length, total };
   };
   for (let i = 0; i < WARMUP; i++) run();
@@ -211,21 +219,27 @@ runMain(async () => {
   const port = integerOption("port", values.port, { min: 1024, max: 65535 });
 
   const ws = await prepareWorkspace({ posts, reuse: values.reuse });
+  const startedAt = new Date().toISOString();
   const cases = CASES.map((c, index) => {
     const filters = { ...DEFAULT_FILTERS, ...c.filters };
     if (filters.keywordId === "{keywordId}") filters.keywordId = ws.keywordId;
-    const { page, count } = buildPostsQueries(ws.workspaceId, filters);
-    return { ...c, key: ws.keys[index], query: c.query.replace("{keywordId}", String(ws.keywordId)), built: [page, count] };
+    // Exactly what the route sends in its one batch for this key (src/auth/key-in-query.ts).
+    const key = ws.keys[index];
+    const digest = createHash("sha256").update(key).digest("hex");
+    const { page, count, countInPage } = buildPostsQueries(liveKeyWorkspace(digest, startedAt), filters);
+    const built = [{ sql: KEY_LOOKUP_SQL, params: [digest] }, page, ...(countInPage ? [] : [count])];
+    return { ...c, key, query: c.query.replace("{keywordId}", String(ws.keywordId)), built, countInPage };
   });
   console.log("asking workerd's SQLite for its query plans ...");
   const plans = await workerdPlans(cases.flatMap((c) => c.built));
   const db = await openLocalD1(PERSIST_DIR, { readOnly: true });
-  for (const [i, c] of cases.entries()) {
-    c.workerdPlan = plans.slice(2 * i, 2 * i + 2);
+  let planIndex = 0;
+  for (const c of cases) {
+    c.workerdPlan = plans.slice(planIndex, (planIndex += c.built.length));
     Object.assign(c, rawStatements(db, c.built, c.workerdPlan));
     if (values.explain) {
       console.log(`  ${c.name}${c.note ? ` (${c.note})` : ""}`);
-      for (const [j, label] of ["page", "count"].entries()) {
+      for (const [j, label] of ["key", c.countInPage ? "page+count" : "page", "count"].slice(0, c.built.length).entries()) {
         console.log(`    ${label}, workerd: ${c.workerdPlan[j].join(" | ")}`);
         console.log(`    ${label}, node:    ${nodePlan(db, c.statements[j]).join(" | ")}`);
       }
@@ -251,7 +265,7 @@ runMain(async () => {
       // The floor is sampled between the cases, so it sees the same server state over the whole run.
       for (let i = 0; i < FLOOR_SAMPLES_PER_CASE; i++) floorTimes.push((await timeRequest(`${origin}/`, {})).ms);
       const http = await sampleHttp(`${origin}/api/v1/posts${c.query ? `?${c.query}` : ""}`, { authorization: `Bearer ${c.key}` }, samples);
-      const sql = sampleSql(db, c.statements, samples);
+      const sql = sampleSql(db, c.statements, c.countInPage, samples);
       // The service and the raw statements must agree, or the comparison would be meaningless.
       if (http.body.count !== sql.total || http.body.data.length !== sql.rows) {
         throw new Error(`case "${c.name}": the API returned count ${http.body.count} (${http.body.data.length} rows), the raw SQL ${sql.total} (${sql.rows} rows)`);

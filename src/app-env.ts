@@ -1,4 +1,4 @@
-import type { AuthContext } from "./auth/middleware";
+import type { AuthContext, PresentedKey } from "./auth/middleware";
 import type { Env } from "./env";
 
 /** Hono's environment type for every router: the Worker bindings and the per-request variables. */
@@ -7,5 +7,7 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     auth: AuthContext;
+    /** On a route that checks the key in its own batch (src/auth/key-in-query.ts): the key, until then. */
+    presentedKey: PresentedKey;
   };
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, lt } from "drizzle-orm";
 import { displayPrefix, generateApiKey, sha256Hex, type KeyScope } from "../auth/keys";
 import { nowIso, type Database } from "./client";
+import { KEY_LOOKUP_SQL } from "./key-sql";
 import { apiKeys, workspaces } from "./schema";
 
 export interface ResolvedKey {
@@ -12,20 +13,11 @@ export interface ResolvedKey {
   lastUsedAt: string | null;
 }
 
-export async function findKeyByHash(db: Database, keyHash: string): Promise<ResolvedKey | undefined> {
-  const row = await db
-    .select({
-      keyId: apiKeys.id,
-      workspaceId: apiKeys.workspaceId,
-      scope: apiKeys.scope,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-    })
-    .from(apiKeys)
-    .where(eq(apiKeys.keyHash, keyHash))
-    .get();
-  return row;
+/** The statement that finds a key by its digest. */
+export const keyLookupStatement = (d1: D1Database, keyHash: string): D1PreparedStatement => d1.prepare(KEY_LOOKUP_SQL).bind(keyHash);
+
+export async function findKeyByHash(d1: D1Database, keyHash: string): Promise<ResolvedKey | undefined> {
+  return (await keyLookupStatement(d1, keyHash).first<ResolvedKey>()) ?? undefined;
 }
 
 export async function touchKey(db: Database, keyId: number, at: string): Promise<void> {

@@ -22,6 +22,14 @@ export interface BuiltQuery {
   params: (string | number)[];
 }
 
+/**
+ * Which workspace a statement reads: a workspace id, or SQL that yields one (the live-key subquery of
+ * src/db/api-keys.ts, so the statement returns nothing for a revoked or expired key).
+ */
+export type Workspace = number | BuiltQuery;
+
+const workspaceSql = (w: Workspace): BuiltQuery => (typeof w === "number" ? { sql: "?", params: [w] } : w);
+
 /** The values of the generated column priority_rank (schema.ts). */
 const PRIORITY_RANK: Record<NonNullable<PostFilters["priority"]>, number> = { high: 3, medium: 2, low: 1 };
 
@@ -40,9 +48,10 @@ export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext,
   (SELECT json_group_array(name) FROM (SELECT c.name FROM post_competitors pc JOIN competitors c ON c.id = pc.competitor_id
      WHERE pc.post_id = p.id ORDER BY c.name)) AS mentioned_competitors`;
 
-function whereClause(workspaceId: number, f: PostFilters): { from: string; where: string; params: (string | number)[] } {
-  const params: (string | number)[] = [workspaceId];
-  const conditions = ["p.workspace_id = ?"];
+function whereClause(workspace: Workspace, f: PostFilters): { from: string; where: string; params: (string | number)[] } {
+  const ws = workspaceSql(workspace);
+  const params: (string | number)[] = [...ws.params];
+  const conditions = [`p.workspace_id = ${ws.sql}`];
   let from = "posts p";
   if (f.search !== undefined) {
     // CROSS JOIN fixes the join order, FTS first. Left to the planner, SQLite 3.51 runs the MATCH once per
@@ -78,38 +87,81 @@ function whereClause(workspaceId: number, f: PostFilters): { from: string; where
   return { from, where: conditions.join(" AND "), params };
 }
 
-/** The ORDER BY keys; `relevance` is how the rank of a search hit is spelled where it is used. */
-function orderClause(f: PostFilters, relevance: string): string {
+/** Where the ORDER BY keys are read from: the posts row `p`, or a materialized search hit `h`. */
+interface OrderColumns {
+  relevance: string;
+  sortKey: (sortBy: Exclude<PostSort, "date">) => string;
+  createdUtc: string;
+  id: string;
+}
+
+const rowColumns = (relevance: string): OrderColumns => ({ relevance, sortKey: (s) => SORT_COLUMN[s], createdUtc: "p.created_utc", id: "p.id" });
+const HIT_COLUMNS: OrderColumns = { relevance: "h.relevance", sortKey: () => "h.sort_key", createdUtc: "h.created_utc", id: "h.id" };
+
+/** The ORDER BY keys. */
+function orderClause(f: PostFilters, col: OrderColumns): string {
   const dir = f.sortOrder === "asc" ? "ASC" : "DESC";
   // With a search and no explicit sort, relevance is the sort key: desc (the default) is best match first.
   // bm25() is lower-is-better, so its direction is the opposite of sort_order.
   if (f.sortBy === undefined && f.search !== undefined) {
-    return `${relevance} ${f.sortOrder === "asc" ? "DESC" : "ASC"}, p.created_utc ${dir}, p.id ${dir}`;
+    return `${col.relevance} ${f.sortOrder === "asc" ? "DESC" : "ASC"}, ${col.createdUtc} ${dir}, ${col.id} ${dir}`;
   }
   const sortBy = f.sortBy ?? "date";
   // Ties are broken by date, then id, in the same direction, so paging is stable.
-  const keys = sortBy === "date" ? ["p.created_utc", "p.id"] : [SORT_COLUMN[sortBy], "p.created_utc", "p.id"];
+  const keys = sortBy === "date" ? [col.createdUtc, col.id] : [col.sortKey(sortBy), col.createdUtc, col.id];
   return keys.map((k) => `${k} ${dir}`).join(", ");
 }
 
 const ranksByRelevance = (f: PostFilters) => f.sortBy === undefined && f.search !== undefined;
 
-export function buildPostsQueries(workspaceId: number, f: PostFilters): { page: BuiltQuery; count: BuiltQuery } {
-  const { from, where, params } = whereClause(workspaceId, f);
-  // Deferred join: the inner query picks the page's ids (reading indexes only where it can), and the columns
-  // with their two correlated subqueries are built for those 100 rows only. Where the order needs a sort
-  // (searches) they would otherwise be built for every hit.
-  const relevance = ranksByRelevance(f) ? ", bm25(posts_fts) AS relevance" : "";
-  const pageIds = `SELECT p.id AS id${relevance} FROM ${from} WHERE ${where} ORDER BY ${orderClause(f, "bm25(posts_fts)")} LIMIT ? OFFSET ?`;
+/**
+ * The statements of one GET /posts page. `page` returns the page's rows. Without a search, `count` is run
+ * beside it (both read indexes only). With a search, matching is the expensive part (a phrase is checked
+ * position by position, bm25 reads every hit's term statistics), so it is done once: the hits are
+ * materialized, and `page` carries their number in a `total_count` column of every row. `count` is then
+ * needed only when that page is empty past the first row (offset beyond the last hit).
+ */
+export interface PostsQueries {
+  page: BuiltQuery;
+  count: BuiltQuery;
+  countInPage: boolean;
+}
+
+export function buildPostsQueries(workspace: Workspace, f: PostFilters): PostsQueries {
+  const { from, where, params } = whereClause(workspace, f);
+  const count = { sql: `SELECT count(*) AS count FROM ${from} WHERE ${where}`, params };
+  if (f.search !== undefined) return { page: searchPage(from, where, params, f), count, countInPage: true };
+  // Deferred join: the inner query picks the page's ids reading indexes only, and the columns with their
+  // two correlated subqueries are built for those rows only.
+  const pageIds = `SELECT p.id AS id FROM ${from} WHERE ${where} ORDER BY ${orderClause(f, rowColumns(""))} LIMIT ? OFFSET ?`;
   return {
     page: {
-      sql: `SELECT ${POST_COLUMNS} FROM (${pageIds}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, "pg.relevance")}`,
+      sql: `SELECT ${POST_COLUMNS} FROM (${pageIds}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, rowColumns(""))}`,
       params: [...params, f.limit, f.offset],
     },
-    count: { sql: `SELECT count(*) AS count FROM ${from} WHERE ${where}`, params },
+    count,
+    countInPage: false,
   };
 }
 
-export function buildPostByIdQuery(workspaceId: number, postId: number): BuiltQuery {
-  return { sql: `SELECT ${POST_COLUMNS} FROM posts p WHERE p.workspace_id = ? AND p.id = ?`, params: [workspaceId, postId] };
+/** The search page: hits materialized once (id, sort keys, rank), counted, and the page's rows built from them. */
+function searchPage(from: string, where: string, params: (string | number)[], f: PostFilters): BuiltQuery {
+  const relevance = ranksByRelevance(f);
+  const sortKey = f.sortBy !== undefined && f.sortBy !== "date" ? `, ${SORT_COLUMN[f.sortBy]} AS sort_key` : "";
+  const hits =
+    `SELECT p.id AS id, p.created_utc AS created_utc${sortKey}${relevance ? ", bm25(posts_fts) AS relevance" : ""} ` +
+    `FROM ${from} WHERE ${where}`;
+  const pageIds = `SELECT h.id AS id${relevance ? ", h.relevance AS relevance" : ""} FROM hits h ORDER BY ${orderClause(f, HIT_COLUMNS)} LIMIT ? OFFSET ?`;
+  return {
+    sql:
+      `WITH hits AS MATERIALIZED (${hits}) ` +
+      `SELECT ${POST_COLUMNS}, (SELECT count(*) FROM hits) AS total_count ` +
+      `FROM (${pageIds}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, rowColumns("pg.relevance"))}`,
+    params: [...params, f.limit, f.offset],
+  };
+}
+
+export function buildPostByIdQuery(workspace: Workspace, postId: number): BuiltQuery {
+  const ws = workspaceSql(workspace);
+  return { sql: `SELECT ${POST_COLUMNS} FROM posts p WHERE p.workspace_id = ${ws.sql} AND p.id = ?`, params: [...ws.params, postId] };
 }

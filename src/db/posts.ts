@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { ApiError } from "../errors";
 import { nowIso, type WorkspaceDb } from "./client";
-import { buildPostByIdQuery, buildPostsQueries, type PostFilters } from "./posts-query";
+import { buildPostByIdQuery, buildPostsQueries, type BuiltQuery, type PostFilters, type Workspace } from "./posts-query";
 import { posts } from "./schema";
 
 export interface PostRow {
@@ -58,27 +58,38 @@ const isFtsSyntaxError = (err: unknown) =>
  * Whether `search` itself is what SQLite refused. Asked only after the listing failed, with a statement
  * that can fail for no other reason, so a broken schema ("no such column" of a real table) stays a 500.
  */
-async function isMalformedSearch(w: WorkspaceDb, search: string): Promise<boolean> {
+async function isMalformedSearch(d1: D1Database, search: string): Promise<boolean> {
   try {
-    await w.d1.prepare("SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND rowid = 0").bind(search).all();
+    await d1.prepare("SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND rowid = 0").bind(search).all();
     return false;
   } catch (err) {
     return isFtsSyntaxError(err);
   }
 }
 
-export async function listPosts(w: WorkspaceDb, filters: PostFilters): Promise<{ data: PostView[]; count: number }> {
-  const { page, count } = buildPostsQueries(w.workspaceId, filters);
+/**
+ * Runs statements made for a workspace in one D1 batch and says whose workspace that was. GET /posts passes
+ * one that checks the caller's key in the same batch (src/auth/key-in-query.ts).
+ */
+export type WorkspaceBatch = (
+  build: (workspace: Workspace) => D1PreparedStatement[],
+) => Promise<{ auth: { workspaceId: number }; results: D1Result[] }>;
+
+const prepare = (d1: D1Database, q: BuiltQuery) => d1.prepare(q.sql).bind(...q.params);
+
+/** One page of posts and the number of all that match, in one round trip to the database (almost always). */
+export async function listPosts(d1: D1Database, batch: WorkspaceBatch, filters: PostFilters): Promise<{ data: PostView[]; count: number }> {
+  let countInPage = false;
+  let ran: Awaited<ReturnType<WorkspaceBatch>>;
   try {
-    const [pageResult, countResult] = await w.d1.batch([
-      w.d1.prepare(page.sql).bind(...page.params),
-      w.d1.prepare(count.sql).bind(...count.params),
-    ]);
-    const rows = (pageResult?.results ?? []) as unknown as PostRow[];
-    const total = ((countResult?.results ?? [])[0] as { count: number } | undefined)?.count ?? 0;
-    return { data: rows.map(serializePost), count: total };
+    ran = await batch((workspace) => {
+      const q = buildPostsQueries(workspace, filters);
+      countInPage = q.countInPage;
+      return countInPage ? [prepare(d1, q.page)] : [prepare(d1, q.page), prepare(d1, q.count)];
+    });
   } catch (err) {
-    if (filters.search !== undefined && (await isMalformedSearch(w, filters.search))) {
+    // An ApiError is the batch's verdict on the key (401, 429), not SQLite's on the search.
+    if (!(err instanceof ApiError) && filters.search !== undefined && (await isMalformedSearch(d1, filters.search))) {
       throw new ApiError("validation_failed", "search is not a valid full-text query", {
         details: [
           {
@@ -90,11 +101,22 @@ export async function listPosts(w: WorkspaceDb, filters: PostFilters): Promise<{
     }
     throw err;
   }
+  const [pageResult, countResult] = ran.results;
+  const rows = (pageResult?.results ?? []) as unknown as (PostRow & { total_count?: number })[];
+  let count: number;
+  if (!countInPage) count = ((countResult?.results ?? [])[0] as { count: number } | undefined)?.count ?? 0;
+  else if (rows.length > 0) count = rows[0]!.total_count ?? 0;
+  else if (filters.offset === 0) count = 0;
+  else {
+    // A search paged past its last hit: the page carried no count, so it is asked for on its own.
+    const q = buildPostsQueries(ran.auth.workspaceId, filters).count;
+    count = (await prepare(d1, q).first<{ count: number }>())?.count ?? 0;
+  }
+  return { data: rows.map(serializePost), count };
 }
 
 export async function getPost(w: WorkspaceDb, postId: number): Promise<PostView | undefined> {
-  const q = buildPostByIdQuery(w.workspaceId, postId);
-  const row = await w.d1.prepare(q.sql).bind(...q.params).first<PostRow>();
+  const row = await prepare(w.d1, buildPostByIdQuery(w.workspaceId, postId)).first<PostRow>();
   return row ? serializePost(row) : undefined;
 }
 
