@@ -5,6 +5,7 @@
 // at 100,000 posts. Also: a search never reaches another workspace's posts, whatever FTS syntax it uses.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { liveKeyWorkspace } from "../../src/db/key-sql";
 import { buildPostsQueries, type PostFilters } from "../../src/db/posts-query";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { seedWorkspace } from "./seed";
@@ -16,8 +17,9 @@ async function plan(sql: string, params: (string | number)[]): Promise<string[]>
   return results.map((r) => r.detail);
 }
 
+/** The plans of the statements the route sends: scoped by the live-key subquery, as GET /posts scopes them. */
 async function plans(filters: Partial<PostFilters>) {
-  const { page, count } = buildPostsQueries(1, { ...BASE, ...filters });
+  const { page, count } = buildPostsQueries(liveKeyWorkspace("0".repeat(64), new Date().toISOString()), { ...BASE, ...filters });
   return { page: await plan(page.sql, page.params), count: await plan(count.sql, count.params) };
 }
 
@@ -62,6 +64,12 @@ describe("GET /posts statements use indexes", () => {
         expect(fts).toBeGreaterThanOrEqual(0);
         expect(hits).toBeGreaterThan(fts);
       }
+    }
+    // The page matches once: its hits are materialized and both counted and ranked from there.
+    for (const filters of [{ search: "pricing" }, { search: "integrat*", sortBy: "score" as const }]) {
+      const { page } = await plans(filters);
+      expect(page.filter((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"))).toHaveLength(1);
+      expect(page).toContain("MATERIALIZE hits");
     }
     // With a filter on another column the hit's row is read by its primary key instead.
     const { count } = await plans({ search: "pricing", subreddit: "SaaS" });
