@@ -1,4 +1,4 @@
-import type { AuthContext, PresentedKey } from "./auth/middleware";
+import type { AuthContext, PresentedKey } from "./auth/check";
 import type { Env } from "./env";
 
 /** Hono's environment type for every router: the Worker bindings and the per-request variables. */

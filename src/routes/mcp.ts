@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono, type ExecutionContext } from "hono";
 import type { AppEnv } from "../app-env";
-import { authenticate } from "../auth/middleware";
+import { authenticate } from "../auth/check";
 import type { Env } from "../env";
 import { requestIdOf } from "../errors";
 import { optionalExecutionCtx } from "../lib/context";
