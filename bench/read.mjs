@@ -175,6 +175,8 @@ async function prepareWorkspace({ posts, reuse }) {
     const saved = JSON.parse(fs.readFileSync(WORKSPACE_FILE, "utf8"));
     if (saved.posts === posts) {
       console.log(`reusing the seeded workspace in ${path.relative(ROOT, BENCH_DIR)} (${posts} posts)`);
+      // Migrations added since it was seeded (an index, say) are applied to it first.
+      if (await ensureLocalDatabase(PERSIST_DIR)) console.log("applied the migrations it lacked");
       return saved;
     }
   }

@@ -127,9 +127,21 @@ export interface PostsQueries {
   countInPage: boolean;
 }
 
+/**
+ * Counting one keyword's posts checks each of them for workspace and `archived` in the narrow
+ * posts_id_filters_idx, not in the wide rows (6 against 22 ms for 8,000 posts). Without statistics SQLite
+ * rates the two equal and takes whichever index comes first, so it is named here. Only when nothing else
+ * about the row is asked (another filter would read the row anyway).
+ */
+function countFrom(from: string, f: PostFilters): string {
+  const keywordOnly = f.keywordId !== undefined && f.search === undefined && f.subreddit === undefined &&
+    f.priority === undefined && f.answered === undefined && f.hasCompetitors === undefined;
+  return keywordOnly ? "posts p INDEXED BY posts_id_filters_idx" : from;
+}
+
 export function buildPostsQueries(workspace: Workspace, f: PostFilters): PostsQueries {
   const { from, where, params } = whereClause(workspace, f);
-  const count = { sql: `SELECT count(*) AS count FROM ${from} WHERE ${where}`, params };
+  const count = { sql: `SELECT count(*) AS count FROM ${countFrom(from, f)} WHERE ${where}`, params };
   if (f.search !== undefined) return { page: searchPage(from, where, params, f), count, countInPage: true };
   // Deferred join: the inner query picks the page's ids reading indexes only, and the columns with their
   // two correlated subqueries are built for those rows only.
