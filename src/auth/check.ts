@@ -80,7 +80,12 @@ export async function checkKey(env: AppEnv["Bindings"], key: PresentedKey, ctx?:
   return auth;
 }
 
-/** Resolves `Authorization: Bearer <key>` to a workspace, or throws 401 (or 429 past the rate limit). */
+/**
+ * Resolves `Authorization: Bearer <key>` to a workspace, or throws 401, without counting the request against
+ * the rate limit: `/mcp` checks the key before any protocol work, and a tool call counts once, through the
+ * REST request it dispatches (docs/mcp.md).
+ */
 export async function authenticate(env: AppEnv["Bindings"], header: string | undefined, ctx?: WaitUntil): Promise<AuthContext> {
-  return checkKey(env, await presentedKey(header), ctx);
+  const key = await presentedKey(header);
+  return acceptKey(env, await findKeyByHash(env.DB, key.digest), key.at, ctx);
 }

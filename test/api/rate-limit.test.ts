@@ -3,6 +3,7 @@
 // early in a window; each test file has its own runtime, so no other file's calls count here.
 import { expect, it } from "vitest";
 import { callJson, createTestWorkspace } from "../helpers";
+import { postMcp } from "../mcp/client";
 
 const LIMIT = 600;
 const WINDOW_MS = 60_000;
@@ -63,4 +64,31 @@ it("counts a GET /posts once, whether it succeeds, fails validation or carries a
   expect([limited.status, limited.body.error.code]).toEqual([429, "rate_limited"]);
   expect((await callJson("/api/v1/posts", { key: ws.readKey })).status).toBe(429);
   expect((await callJson("/api/v1/posts", { key: ws.writeKey })).status).toBe(200);
+}, 120_000);
+
+it("counts an MCP tool call once, through its REST request, and initialize and tools/list not at all", async () => {
+  const ws = await createTestWorkspace("rate limited mcp");
+  await startOfFreshWindow(15_000);
+  const windowAtStart = Math.floor(Date.now() / WINDOW_MS);
+  const rpc = async (id: number, method: string, params: object = {}) => {
+    const res = await postMcp(JSON.stringify({ jsonrpc: "2.0", id, method, params }), ws.readKey);
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  for (let sent = 0; sent < LIMIT - 1; sent += 233) {
+    const batch = await Promise.all(Array.from({ length: Math.min(233, LIMIT - 1 - sent) }, () => callJson("/api/v1/keywords", { key: ws.readKey })));
+    expect(batch.filter((r) => r.status !== 200)).toEqual([]);
+  }
+  // 599 counted. Neither of these counts:
+  const init = await rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+  expect(init.status).toBe(200);
+  expect((await rpc(2, "tools/list")).body.result.tools.length).toBeGreaterThan(0);
+  // The 600th: allowed.
+  const first = await rpc(3, "tools/call", { name: "get_keywords", arguments: {} });
+  expect(first.body.result.isError ?? false).toBe(false);
+  // The 601st: refused, as a tool error carrying the REST error body.
+  const second = await rpc(4, "tools/call", { name: "get_keywords", arguments: {} });
+  expect(second.body.result.isError).toBe(true);
+  expect(JSON.stringify(second.body.result.content)).toContain("rate_limited");
+  expect(Math.floor(Date.now() / WINDOW_MS)).toBe(windowAtStart);
 }, 120_000);
