@@ -3,8 +3,8 @@
 //
 // Seeds a workspace of 100,000 posts into a private local state directory (.bench/read/), starts the local
 // service on its own port, and for each filter, each sort and searches reports p50/p95 of GET /api/v1/posts
-// beside (a) the same SQL run directly on the same SQLite file with node:sqlite (the statements come from
-// src/db/posts-query.ts, the builder the route uses) and (b) GET / on the same server in the same run, the
+// beside (a) the same SQL run directly on the same SQLite file with node:sqlite (the route's one batch, built
+// by src/db/key-sql.ts and src/db/posts-query.ts for the case's key) and (b) GET / on the same server in the same run, the
 // local runtime's floor. Targets: p95 <= 50 ms, and p50 - floor <= 3 x raw SQL p50 + 2 ms.
 // Only 127.0.0.1 is contacted; every loop is bounded by --samples.
 import fs from "node:fs";

@@ -24,7 +24,7 @@ export interface BuiltQuery {
 
 /**
  * Which workspace a statement reads: a workspace id, or SQL that yields one (the live-key subquery of
- * src/db/api-keys.ts, so the statement returns nothing for a revoked or expired key).
+ * src/db/key-sql.ts, so the statement returns nothing for a revoked or expired key).
  */
 export type Workspace = number | BuiltQuery;
 
@@ -95,7 +95,8 @@ interface OrderColumns {
   id: string;
 }
 
-const rowColumns = (relevance: string): OrderColumns => ({ relevance, sortKey: (s) => SORT_COLUMN[s], createdUtc: "p.created_utc", id: "p.id" });
+// A row's relevance exists only on a search page, where the page's ids come with it as `pg.relevance`.
+const ROW_COLUMNS: OrderColumns = { relevance: "pg.relevance", sortKey: (s) => SORT_COLUMN[s], createdUtc: "p.created_utc", id: "p.id" };
 const HIT_COLUMNS: OrderColumns = { relevance: "h.relevance", sortKey: () => "h.sort_key", createdUtc: "h.created_utc", id: "h.id" };
 
 /** The ORDER BY keys. */
@@ -145,10 +146,10 @@ export function buildPostsQueries(workspace: Workspace, f: PostFilters): PostsQu
   if (f.search !== undefined) return { page: searchPage(from, where, params, f), count, countInPage: true };
   // Deferred join: the inner query picks the page's ids reading indexes only, and the columns with their
   // two correlated subqueries are built for those rows only.
-  const pageIds = `SELECT p.id AS id FROM ${from} WHERE ${where} ORDER BY ${orderClause(f, rowColumns(""))} LIMIT ? OFFSET ?`;
+  const pageIds = `SELECT p.id AS id FROM ${from} WHERE ${where} ORDER BY ${orderClause(f, ROW_COLUMNS)} LIMIT ? OFFSET ?`;
   return {
     page: {
-      sql: `SELECT ${POST_COLUMNS} FROM (${pageIds}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, rowColumns(""))}`,
+      sql: `SELECT ${POST_COLUMNS} FROM (${pageIds}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
       params: [...params, f.limit, f.offset],
     },
     count,
@@ -168,12 +169,11 @@ function searchPage(from: string, where: string, params: (string | number)[], f:
     sql:
       `WITH hits AS MATERIALIZED (${hits}) ` +
       `SELECT ${POST_COLUMNS}, (SELECT count(*) FROM hits) AS total_count ` +
-      `FROM (${pageIds}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, rowColumns("pg.relevance"))}`,
+      `FROM (${pageIds}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
     params: [...params, f.limit, f.offset],
   };
 }
 
-export function buildPostByIdQuery(workspace: Workspace, postId: number): BuiltQuery {
-  const ws = workspaceSql(workspace);
-  return { sql: `SELECT ${POST_COLUMNS} FROM posts p WHERE p.workspace_id = ${ws.sql} AND p.id = ?`, params: [...ws.params, postId] };
+export function buildPostByIdQuery(workspaceId: number, postId: number): BuiltQuery {
+  return { sql: `SELECT ${POST_COLUMNS} FROM posts p WHERE p.workspace_id = ? AND p.id = ?`, params: [workspaceId, postId] };
 }
