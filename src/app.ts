@@ -22,13 +22,8 @@ export function createApp() {
     await next();
     c.res.headers.set("x-request-id", requestId);
   });
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => respondError(c, new ApiError("payload_too_large", "request body is larger than 1 MB")),
-    }),
-  );
+  // Over the limit, bodyLimit throws Hono's 413, which onError answers as `payload_too_large`.
+  app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES }));
 
   app.get("/", (c) => c.json({ service: "threadwatch", api: "/api/v1", openapi: "/api/v1/openapi.json", mcp: "/mcp" }));
   // Public, registered before the API's key check.
