@@ -130,9 +130,10 @@ export async function updatePostState(w: WorkspaceDb, postId: number, patch: Pos
   const updated = await w.db
     .update(posts)
     .set({
-      ...(patch.is_answered !== undefined ? { isAnswered: patch.is_answered } : {}),
-      ...(patch.archived !== undefined ? { archived: patch.archived } : {}),
-      ...(patch.skipped !== undefined ? { skipped: patch.skipped } : {}),
+      // drizzle leaves undefined fields out of the SET
+      isAnswered: patch.is_answered,
+      archived: patch.archived,
+      skipped: patch.skipped,
       updatedAt: nowIso(),
     })
     .where(and(eq(posts.workspaceId, w.workspaceId), eq(posts.id, postId)))

@@ -86,15 +86,16 @@ export async function createKeyword(w: WorkspaceDb, input: KeywordInput): Promis
   return serializeKeyword(row);
 }
 
+// In the updates below a field left undefined is left out of the SET (drizzle drops undefined values).
 export async function updateKeyword(w: WorkspaceDb, id: number, patch: Partial<KeywordInput>): Promise<KeywordView | undefined> {
   if (patch.keyword !== undefined && !assertUniqueText(`keyword "${patch.keyword}"`, await keywordTexts(w), patch.keyword, id)) return undefined;
   const row = await uniquely(`keyword "${patch.keyword}"`, () =>
     w.db
       .update(keywords)
       .set({
-        ...(patch.keyword !== undefined ? { keyword: patch.keyword } : {}),
-        ...(patch.active !== undefined ? { active: patch.active } : {}),
-        ...(patch.is_ambiguous !== undefined ? { isAmbiguous: patch.is_ambiguous } : {}),
+        keyword: patch.keyword,
+        active: patch.active,
+        isAmbiguous: patch.is_ambiguous,
       })
       .where(and(eq(keywords.workspaceId, w.workspaceId), eq(keywords.id, id)))
       .returning()
@@ -151,11 +152,11 @@ export async function updateCompetitor(w: WorkspaceDb, id: number, patch: Partia
     w.db
       .update(competitors)
       .set({
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.website_url !== undefined ? { websiteUrl: patch.website_url } : {}),
-        ...(patch.keywords !== undefined ? { keywords: patch.keywords } : {}),
-        ...(patch.active !== undefined ? { active: patch.active } : {}),
-        ...(patch.is_ambiguous !== undefined ? { isAmbiguous: patch.is_ambiguous } : {}),
+        name: patch.name,
+        websiteUrl: patch.website_url,
+        keywords: patch.keywords,
+        active: patch.active,
+        isAmbiguous: patch.is_ambiguous,
       })
       .where(and(eq(competitors.workspaceId, w.workspaceId), eq(competitors.id, id)))
       .returning()
