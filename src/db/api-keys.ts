@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lt } from "drizzle-orm";
+import { and, desc, eq, isNotNull, lt, sql } from "drizzle-orm";
 import { displayPrefix, generateApiKey, sha256Hex, type KeyScope } from "../auth/keys";
 import { nowIso, type Database } from "./client";
 import { KEY_LOOKUP_SQL } from "./key-sql";
@@ -66,16 +66,15 @@ export async function listKeys(db: Database, workspaceId: number): Promise<ApiKe
   return rows.map(serializeKey);
 }
 
+/** Revokes a key of the workspace in one statement; revoking it again keeps the first revocation time. */
 export async function revokeKey(db: Database, workspaceId: number, keyId: number): Promise<ApiKeyView | undefined> {
-  const existing = await db
-    .select()
-    .from(apiKeys)
+  const row = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${nowIso()})` })
     .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, keyId)))
+    .returning()
     .get();
-  if (!existing) return undefined;
-  if (existing.revokedAt) return serializeKey(existing);
-  const row = await db.update(apiKeys).set({ revokedAt: nowIso() }).where(eq(apiKeys.id, keyId)).returning().get();
-  return serializeKey(row);
+  return row ? serializeKey(row) : undefined;
 }
 
 /** Deletes temporary keys whose expiry has passed (hourly cron). Returns how many went. */
