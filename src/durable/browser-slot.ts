@@ -78,19 +78,19 @@ export class BrowserSlot {
   }
 
   /** Hands the free slot to the longest-waiting caller. Synchronous: nothing can cut in line. */
-  private handOver(now: number): void {
+  private handOver(now: number): boolean {
     const next = this.waiters.shift();
-    if (!next) return;
+    if (!next) return false;
     clearTimeout(next.timer);
     const granted = this.grant(next.operation, next.leaseMs, now);
     next.resolve({ ok: true, ...granted, waitedMs: now - next.enqueuedAt });
+    return true;
   }
 
   acquire(operation: string, options: { waitMs?: number; leaseMs?: number } = {}): Promise<AcquireResult> {
     const now = Date.now();
     const leaseMs = options.leaseMs ?? BROWSER_LEASE_MS;
-    const current = this.holder();
-    if (current && current.deadline <= now) this.release(current.token);
+    this.expire(now);
     // Free and nobody queued before us: take it now. Otherwise wait in line, even if the slot just freed.
     if (!this.holder() && this.waiters.length === 0) return Promise.resolve({ ok: true, ...this.grant(operation, leaseMs, now), waitedMs: 0 });
     const waitMs = Math.max(0, Math.min(BROWSER_WAIT_MS, options.waitMs ?? BROWSER_WAIT_MS));
@@ -115,10 +115,8 @@ export class BrowserSlot {
   /** Frees the slot if `token` holds it, and hands it to the next caller in line. */
   release(token: string): boolean {
     const freed = this.sql.exec("DELETE FROM browser_slot WHERE id = 1 AND token = ?", token).rowsWritten > 0;
-    if (freed) {
-      this.onDeadlineChange();
-      this.handOver(Date.now());
-    }
+    // A hand-over grants the slot, which reschedules the deadline itself.
+    if (freed && !this.handOver(Date.now())) this.onDeadlineChange();
     return freed;
   }
 
