@@ -73,12 +73,14 @@ export function zodDetails(error: z.ZodError, prefix?: string): ErrorDetail[] {
   }).flat();
 }
 
-export function validationError(error: z.ZodError, target?: string): ApiError {
-  const details = zodDetails(error, target);
+/** A `validation_failed` error for these details, its message naming the first. */
+export function validationFailed(details: ErrorDetail[]): ApiError {
   const first = details[0];
   const message = first ? `${first.path}: ${first.message}` : "request is invalid";
   return new ApiError("validation_failed", details.length > 1 ? `${message} (and ${details.length - 1} more)` : message, { details });
 }
+
+export const validationError = (error: z.ZodError, target?: string): ApiError => validationFailed(zodDetails(error, target));
 
 /**
  * The one validation hook every OpenAPIHono router is built with: a failed schema becomes our

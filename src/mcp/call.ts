@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError, errorBody, type ErrorDetail } from "../errors";
+import { ApiError, errorBody, validationFailed, type ErrorDetail } from "../errors";
 import type { ApiTool } from "./tools";
 
 /**
@@ -48,10 +48,7 @@ export function toolRequest(
     if ("segment" in result) segments.set(name, result.segment);
     else invalid.push({ path: `path.${name}`, message: result.problem });
   }
-  if (invalid.length) {
-    const first = invalid[0]!;
-    return new ApiError("validation_failed", `${first.path}: ${first.message}`, { details: invalid });
-  }
+  if (invalid.length) return validationFailed(invalid);
 
   const query = new URLSearchParams();
   const fields: [string, unknown][] = [];
