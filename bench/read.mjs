@@ -155,19 +155,12 @@ async function workerdPlans(statements) {
 const samePlan = (a, b) => a.length === b.length && a.every((detail, i) => detail === b[i]);
 
 /**
- * `CROSS JOIN` is SQLite's documented way to fix the join order. When node:sqlite's planner puts the FTS
- * table inside the loop over posts but workerd's puts it outside, the raw timing runs the statement with
- * this hint, checked to give workerd's plan, so both sides measure the same plan.
+ * The statements to time directly: the route's own. The note says when node:sqlite's planner would run one
+ * of them with another plan than workerd's (the route pins the FTS order itself with `CROSS JOIN`).
  */
-const pinFtsFirst = (built) => ({ ...built, sql: built.sql.replace("FROM posts_fts JOIN posts p", "FROM posts_fts CROSS JOIN posts p") });
-
-/** The statements to time directly: the route's own, or pinned to workerd's plan when node:sqlite would choose another. */
 function rawStatements(db, built, workerd) {
-  const plans = built.map((b) => nodePlan(db, b));
-  if (plans.every((plan, i) => samePlan(plan, workerd[i]))) return { statements: built, note: "" };
-  const pinned = built.map(pinFtsFirst);
-  if (pinned.every((b, i) => samePlan(nodePlan(db, b), workerd[i]))) return { statements: pinned, note: "pinned" };
-  return { statements: built, note: "plan differs" };
+  const same = built.every((b, i) => samePlan(nodePlan(db, b), workerd[i]));
+  return { statements: built, note: same ? "" : "plan differs" };
 }
 
 async function prepareWorkspace({ posts, reuse }) {
@@ -293,7 +286,7 @@ runMain(async () => {
     if (overhead > budget) misses.push("overhead");
     if (misses.length > 0) failures++;
     lines.push(
-      `${`${r.group}: ${r.name}${r.note === "pinned" ? " *" : r.note ? " !" : ""}`.padEnd(32)} ${String(r.http.body.count).padStart(6)}  ${fmt(r.http.p50)} ${fmt(r.http.p95)}  ${fmt(r.sql.p50).padStart(7)}  ${fmt(overhead).padStart(9)} ${fmt(budget)}  ${misses.length ? `FAIL (${misses.join(", ")})` : "pass"}`,
+      `${`${r.group}: ${r.name}${r.note ? " !" : ""}`.padEnd(32)} ${String(r.http.body.count).padStart(6)}  ${fmt(r.http.p50)} ${fmt(r.http.p95)}  ${fmt(r.sql.p50).padStart(7)}  ${fmt(overhead).padStart(9)} ${fmt(budget)}  ${misses.length ? `FAIL (${misses.join(", ")})` : "pass"}`,
     );
   }
   console.log(`\nGET /api/v1/posts, ${posts} posts, ${samples} sequential requests per case after ${WARMUP} warm-up, limit 100 (ms)`);
@@ -301,11 +294,6 @@ runMain(async () => {
   console.log(`reference: GET /api/v1/keywords (key check, rate limit, one small query): p50 ${keywordsRoute.p50.toFixed(1)} ms, p95 ${keywordsRoute.p95.toFixed(1)} ms`);
   console.log(`targets: p95 <= ${P95_TARGET_MS} ms; p50 - floor <= 3 x sql p50 + 2 ms (budget)\n`);
   console.log(lines.join("\n"));
-  if (rows.some((r) => r.note === "pinned")) {
-    console.log("\n * node:sqlite's SQLite planned this search with the FTS table inside the loop over posts (seconds at");
-    console.log("   100k posts); workerd's plans it FTS-first. The sql column ran the route's statement with");
-    console.log("   `posts_fts CROSS JOIN posts`, checked to give workerd's plan (see docs/commands.md).");
-  }
   if (rows.some((r) => r.note === "plan differs")) console.log(" ! node:sqlite's plan differs from workerd's for this case (see --explain)");
   console.log(`\n${rows.length - failures} of ${rows.length} cases meet both targets`);
   return failures > 0 ? EXIT_FAILED : 0;
