@@ -49,7 +49,7 @@ export default {
       let article: Article;
       let elapsed: number;
       if (fetchUrl) {
-        // Timed around extraction only: fetchArticle's network time is measured separately and subtracted.
+        // Timed around fetchArticle as a whole: the fetch (DNS, robots.txt, the page) as well as decoding and extraction.
         const started = performance.now();
         article = await fetchArticle(fetchUrl, { policy });
         elapsed = performance.now() - started;
