@@ -3,7 +3,7 @@
 //     (precision / recall / F1 over word 4-grams, averaged per page) and timed; the peer, @mozilla/readability
 //     over linkedom, runs on the same pages in the same run (Node side).
 //  2. Feeds: every real feed under corpus/feeds parses, or fails with a clear error (never a crash).
-//  3. Sitemaps: every sitemap under corpus/sitemaps parses.
+//  3. Sitemaps: every document under corpus/sitemaps parses, or fails with a clear error (never a crash).
 //  4. The whole PyPy blog, served by a local HTTP server: landing page, index, feed and sitemap yield the same posts.
 // Our side runs inside workerd (scripts/extract-worker.ts), the code the Worker runs.
 import fs from "node:fs";
