@@ -46,13 +46,15 @@ export interface ConfigSettings {
 const duplicateConfig = () =>
   new ApiError("invalid_state", "another sync config of this workspace already syncs this blog to this subreddit");
 
-async function itemCounts(w: WorkspaceDb, configId?: number): Promise<Map<number, ItemCounts>> {
-  const rows = await w.db
+/** Post counts by state, per config of the workspace (or of one config). */
+const itemCountsQuery = (w: WorkspaceDb, configId?: number) =>
+  w.db
     .select({ configId: syncedPosts.configId, state: syncedPosts.state, n: count() })
     .from(syncedPosts)
     .where(and(eq(syncedPosts.workspaceId, w.workspaceId), configId === undefined ? undefined : eq(syncedPosts.configId, configId)))
-    .groupBy(syncedPosts.configId, syncedPosts.state)
-    .all();
+    .groupBy(syncedPosts.configId, syncedPosts.state);
+
+function toItemCounts(rows: { configId: number; state: SyncedPostState; n: number }[]): Map<number, ItemCounts> {
   const counts = new Map<number, ItemCounts>();
   for (const row of rows) {
     const entry = counts.get(row.configId) ?? zeroCounts();
@@ -84,17 +86,23 @@ export async function findConfigByTarget(w: WorkspaceDb, blogUrl: string, subred
     .get();
 }
 
-export async function getConfig(w: WorkspaceDb, id: number): Promise<SyncConfigView | undefined> {
-  const row = await getConfigRow(w, id);
-  if (!row) return undefined;
-  return serializeConfig(row, (await itemCounts(w, id)).get(id));
+/** The API's view of a row already read (or just written): only its item counts are queried. */
+export async function configView(w: WorkspaceDb, row: SyncConfigRow): Promise<SyncConfigView> {
+  return serializeConfig(row, toItemCounts(await itemCountsQuery(w, row.id).all()).get(row.id));
 }
 
+export async function getConfig(w: WorkspaceDb, id: number): Promise<SyncConfigView | undefined> {
+  const row = await getConfigRow(w, id);
+  return row ? configView(w, row) : undefined;
+}
+
+/** The configs and their item counts in one batch (one round trip). */
 export async function listConfigs(w: WorkspaceDb): Promise<SyncConfigView[]> {
-  const [rows, counts] = await Promise.all([
-    w.db.select().from(syncConfigs).where(eq(syncConfigs.workspaceId, w.workspaceId)).orderBy(asc(syncConfigs.id)).all(),
-    itemCounts(w),
+  const [rows, countRows] = await w.db.batch([
+    w.db.select().from(syncConfigs).where(eq(syncConfigs.workspaceId, w.workspaceId)).orderBy(asc(syncConfigs.id)),
+    itemCountsQuery(w),
   ]);
+  const counts = toItemCounts(countRows);
   return rows.map((row) => serializeConfig(row, counts.get(row.id)));
 }
 

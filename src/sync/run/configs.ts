@@ -1,8 +1,8 @@
 // Creating and updating sync configs (SPEC 5 upsert rules). A change is written to D1 first and then told
 // to the workspace coordinator, so a run that is active for the config aborts before its next write.
 import {
+  configView,
   findConfigByTarget,
-  getConfig,
   getConfigRow,
   insertConfig,
   serializeConfig,
@@ -60,7 +60,7 @@ async function update(env: Env, w: WorkspaceDb, id: number, settings: ConfigSett
   const row = await updateConfig(w, id, settings);
   if (!row) throw notFound("sync config");
   await announce(env, w, row);
-  return (await getConfig(w, row.id)) ?? serializeConfig(row);
+  return configView(w, row);
 }
 
 /**
