@@ -11,13 +11,23 @@ import http from "node:http";
 import path from "node:path";
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
+import { parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { startExtractWorker } from "../scripts/extract-runner.mjs";
 import { score } from "./extract-score.mjs";
 
+const USAGE = `usage: npm run bench:extract [-- options] [PAGE...]
+
+  PAGE...           only these mozilla/readability test pages (directory names, e.g. 001 mathjax);
+                    with pages named, only the article section runs
+  --verbose         list every page by how far it trails the peer (default: the worst 8)
+  --no-articles     skip the article section (feeds, sitemaps and the whole blog only)
+  --articles-only   run the article section only
+  -h, --help        this help
+
+The corpus is read from ../shared/corpus, or from $CORPUS_DIR when set.`;
+
 const CORPUS = process.env.CORPUS_DIR ?? path.resolve(import.meta.dirname, "../../shared/corpus");
 const PAGES = path.join(CORPUS, "extraction/mozilla__readability/test/test-pages");
-const only = process.argv.slice(2).filter((a) => !a.startsWith("--"));
-const verbose = process.argv.includes("--verbose");
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -80,7 +90,7 @@ function peer(html) {
   return { ...fragmentTexts(content), ms: (performance.now() - started) / REPEAT };
 }
 
-async function benchArticles(worker) {
+async function benchArticles(worker, { only, verbose }) {
   const names = fs.readdirSync(PAGES).filter((n) => !only.length || only.includes(n)).sort();
   const ours = [];
   const theirs = [];
@@ -257,14 +267,36 @@ async function benchPypy(worker) {
   }
 }
 
-const worker = await startExtractWorker({ allowPrivate: true });
-try {
-  if (!process.argv.includes("--no-articles")) await benchArticles(worker);
-  if (!only.length && !process.argv.includes("--articles-only")) {
-    await benchFeeds(worker);
-    await benchSitemaps(worker);
-    await benchPypy(worker);
+await runMain(async () => {
+  const { values, positionals: only } = parseCommandLine(
+    process.argv.slice(2),
+    {
+      verbose: { type: "boolean", default: false },
+      "no-articles": { type: "boolean", default: false },
+      "articles-only": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+    { allowPositionals: true },
+  );
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
   }
-} finally {
-  await worker.dispose();
-}
+  if (only.length) {
+    const pages = new Set(fs.readdirSync(PAGES));
+    const unknown = only.filter((n) => !pages.has(n));
+    if (unknown.length) throw new UsageError(`no such test page under ${PAGES}: ${unknown.join(", ")}`);
+  }
+  const worker = await startExtractWorker({ allowPrivate: true });
+  try {
+    if (!values["no-articles"]) await benchArticles(worker, { only, verbose: values.verbose });
+    if (!only.length && !values["articles-only"]) {
+      await benchFeeds(worker);
+      await benchSitemaps(worker);
+      await benchPypy(worker);
+    }
+  } finally {
+    await worker.dispose();
+  }
+  return 0;
+}, USAGE);
