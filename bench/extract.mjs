@@ -13,6 +13,7 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { startExtractWorker } from "../scripts/extract-runner.mjs";
+import { CORPUS_DIR as CORPUS, READABILITY_TEST_PAGES as PAGES } from "../scripts/lib/paths.mjs";
 import { score } from "./extract-score.mjs";
 
 const USAGE = `usage: npm run bench:extract [-- options] [PAGE...]
@@ -26,8 +27,6 @@ const USAGE = `usage: npm run bench:extract [-- options] [PAGE...]
 
 The corpus is read from ../shared/corpus, or from $CORPUS_DIR when set.`;
 
-const CORPUS = process.env.CORPUS_DIR ?? path.resolve(import.meta.dirname, "../../shared/corpus");
-const PAGES = path.join(CORPUS, "extraction/mozilla__readability/test/test-pages");
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench:sync -- [--posts N] [--port N] [--blog-port N] [--corpus DIR]
 // A real (non-dry) blog sync through the local service: a local blog server publishes N real article pages
-// (Mozilla Readability's test pages from ../shared/corpus) behind an RSS feed; `wrangler dev` runs on its own
+// (Mozilla Readability's test pages from ../shared/corpus or $CORPUS_DIR) behind an RSS feed; `wrangler dev` runs on its own
 // port and a fresh persist directory; one config syncs them all into drafts. Reports total time, time per
 // post with and without the blog server's own time, a re-run (all unchanged) and a dry run, and the Worker
 // process's memory (workerd RSS, sampled every 25 ms, plus the kernel's high-water mark). Prints figures;
@@ -13,7 +13,7 @@ import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
-import { ROOT } from "../scripts/lib/paths.mjs";
+import { READABILITY_TEST_PAGES, ROOT } from "../scripts/lib/paths.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
 
 const USAGE = `usage: npm run bench:sync -- [--posts N] [--port N] [--blog-port N] [--corpus DIR]
@@ -21,9 +21,8 @@ const USAGE = `usage: npm run bench:sync -- [--posts N] [--port N] [--blog-port 
   --posts N       posts on the benchmark blog, all synced in one run (1..50, default 50)
   --port N        port for the temporary wrangler dev (default 8798)
   --blog-port N   port for the benchmark blog (default 8799)
-  --corpus DIR    Readability test pages (default ../shared/corpus/extraction/mozilla__readability/test/test-pages)`;
-
-const DEFAULT_CORPUS = path.join(ROOT, "..", "shared", "corpus", "extraction", "mozilla__readability", "test", "test-pages");
+  --corpus DIR    Readability test pages (default extraction/mozilla__readability/test/test-pages
+                  under $CORPUS_DIR, or under ../shared/corpus when CORPUS_DIR is not set)`;
 
 /** The blog: /feed.xml lists the pages newest first, /posts/<name>.html serves each page as it was captured. */
 function startBlog(pages, port) {
@@ -165,7 +164,7 @@ runMain(async () => {
     posts: { type: "string", default: "50" },
     port: { type: "string", default: "8798" },
     "blog-port": { type: "string", default: "8799" },
-    corpus: { type: "string", default: DEFAULT_CORPUS },
+    corpus: { type: "string", default: READABILITY_TEST_PAGES },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {

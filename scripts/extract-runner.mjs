@@ -4,8 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { unstable_startWorker } from "wrangler";
-
-const ROOT = path.resolve(import.meta.dirname, "..");
+import { ROOT } from "./lib/paths.mjs";
 
 export async function startExtractWorker({ allowPrivate = false } = {}) {
   // Request.cf comes from a Cloudflare endpoint; nothing here needs it (and there may be no internet).
