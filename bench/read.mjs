@@ -9,7 +9,7 @@
 // Only 127.0.0.1 is contacted; every loop is bounded by --samples.
 import fs from "node:fs";
 import path from "node:path";
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../src/auth/keys.ts";
 import { KEY_LOOKUP_SQL, liveKeyWorkspace } from "../src/db/key-sql.ts";
 import { buildPostsQueries } from "../src/db/posts-query.ts";
 import { EXIT_FAILED, integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
@@ -215,16 +215,16 @@ runMain(async () => {
 
   const ws = await prepareWorkspace({ posts, reuse: values.reuse });
   const startedAt = new Date().toISOString();
-  const cases = CASES.map((c, index) => {
+  const cases = await Promise.all(CASES.map(async (c, index) => {
     const filters = { ...DEFAULT_FILTERS, ...c.filters };
     if (filters.keywordId === "{keywordId}") filters.keywordId = ws.keywordId;
     // Exactly what the route sends in its one batch for this key (src/auth/key-in-query.ts).
     const key = ws.keys[index];
-    const digest = createHash("sha256").update(key).digest("hex");
+    const digest = await sha256Hex(key);
     const { page, count, countInPage } = buildPostsQueries(liveKeyWorkspace(digest, startedAt), filters);
     const built = [{ sql: KEY_LOOKUP_SQL, params: [digest] }, page, ...(countInPage ? [] : [count])];
     return { ...c, key, query: c.query.replace("{keywordId}", String(ws.keywordId)), built, countInPage };
-  });
+  }));
   console.log("asking workerd's SQLite for its query plans ...");
   const plans = await workerdPlans(cases.flatMap((c) => c.built));
   const db = await openLocalD1(PERSIST_DIR, { readOnly: true });
