@@ -1,7 +1,8 @@
-// Blog sync configs of a workspace (SPEC 5). Every function takes the workspace accessor first.
+// Blog sync configs of a workspace (SPEC 5). Every function takes the workspace accessor first, but the
+// daily cron's listing over all workspaces.
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { ApiError } from "../errors";
-import { isUniqueViolation, nowIso, type WorkspaceDb } from "./client";
+import { isUniqueViolation, nowIso, type Database, type WorkspaceDb } from "./client";
 import type { SyncedPostState } from "./blog-sync-posts";
 import { syncConfigs, syncedPosts } from "./schema";
 
@@ -106,15 +107,19 @@ export async function listConfigs(w: WorkspaceDb): Promise<SyncConfigView[]> {
   return rows.map((row) => serializeConfig(row, counts.get(row.id)));
 }
 
-/** Ids of the workspace's active configs: what the daily cron fans out. */
-export async function listActiveConfigIds(w: WorkspaceDb): Promise<number[]> {
-  const rows = await w.db
-    .select({ id: syncConfigs.id })
+/**
+ * The active configs of every workspace, in workspace then config order: what the daily cron fans out.
+ * One query over the directory database, where every workspace's configs live today; a config cascades
+ * with its workspace, so each row belongs to an existing workspace. A workspace moved to a database of
+ * its own (src/db/client.ts) would need its own query here.
+ */
+export async function listActiveConfigsOfAllWorkspaces(db: Database): Promise<{ workspaceId: number; id: number }[]> {
+  return db
+    .select({ workspaceId: syncConfigs.workspaceId, id: syncConfigs.id })
     .from(syncConfigs)
-    .where(and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.active, true)))
-    .orderBy(asc(syncConfigs.id))
+    .where(eq(syncConfigs.active, true))
+    .orderBy(asc(syncConfigs.workspaceId), asc(syncConfigs.id))
     .all();
-  return rows.map((r) => r.id);
 }
 
 /** Inserts a config; a concurrent insert of the same blog + subreddit surfaces as `undefined`. */

@@ -1,7 +1,6 @@
 // The daily cron's only job: one sync.run message per active config of every workspace.
-import { listActiveConfigIds } from "../db/blog-sync-configs";
-import { listWorkspaces } from "../db/api-keys";
-import { directoryDb, workspaceDb } from "../db/client";
+import { listActiveConfigsOfAllWorkspaces } from "../db/blog-sync-configs";
+import { directoryDb } from "../db/client";
 import type { Env } from "../env";
 import type { SyncRunMessage } from "./messages";
 
@@ -12,12 +11,12 @@ export const scheduleKeyOf = (scheduledTime: number) => new Date(scheduledTime).
 
 export async function enqueueDailySyncs(env: Env, scheduledTime: number): Promise<number> {
   const scheduleKey = scheduleKeyOf(scheduledTime);
-  const messages: SyncRunMessage[] = [];
-  for (const workspace of await listWorkspaces(directoryDb(env))) {
-    for (const configId of await listActiveConfigIds(workspaceDb(env, workspace.id))) {
-      messages.push({ type: "sync.run", workspace_id: workspace.id, config_id: configId, schedule_key: scheduleKey });
-    }
-  }
+  const messages: SyncRunMessage[] = (await listActiveConfigsOfAllWorkspaces(directoryDb(env))).map((config) => ({
+    type: "sync.run",
+    workspace_id: config.workspaceId,
+    config_id: config.id,
+    schedule_key: scheduleKey,
+  }));
   for (let i = 0; i < messages.length; i += SEND_BATCH) {
     await env.SYNC_QUEUE.sendBatch(messages.slice(i, i + SEND_BATCH).map((body) => ({ body })));
   }
