@@ -244,16 +244,11 @@ runMain(async () => {
   const origin = `http://127.0.0.1:${port}`;
   console.log(`starting the local service on ${origin} ...`);
   const server = startDevServer({ port, ip: "127.0.0.1", persistTo: PERSIST_DIR, extraArgs: ["--log-level", "warn"], capture: true });
-  let serverLog = "";
-  server.stdout.on("data", (d) => (serverLog += d));
-  server.stderr.on("data", (d) => (serverLog += d));
   const rows = [];
   const floorTimes = [];
   let keywordsRoute;
   try {
-    await waitUntilReady(server, `${origin}/`).catch((err) => {
-      throw new Error(`${err.message}\n${serverLog.slice(-2000)}`);
-    });
+    await waitUntilReady(server, `${origin}/`);
     for (let i = 0; i < WARMUP * 4; i++) await timeRequest(`${origin}/`, {});
 
     for (const c of cases) {

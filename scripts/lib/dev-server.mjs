@@ -2,26 +2,51 @@
 import { spawnWrangler } from "./wrangler.mjs";
 
 const READY_TIMEOUT_MS = 90_000;
+/** How much of a captured server's output is kept (its last characters), for the error when it fails to start. */
+const OUTPUT_TAIL_CHARS = 2_000;
+
+/** The kept tail of each captured child's output (stdout and stderr interleaved as they arrive). */
+const outputTails = new WeakMap();
 
 /**
  * Runs `wrangler dev` on `port`. `vars` are passed as `--var NAME:value` (never written to a file);
- * `extraArgs` go last. Returns the child process; stop it with `stopDevServer`.
+ * `extraArgs` go last. With `capture`, its output does not reach the terminal: both pipes are read all the
+ * time (so the child never blocks on a full pipe) and the last characters are kept for `waitUntilReady`'s
+ * error. Returns the child process; stop it with `stopDevServer`.
  */
 export function startDevServer({ port, ip, persistTo, vars = {}, extraArgs = [], capture = false }) {
   const args = ["dev", "--port", String(port), "--show-interactive-dev-session=false"];
   if (ip) args.push("--ip", ip);
   if (persistTo) args.push("--persist-to", persistTo);
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
-  return spawnWrangler([...args, ...extraArgs], { capture });
+  const child = spawnWrangler([...args, ...extraArgs], { capture });
+  if (capture) {
+    outputTails.set(child, "");
+    const keep = (text) => outputTails.set(child, (outputTails.get(child) + text).slice(-OUTPUT_TAIL_CHARS));
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding("utf8");
+      stream.on("data", keep);
+    }
+  }
+  return child;
 }
 
-/** Polls `url` until it answers 200, the child exits, or the time is up (a bounded loop). */
+/** An error about `child`, with the tail of its captured output when there is any. */
+function serverError(child, message) {
+  const tail = outputTails.get(child)?.trim();
+  return new Error(tail ? `${message}; its last output:\n${tail}` : message);
+}
+
+/**
+ * Polls `url` until it answers 200, the child exits, or the time is up (a bounded loop). The error carries
+ * the tail of the child's output when it was started with `capture`.
+ */
 export async function waitUntilReady(child, url, timeoutMs = READY_TIMEOUT_MS) {
   const deadline = Date.now() + timeoutMs;
   let exited = child.exitCode !== null;
   child.once("exit", () => (exited = true));
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`wrangler dev exited (code ${child.exitCode}) before ${url} answered`);
+    if (exited) throw serverError(child, `wrangler dev exited (code ${child.exitCode}) before ${url} answered`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       await res.arrayBuffer();
@@ -31,7 +56,7 @@ export async function waitUntilReady(child, url, timeoutMs = READY_TIMEOUT_MS) {
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+  throw serverError(child, `${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
 /** Stops wrangler dev (SIGTERM, then SIGKILL after a grace period) and resolves when it has exited. */
