@@ -14,6 +14,7 @@ import { parseHTML } from "linkedom";
 import { parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { startExtractWorker } from "../scripts/extract-runner.mjs";
 import { CORPUS_DIR as CORPUS, READABILITY_TEST_PAGES as PAGES } from "../scripts/lib/paths.mjs";
+import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { score } from "./extract-score.mjs";
 
 const USAGE = `usage: npm run bench:extract [-- options] [PAGE...]
@@ -28,10 +29,6 @@ const USAGE = `usage: npm run bench:extract [-- options] [PAGE...]
 The corpus is read from ../shared/corpus, or from $CORPUS_DIR when set.`;
 
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : 0;
-};
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const fmt = (x, d = 3) => x.toFixed(d);
 
@@ -115,8 +112,8 @@ async function benchArticles(worker, { only, verbose }) {
     precision: mean(rows.map((r) => r.precision)),
     recall: mean(rows.map((r) => r.recall)),
     f1: mean(rows.map((r) => r.f1)),
-    medianMs: median(rows.map((r) => r.ms)),
-    p90Ms: [...rows.map((r) => r.ms)].sort((a, b) => a - b)[Math.floor(rows.length * 0.9)] ?? 0,
+    medianMs: percentile(ascending(rows.map((r) => r.ms)), 50) ?? 0,
+    p90Ms: percentile(ascending(rows.map((r) => r.ms)), 90) ?? 0,
   });
   const a = summary(ours);
   const b = summary(theirs);

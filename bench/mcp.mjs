@@ -12,6 +12,7 @@ import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
+import { ascending, percentile } from "../scripts/lib/stats.mjs";
 
 const USAGE = `usage: npm run bench:mcp -- [--posts N] [--iterations N] [--port N]
 
@@ -23,10 +24,9 @@ const QUERY = { priority: "high", sort_by: "score", limit: 20 };
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 function summary(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const sorted = ascending(samples);
   const mean = sorted.reduce((s, v) => s + v, 0) / sorted.length;
-  return { p50: at(0.5), p95: at(0.95), mean };
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), mean };
 }
 
 async function time(iterations, fn) {

@@ -17,6 +17,7 @@ import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/de
 import { ensureLocalDatabase, openLocalD1 } from "../scripts/lib/local-d1.mjs";
 import { ROOT } from "../scripts/lib/paths.mjs";
 import { sqlValue } from "../scripts/lib/seed-data.mjs";
+import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
 import { queryLocalFile } from "../scripts/lib/wrangler.mjs";
 
@@ -69,12 +70,8 @@ const CASES = [
 
 const DEFAULT_FILTERS = { includeArchived: false, sortOrder: "desc", limit: 100, offset: 0 };
 
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
 function summarize(times) {
-  const sorted = [...times].sort((a, b) => a - b);
+  const sorted = ascending(times);
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
 }
 
