@@ -72,6 +72,12 @@ export class RunLeases {
       .toArray()[0];
   }
 
+  /** True when the latest known fingerprint of the config is not the one the lease's run started with. */
+  private changedSince(lease: RunLease): boolean {
+    const current = this.knownFingerprint(lease.configId);
+    return current !== undefined && current.fingerprint !== lease.startedFingerprint;
+  }
+
   /** Records the config's fingerprint unless a newer revision is already known; returns what is current. */
   noteFingerprint(configId: number, revision: number, fingerprint: string): { revision: number; fingerprint: string } {
     const known = this.knownFingerprint(configId);
@@ -118,10 +124,15 @@ export class RunLeases {
   check(configId: number, token: string, now: number, leaseMs = RUN_LEASE_MS): CheckRunResult {
     const held = this.lease(configId);
     if (!held || held.token !== token || held.deadline <= now) return { ok: false, reason: "lease_lost" };
-    const current = this.knownFingerprint(configId);
-    if (current && current.fingerprint !== held.startedFingerprint) return { ok: false, reason: "config_changed" };
+    if (this.changedSince(held)) return { ok: false, reason: "config_changed" };
     this.sql.exec("UPDATE run_leases SET deadline = ? WHERE config_id = ?", now + leaseMs, configId);
     return { ok: true };
+  }
+
+  /** Whether a lease of the config (even one past its deadline, not yet expired) belongs to a run that started with another fingerprint than the latest known: that run aborts. */
+  runWillAbort(configId: number): boolean {
+    const held = this.lease(configId);
+    return held !== undefined && this.changedSince(held);
   }
 
   end(configId: number, token: string): boolean {

@@ -58,9 +58,8 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   /** A config update tells the coordinator its new fingerprint; an active run started with another aborts. */
   configChanged(input: { workspaceId: number; configId: number; revision: number; fingerprint: string }): { runWillAbort: boolean } {
     this.rememberWorkspace(input.workspaceId);
-    const current = this.runs.noteFingerprint(input.configId, input.revision, input.fingerprint);
-    const lease = this.runs.active().find((l) => l.configId === input.configId);
-    return { runWillAbort: lease !== undefined && lease.startedFingerprint !== current.fingerprint };
+    this.runs.noteFingerprint(input.configId, input.revision, input.fingerprint);
+    return { runWillAbort: this.runs.runWillAbort(input.configId) };
   }
 
   activeRuns(): RunLease[] {
