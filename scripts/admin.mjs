@@ -9,6 +9,7 @@ commands:
   workspaces create NAME
   workspaces list
   keys create WORKSPACE_ID --name NAME --scope read|read_write [--expires-in SECONDS]
+                      (a temporary key: 60 to 7776000 seconds, i.e. up to 90 days)
   keys list WORKSPACE_ID
   keys revoke WORKSPACE_ID KEY_ID
 
@@ -22,6 +23,9 @@ exit codes: 0 done, 1 the service refused or failed (its error is printed), 2 wr
 3 the service could not be reached.`;
 
 const EXIT_UNREACHABLE = 3;
+/** What the API accepts as `expires_in_seconds` (src/routes/admin.ts): one minute to 90 days. */
+const MIN_EXPIRES_IN_SECONDS = 60;
+const MAX_EXPIRES_IN_SECONDS = 90 * 24 * 3600;
 const REQUEST_TIMEOUT_MS = 15_000;
 
 class CliError extends Error {
@@ -71,7 +75,7 @@ const COMMANDS = {
       if (!o.name?.trim()) throw new UsageError("--name is required");
       if (o.scope !== "read" && o.scope !== "read_write") throw new UsageError("--scope must be read or read_write");
       const body = { name: o.name, scope: o.scope };
-      if (o["expires-in"] !== undefined) body.expires_in_seconds = integerOption("expires-in", o["expires-in"], { min: 1, max: Number.MAX_SAFE_INTEGER });
+      if (o["expires-in"] !== undefined) body.expires_in_seconds = integerOption("expires-in", o["expires-in"], { min: MIN_EXPIRES_IN_SECONDS, max: MAX_EXPIRES_IN_SECONDS });
       return { method: "POST", path: `/workspaces/${workspaceId}/keys`, body };
     },
     print: (k) =>
