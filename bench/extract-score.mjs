@@ -1,6 +1,6 @@
 // Word 4-gram precision / recall / F1 between an extracted text and the expected one (multiset overlap).
 
-export function words(text) {
+function words(text) {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 

@@ -9,7 +9,7 @@ import { DEFAULT_PERSIST_DIR } from "./paths.mjs";
 import { defaultKeys, keysSql, seedWorkspace } from "./seed-workspace.mjs";
 import { queryLocal } from "./wrangler.mjs";
 
-export const DEMO_POSTS = 300;
+const DEMO_POSTS = 300;
 const DEMO_NAME = "Demo workspace";
 const demoFile = (persistTo) => path.join(persistTo, "threadwatch-demo.json");
 

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ROOT } from "./paths.mjs";
 
-export const DEV_VARS_FILE = path.join(ROOT, ".dev.vars");
+const DEV_VARS_FILE = path.join(ROOT, ".dev.vars");
 
 /** KEY=value lines (optionally quoted); comments and blank lines ignored. */
 export function readDevVars(file = DEV_VARS_FILE) {

@@ -5,7 +5,7 @@ import { DEFAULT_PERSIST_DIR, ROOT } from "./paths.mjs";
 import { applyLocalMigrations } from "./wrangler.mjs";
 
 /** The SQLite file of the DB binding (miniflare names it after a hash; metadata.sqlite is its own). */
-export function localD1File(persistTo = DEFAULT_PERSIST_DIR) {
+function localD1File(persistTo = DEFAULT_PERSIST_DIR) {
   const dir = path.join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite") : [];
   if (files.length === 0) return undefined;
@@ -17,7 +17,7 @@ export function localD1File(persistTo = DEFAULT_PERSIST_DIR) {
 }
 
 /** node:sqlite, without its one-time "experimental" warning on stderr. */
-export async function loadSqlite() {
+async function loadSqlite() {
   const emitWarning = process.emitWarning;
   process.emitWarning = (warning, ...rest) => {
     if (/SQLite is an experimental feature/.test(String(warning))) return;

@@ -4,9 +4,9 @@
 // or straight into the SQLite file. Deterministic for a given seed.
 import { createRandom } from "../../src/lib/random.ts";
 
-export const SUBREDDITS = ["emailmarketing", "marketing", "smallbusiness", "Entrepreneur", "SaaS", "startups", "ecommerce", "Newsletters"];
+const SUBREDDITS = ["emailmarketing", "marketing", "smallbusiness", "Entrepreneur", "SaaS", "startups", "ecommerce", "Newsletters"];
 
-export const KEYWORDS = [
+const KEYWORDS = [
   { keyword: "email marketing", search_volume: 74000, cpc: "14.20", serp_forum_position: 4 },
   { keyword: "newsletter platform", search_volume: 6600, cpc: "9.80", serp_forum_position: 2 },
   { keyword: "open rate", search_volume: 12100, cpc: "4.10", serp_forum_position: 6 },
@@ -22,7 +22,7 @@ export const KEYWORDS = [
   { keyword: "segmentation", search_volume: 4400, cpc: "7.90", serp_forum_position: null, active: false },
 ];
 
-export const COMPETITORS = [
+const COMPETITORS = [
   { name: "Mailchimp", website_url: "https://mailchimp.com", keywords: ["mailchimp", "intuit mailchimp"] },
   { name: "ConvertKit", website_url: "https://convertkit.com", keywords: ["convertkit", "kit.com"] },
   { name: "Klaviyo", website_url: "https://www.klaviyo.com", keywords: ["klaviyo"] },

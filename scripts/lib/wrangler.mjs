@@ -8,7 +8,7 @@ const WRANGLER_JS = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler
 const BIN_DIR = path.join(ROOT, "node_modules", ".bin");
 
 /** Environment for every wrangler child: no metrics, no update check, no interactive questions. */
-export function wranglerEnv(extra = {}) {
+function wranglerEnv(extra = {}) {
   return {
     ...process.env,
     WRANGLER_SEND_METRICS: "false",
