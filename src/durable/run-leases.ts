@@ -121,11 +121,11 @@ export class RunLeases {
    * The question a run asks before every write and queue message. A live answer also extends the lease:
    * a run that keeps asking is alive.
    */
-  check(configId: number, token: string, now: number, leaseMs = RUN_LEASE_MS): CheckRunResult {
+  check(configId: number, token: string, now: number): CheckRunResult {
     const held = this.lease(configId);
     if (!held || held.token !== token || held.deadline <= now) return { ok: false, reason: "lease_lost" };
     if (this.changedSince(held)) return { ok: false, reason: "config_changed" };
-    this.sql.exec("UPDATE run_leases SET deadline = ? WHERE config_id = ?", now + leaseMs, configId);
+    this.sql.exec("UPDATE run_leases SET deadline = ? WHERE config_id = ?", now + RUN_LEASE_MS, configId);
     return { ok: true };
   }
 
