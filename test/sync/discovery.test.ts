@@ -134,6 +134,13 @@ describe("parsers and URL rules", () => {
     expect(() => parseSitemap("<html><body>not a sitemap</body></html>", "https://a.example/s.xml")).toThrow(/not a sitemap/);
   });
 
+  it("a feed item whose link is unusable is left out; the feed's other items are read", () => {
+    const rss = '<rss version="2.0"><channel><item><title>Bad</title><link>http://[bad</link></item><item><title>Good</title><link>/p/good</link></item></channel></rss>';
+    expect(parseFeed(rss, "https://a.example/feed.xml").posts).toEqual([{ url: "https://a.example/p/good", title: "Good", publishedAt: null }]);
+    const atom = '<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>Bad</title><link href="http://[bad"/></entry><entry><title>Good</title><link href="/p/good"/></entry></feed>';
+    expect(parseFeed(atom, "https://a.example/atom.xml").posts).toEqual([{ url: "https://a.example/p/good", title: "Good", publishedAt: null }]);
+  });
+
   it("a feed without items is valid and empty; garbage is a parse error, never a crash", () => {
     expect(parseFeed('<feed xmlns="http://www.w3.org/2005/Atom"></feed>', "https://a.example/").posts).toEqual([]);
     expect(() => parseFeed("<<<>>>", "https://a.example/")).toThrow(FetchError);

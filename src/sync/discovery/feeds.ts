@@ -92,13 +92,15 @@ function plainTitle(value: unknown): string | null {
   return text ? decodeEntities(text.replace(/<[^>]*>/g, "")).trim() || null : null;
 }
 
+/** Resolves `link` against `base`, once: an unusable link drops its item, never the whole feed. */
 function post(link: string | null | undefined, title: string | null, date: string | null | undefined, base: string): DiscoveredPost | null {
   if (!link) return null;
   const url = tryCanonicalize(decodeEntities(link), base);
   return url ? { url, title, publishedAt: toIsoDate(date) } : null;
 }
 
-function atomLink(links: unknown, base: string): string | null {
+/** The href of an entry's post link, as written: `post()` resolves it (and drops one that is unusable). */
+function atomLink(links: unknown): string | null {
   const all = asArray(links as XmlNode | XmlNode[] | string);
   let fallback: string | null = null;
   for (const link of all) {
@@ -110,10 +112,10 @@ function atomLink(links: unknown, base: string): string | null {
     if (!href) continue;
     const rel = (link["@_rel"] as string | undefined) ?? "alternate";
     const type = (link["@_type"] as string | undefined) ?? "text/html";
-    if (rel === "alternate" && /html/i.test(type)) return new URL(href, base).href;
+    if (rel === "alternate" && /html/i.test(type)) return href;
     if (rel === "alternate") fallback ??= href;
   }
-  return fallback ? new URL(fallback, base).href : null;
+  return fallback;
 }
 
 function xmlBase(node: XmlNode | undefined, base: string): string {
@@ -132,9 +134,9 @@ function fromRss(items: XmlNode[], base: string): DiscoveredPost[] {
       // <link> is the post; a permalink <guid> stands in when there is no link.
       const guid = first(item.guid as XmlNode | string | undefined);
       const guidIsLink = guid && typeof guid === "object" ? (guid as XmlNode)["@_isPermaLink"] !== "false" : true;
-      const link = atomLink(item.link, base) ?? (guidIsLink ? textOf(guid) : null);
+      const link = atomLink(item.link) ?? (guidIsLink ? textOf(guid) : null);
       return post(
-        link && /^(https?:)?\/\//i.test(link) ? link : link ? new URL(link, base).href : null,
+        link,
         plainTitle(item.title),
         textOf(item.pubDate) ?? textOf(item.date) ?? textOf(item.published) ?? textOf(item.updated) ?? textOf(item.issued),
         base,
@@ -192,7 +194,7 @@ function parseFeedDocument(text: string, url: string): ParsedFeed {
     const posts = asArray(feed.entry as XmlNode[] | undefined)
       .map((entry) => {
         const entryBase = xmlBase(entry, base);
-        const link = atomLink(entry.link, entryBase) ?? (textOf(entry.id)?.match(/^https?:\/\//) ? textOf(entry.id) : null);
+        const link = atomLink(entry.link) ?? (textOf(entry.id)?.match(/^https?:\/\//) ? textOf(entry.id) : null);
         return post(link, plainTitle(entry.title), textOf(entry.published) ?? textOf(entry.issued) ?? textOf(entry.updated) ?? textOf(entry.modified) ?? textOf(entry.created), entryBase);
       })
       .filter((p): p is DiscoveredPost => p !== null);
