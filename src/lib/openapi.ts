@@ -73,3 +73,16 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
 
 export const listEnvelope = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ data: z.array(item), count: z.number().int() }).openapi(name);
+
+/** One page of a paged list: the items, the total over all pages and where the next page starts. */
+export const pageEnvelope = <T extends z.ZodType>(item: T, name: string, countDescription = "Items matching the filter (all pages)") =>
+  z
+    .object({
+      data: z.array(item),
+      count: z.number().int().openapi({ description: countDescription }),
+      next_offset: z.number().int().nullable().openapi({ description: "Offset of the next page; null on the last page" }),
+    })
+    .openapi(name);
+
+/** `next_offset` of a page of `n` items read at `offset` out of `count`: null on the last page. */
+export const nextOffset = (offset: number, n: number, count: number): number | null => (offset + n < count ? offset + n : null);

@@ -3,7 +3,7 @@ import { getConfig, getConfigRow, listConfigs } from "../db/blog-sync-configs";
 import { listSyncedPosts } from "../db/blog-sync-posts";
 import { notFound } from "../errors";
 import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../lib/openapi";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope, nextOffset, pageEnvelope } from "../lib/openapi";
 import { SUBREDDIT_INPUT } from "../sync/run/config-rules";
 import { saveConfig } from "../sync/run/configs";
 import { runSync } from "../sync/run/run-sync";
@@ -78,13 +78,7 @@ const SyncedPostSchema = z
   })
   .openapi("SyncedPost");
 
-const SyncedPostList = z
-  .object({
-    data: z.array(SyncedPostSchema),
-    count: z.number().int().openapi({ description: "Items matching the filter (all pages)" }),
-    next_offset: z.number().int().nullable().openapi({ description: "Offset of the next page; null on the last page" }),
-  })
-  .openapi("SyncedPostList");
+const SyncedPostList = pageEnvelope(SyncedPostSchema, "SyncedPostList");
 
 const ItemsQuery = z.strictObject({
   state: z.enum(STATES).optional(),
@@ -205,8 +199,7 @@ export const blogSyncsRouter = createRouter()
       const { state, limit = 100, offset = 0 } = c.req.valid("query");
       if (!(await getConfigRow(w, id))) throw notFound("sync config");
       const page = await listSyncedPosts(w, id, { state, limit, offset });
-      const next = offset + page.data.length;
-      return c.json({ ...page, next_offset: next < page.count ? next : null }, 200);
+      return c.json({ ...page, next_offset: nextOffset(offset, page.data.length, page.count) }, 200);
     },
   )
   .openapi(

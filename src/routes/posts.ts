@@ -3,7 +3,7 @@ import { listPosts, updatePostState } from "../db/posts";
 import { notFound } from "../errors";
 import { batchWithKey, checkingKeyInQuery } from "../auth/key-in-query";
 import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, queryBoolean } from "../lib/openapi";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, nextOffset, queryBoolean } from "../lib/openapi";
 
 export const PostSchema = z
   .object({
@@ -102,7 +102,7 @@ export const postsRouter = createRouter()
       limit,
       offset,
     });
-    return c.json({ data, count, next_offset: offset + data.length < count ? offset + data.length : null }, 200);
+    return c.json({ data, count, next_offset: nextOffset(offset, data.length, count) }, 200);
   }))
   .openapi(patchPostRoute, async (c) => {
     const { id } = c.req.valid("param");
