@@ -37,30 +37,22 @@ export function escapeBareAmpersands(xml: string): string {
   return xml.replace(/&(?![A-Za-z][A-Za-z0-9]*;|#[0-9]+;|#x[0-9A-Fa-f]+;)/g, "&amp;");
 }
 
-/** Parses XML leniently; when nothing usable comes out, the validator's message says why. */
-export function parseXml(text: string, what: string): XmlNode {
-  let doc: XmlNode;
-  try {
-    doc = xmlParser.parse(text) as XmlNode;
-  } catch (err) {
-    throw new FetchError("parse", `malformed ${what}: ${describeXmlError(text, err)}`);
-  }
-  return doc;
-}
-
-function describeXmlError(text: string, err?: unknown): string {
+/**
+ * Parses XML leniently and validates it once. `problem` is the validator's message when the text is not
+ * well-formed (the lenient parse may still have read something); when nothing comes out, it says why.
+ */
+export function parseXml(text: string, what: string): { doc: XmlNode; problem: string | null } {
   const result = XMLValidator.validate(text);
-  if (result !== true) return validatorMessage(result.err);
-  return err instanceof Error ? err.message : "not well-formed XML";
+  const problem = result === true ? null : validatorMessage(result.err);
+  try {
+    return { doc: xmlParser.parse(text) as XmlNode, problem };
+  } catch (err) {
+    throw new FetchError("parse", `malformed ${what}: ${problem ?? (err instanceof Error ? err.message : "not well-formed XML")}`);
+  }
 }
 
 function validatorMessage(err: { msg: string; line: number; col?: number }): string {
   return `${err.msg} (line ${err.line}${err.col !== undefined ? `, column ${err.col}` : ""})`;
-}
-
-export function xmlErrorMessage(text: string): string | null {
-  const result = XMLValidator.validate(text);
-  return result === true ? null : validatorMessage(result.err);
 }
 
 /** Text content of a parsed XML value (string, {#text}, or CDATA merged), entities decoded. */
@@ -151,20 +143,17 @@ function fromRss(items: XmlNode[], base: string): DiscoveredPost[] {
  * an error carrying the XML validator's message.
  */
 export function parseFeed(text: string, url: string): ParsedFeed {
-  const feed = parseFeedDocument(text, url);
-  if (!feed.posts.length && feed.warnings.length) {
-    throw new FetchError("parse", `malformed feed: ${xmlErrorMessage(text.replace(/^\uFEFF/, "").trimStart()) ?? feed.warnings[0]}`);
-  }
+  const { problem, ...feed } = parseFeedDocument(text, url);
+  if (!feed.posts.length && problem) throw new FetchError("parse", `malformed feed: ${problem}`);
   return feed;
 }
 
-function parseFeedDocument(text: string, url: string): ParsedFeed {
+/** The feed, and the XML validator's message when it is not well-formed (found once, by `parseXml`). */
+function parseFeedDocument(text: string, url: string): ParsedFeed & { problem: string | null } {
   const stripped = text.replace(/^\uFEFF/, "").trimStart();
-  if (stripped.startsWith("{")) return parseJsonFeed(stripped, url);
-  const trimmed = escapeBareAmpersands(stripped);
-  const doc = parseXml(trimmed, "feed");
+  if (stripped.startsWith("{")) return { ...parseJsonFeed(stripped, url), problem: null };
+  const { doc, problem } = parseXml(escapeBareAmpersands(stripped), "feed");
   const warnings: string[] = [];
-  const problem = xmlErrorMessage(trimmed);
   if (problem) warnings.push(`feed is not well-formed XML (${problem}); read what could be read`);
   // An element with no children parses to a string: such a feed is valid and simply has no items.
   const element = (value: unknown): XmlNode | null => {
@@ -177,7 +166,7 @@ function parseFeedDocument(text: string, url: string): ParsedFeed {
     const base = xmlBase(channel, url);
     // RSS 0.9x/2.0 put items in the channel; some put them beside it.
     const items = [...asArray(channel.item as XmlNode[] | undefined), ...asArray(rss.item as XmlNode[] | undefined)];
-    return { format: "rss", title: plainTitle(channel.title), posts: fromRss(items, base), warnings };
+    return { format: "rss", title: plainTitle(channel.title), posts: fromRss(items, base), warnings, problem };
   }
   const rdf = element(doc.RDF);
   if (rdf) {
@@ -186,7 +175,7 @@ function parseFeedDocument(text: string, url: string): ParsedFeed {
       ...item,
       link: item.link ?? item["@_about"],
     }));
-    return { format: "rdf", title: plainTitle(channel.title), posts: fromRss(items, url), warnings };
+    return { format: "rdf", title: plainTitle(channel.title), posts: fromRss(items, url), warnings, problem };
   }
   const feed = element(doc.feed);
   if (feed) {
@@ -198,7 +187,7 @@ function parseFeedDocument(text: string, url: string): ParsedFeed {
         return post(link, plainTitle(entry.title), textOf(entry.published) ?? textOf(entry.issued) ?? textOf(entry.updated) ?? textOf(entry.modified) ?? textOf(entry.created), entryBase);
       })
       .filter((p): p is DiscoveredPost => p !== null);
-    return { format: "atom", title: plainTitle(feed.title), posts, warnings };
+    return { format: "atom", title: plainTitle(feed.title), posts, warnings, problem };
   }
   if (problem) throw new FetchError("parse", `malformed feed: ${problem}`);
   const root = Object.keys(doc).find((k) => !k.startsWith("?"));

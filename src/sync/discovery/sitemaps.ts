@@ -3,7 +3,7 @@
 import { FetchError } from "../../lib/safe-fetch";
 import { tryCanonicalize } from "../canonical-url";
 import { toIsoDate } from "../extract/metadata";
-import { escapeBareAmpersands, parseXml, textOf, xmlErrorMessage } from "./feeds";
+import { escapeBareAmpersands, parseXml, textOf } from "./feeds";
 
 export interface SitemapEntry {
   url: string;
@@ -47,8 +47,7 @@ export function parseSitemap(text: string, url: string): ParsedSitemap {
     return { type: "urlset", entries: urls.map((u) => ({ url: u, lastmod: null, title: null })), warnings: urls.length < lines.length ? [`${lines.length - urls.length} lines of the text sitemap are not URLs`] : [] };
   }
   const xml = escapeBareAmpersands(trimmed);
-  const doc = parseXml(xml, "sitemap");
-  const problem = xmlErrorMessage(xml);
+  const { doc, problem } = parseXml(xml, "sitemap");
   const warnings = problem ? [`sitemap is not well-formed XML (${problem}); read what could be read`] : [];
   const urlset = asArray(doc.urlset as XmlNode | XmlNode[] | undefined)[0];
   if (urlset && typeof urlset === "object") return { type: "urlset", entries: entries(asArray(urlset.url as XmlNode[]), url), warnings };
