@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Article, type Block, extractArticle, toRedditMarkdown, toRedditRichText } from "../../src/sync/index";
+import { type Article, type Block, extractArticle, fitBody, toRedditMarkdown, toRedditRichText } from "../../src/sync/index";
 import golden from "../fixtures/extraction/third-post.richtext.json";
 import thirdPost from "../fixtures/sites/blog/posts/2026/03/third-post.html?raw";
 
@@ -105,7 +105,32 @@ describe("Reddit's limits", () => {
     expect(rt.truncated).toBe(true);
     const pars = rt.document.document;
     expect(pars.length).toBe(md.markdown.split("\n\n").length);
+    // 39 whole paragraphs fit beside the closing link, in both forms.
+    expect(pars.length).toBe(40);
+    expect(md.markdown.split("\n\n")).toHaveLength(40);
     expect(pars[pars.length - 1]).toEqual({ e: "par", c: [{ e: "link", t: "Read the full article", u: URL_ }] });
+  });
+
+  it("cuts both forms at the same block when markdown escapes the URL of the closing link", () => {
+    const url = "https://blog.example/wiki/Parser_(computing)";
+    const text = (i: number) => `P${i} ${"a".repeat(97)}`; // 100 characters
+    const parens: Article = { ...article(Array.from({ length: 5 }, (_, i) => paragraph(text(i)))), url, canonicalUrl: url };
+    // 375 characters hold three paragraphs beside the raw URL's link, but only two beside the markdown link
+    // (its parentheses become %28 and %29): the markdown form decides, for both.
+    const md = toRedditMarkdown(parens, { maxLength: 375 });
+    const rt = toRedditRichText(parens, {}, { maxLength: 375 });
+    expect(md).toEqual({ title: "A title", markdown: `${text(0)}\n\n${text(1)}\n\n[Read the full article](https://blog.example/wiki/Parser_%28computing%29)`, truncated: true });
+    expect(rt.truncated).toBe(true);
+    expect(rt.document.document).toEqual([
+      { e: "par", c: [{ e: "text", t: text(0) }] },
+      { e: "par", c: [{ e: "text", t: text(1) }] },
+      { e: "par", c: [{ e: "link", t: "Read the full article", u: url }] },
+    ]);
+    // One cut handed to both renderings gives the same posts.
+    const fitted = fitBody(parens, { maxLength: 375 });
+    expect(fitted.blocks).toHaveLength(2);
+    expect(toRedditMarkdown(parens, { fitted })).toEqual(md);
+    expect(toRedditRichText(parens, {}, { fitted })).toEqual(rt);
   });
 
   it("honours a smaller maximum and leaves a short body alone", () => {

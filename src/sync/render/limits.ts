@@ -35,6 +35,13 @@ export function postTitle(article: Article): string {
 
 export const READ_MORE = "Read the full article";
 
+/** An article's body cut to the limit: the leading blocks kept, and the original's URL the closing link names. */
+export interface FittedBody {
+  blocks: Block[];
+  truncated: boolean;
+  url: string;
+}
+
 /**
  * How many leading blocks fit in `max` characters once rendered by `render`, leaving room for the closing
  * link. Returns every block when the whole body fits.

@@ -1,7 +1,7 @@
 // Reddit markdown for a self post. Indented code blocks and pipe tables render on old and new Reddit alike;
 // images cannot be embedded in a markdown post, so they become links (the rich-text form embeds them).
 import type { Article, Block, Inline, TableRow } from "../types";
-import { MAX_BODY, READ_MORE, fitBlocks, postTitle } from "./limits";
+import { type FittedBody, MAX_BODY, READ_MORE, fitBlocks, postTitle } from "./limits";
 
 /** Escapes characters Reddit's markdown would read as syntax. */
 function escapeText(text: string): string {
@@ -115,11 +115,30 @@ export function renderBlocks(blocks: Block[]): string {
     .join("\n\n");
 }
 
-/** The article as a Reddit markdown self post, within Reddit's limits (title 1..300, body ≤ maxLength). */
-export function toRedditMarkdown(article: Article, options: { maxLength?: number } = {}): { title: string; markdown: string; truncated: boolean } {
-  const max = options.maxLength ?? MAX_BODY;
-  const footer = `[${READ_MORE}](${linkUrl(article.canonicalUrl || article.url)})`;
-  const { blocks, truncated } = fitBlocks(article.blocks, renderBlocks, max, footer);
+function readMore(url: string): string {
+  return `[${READ_MORE}](${linkUrl(url)})`;
+}
+
+/**
+ * Cuts the article to the body limit (≤ maxLength) at a block boundary, for both renderings: the length is
+ * measured on this markdown form, which is what the forum stores as the post's text, closing link included.
+ * Rendering markdown and rich text from one cut keeps them at the same block.
+ */
+export function fitBody(article: Article, options: { maxLength?: number } = {}): FittedBody {
+  const url = article.canonicalUrl || article.url;
+  return { ...fitBlocks(article.blocks, renderBlocks, options.maxLength ?? MAX_BODY, readMore(url)), url };
+}
+
+/**
+ * The article as a Reddit markdown self post, within Reddit's limits (title 1..300, body ≤ maxLength).
+ * `fitted` is a cut already made by `fitBody` (shared with the rich-text rendering).
+ */
+export function toRedditMarkdown(
+  article: Article,
+  options: { maxLength?: number; fitted?: FittedBody } = {},
+): { title: string; markdown: string; truncated: boolean } {
+  const { blocks, truncated, url } = options.fitted ?? fitBody(article, options);
+  const footer = readMore(url);
   const body = renderBlocks(blocks);
   const markdown = truncated ? (body ? `${body}\n\n${footer}` : footer) : body;
   return { title: postTitle(article), markdown, truncated };

@@ -5,8 +5,8 @@
 // 2 italic, 8 strikethrough, 32 superscript, 64 monospace), `link` with `t`, `u` and its own `f`,
 // and `raw` (unformatted text, used in headings and code). Offsets count code points.
 import type { Article, Block, Inline, TableRow } from "../types";
-import { MAX_BODY, READ_MORE, charLength, fitBlocks, postTitle } from "./limits";
-import { renderBlocks } from "./markdown";
+import { type FittedBody, READ_MORE, charLength, postTitle } from "./limits";
+import { fitBody } from "./markdown";
 
 type FormatRange = [number, number, number];
 type RtInline =
@@ -139,16 +139,16 @@ function convert(blocks: Block[], assetIds: Record<string, string>): RtBlock[] {
 
 /**
  * The article as a Reddit rich-text document; images become media nodes with the asset ids the caller
- * uploaded (`assetIds`: image URL → asset id). Cut at the same block boundary as the markdown form, so
- * the post stays within 40,000 characters, ending with a link to the original.
+ * uploaded (`assetIds`: image URL → asset id). Cut by `fitBody`, at the same block boundary as the markdown
+ * form (pass that rendering's `fitted` to cut once), so the post stays within 40,000 characters, ending
+ * with a link to the original.
  */
 export function toRedditRichText(
   article: Article,
   assetIds: Record<string, string>,
-  options: { maxLength?: number } = {},
+  options: { maxLength?: number; fitted?: FittedBody } = {},
 ): { title: string; document: RichTextDocument; truncated: boolean } {
-  const url = article.canonicalUrl || article.url;
-  const { blocks, truncated } = fitBlocks(article.blocks, renderBlocks, options.maxLength ?? MAX_BODY, `[${READ_MORE}](${url})`);
+  const { blocks, truncated, url } = options.fitted ?? fitBody(article, options);
   const document = convert(blocks, assetIds);
   if (truncated) document.push({ e: "par", c: [{ e: "link", t: READ_MORE, u: url }] });
   return { title: postTitle(article), document: { document }, truncated };
