@@ -62,22 +62,27 @@ export async function finishRun(w: WorkspaceDb, runId: number, configId: number,
   ]);
 }
 
-/** A run whose worker died: its slot expired in the workspace Durable Object, so it will never finish. */
+/**
+ * A run whose worker died: its slot expired in the workspace Durable Object, so it will never finish. One
+ * batch (one transaction): the config is updated first, while the run still reads `running`, so both
+ * writes happen only for a run that was still running.
+ */
 export async function failAbandonedRun(w: WorkspaceDb, runId: number, message: string): Promise<boolean> {
   const at = nowIso();
-  const row = await w.db
-    .update(syncRuns)
-    .set({ status: "failed", error: message, finishedAt: at })
-    .where(and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.id, runId), eq(syncRuns.status, "running")))
-    .returning({ configId: syncRuns.configId })
-    .get();
-  if (!row) return false;
-  await w.db
-    .update(syncConfigs)
-    .set({ lastRunAt: at, lastError: message })
-    .where(and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.id, row.configId)))
-    .run();
-  return true;
+  const stillRunning = and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.id, runId), eq(syncRuns.status, "running"));
+  const [, failed] = await w.db.batch([
+    w.db
+      .update(syncConfigs)
+      .set({ lastRunAt: at, lastError: message })
+      .where(
+        and(
+          eq(syncConfigs.workspaceId, w.workspaceId),
+          inArray(syncConfigs.id, w.db.select({ configId: syncRuns.configId }).from(syncRuns).where(stillRunning)),
+        ),
+      ),
+    w.db.update(syncRuns).set({ status: "failed", error: message, finishedAt: at }).where(stillRunning).returning({ id: syncRuns.id }),
+  ]);
+  return failed.length > 0;
 }
 
 /** True when the daily run for `scheduleKey` already finished (a redelivered message must not run again). */

@@ -2,7 +2,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getConfigRow, insertConfig } from "../../src/db/blog-sync-configs";
-import { getRun, insertRun } from "../../src/db/blog-sync-runs";
+import { failAbandonedRun, finishRun, getRun, insertRun } from "../../src/db/blog-sync-runs";
 import { workspaceDb } from "../../src/db/client";
 import { coordinatorFor, withBrowserSlot } from "../../src/durable/workspace-coordinator";
 import { ApiError } from "../../src/errors";
@@ -84,6 +84,39 @@ describe("run leases", () => {
     expect(await coordinator.activeRuns()).toEqual([]);
     expect(await coordinator.checkRun(config.id, claim.token)).toEqual({ ok: false, reason: "lease_lost" });
     expect((await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A })).ok).toBe(true);
+  });
+
+  it("closing an abandoned run touches neither a run that already finished nor its config", async () => {
+    const ws = await createTestWorkspace("leases finished");
+    const w = workspaceDb(env, ws.id);
+    const config = await insertConfig(w, {
+      blogUrl: "https://example.com/finished.xml",
+      subreddit: "rust",
+      personaId: null,
+      includeMedia: false,
+      active: true,
+      publishImmediately: false,
+      maxPosts: 5,
+      fingerprint: FP_A,
+    });
+    if (!config) throw new Error("insert failed");
+    const run = await insertRun(w, { configId: config.id, trigger: "api", scheduleKey: null, publish: true, maxPosts: 5, fingerprint: FP_A });
+    await finishRun(w, run.id, config.id, {
+      status: "completed", sourceKind: "feed", sourceUrl: "x", discovered: 0, created: 0, updated: 0, unchanged: 0, queued: 0, failed: 0,
+      error: null, finishedAt: "2026-01-01T00:00:00.000Z",
+    });
+    const [runBefore, configBefore] = [await getRun(w, run.id), await getConfigRow(w, config.id)];
+    expect(await failAbandonedRun(w, run.id, "abandoned")).toBe(false);
+    expect(await getRun(w, run.id)).toEqual(runBefore);
+    expect(await getConfigRow(w, config.id)).toEqual(configBefore);
+    expect(configBefore?.lastRunAt).toBe("2026-01-01T00:00:00.000Z");
+    expect(configBefore?.lastError).toBeNull();
+    // Another workspace's accessor closes nothing either.
+    const stranger = await createTestWorkspace("leases finished stranger");
+    const live = await insertRun(w, { configId: config.id, trigger: "api", scheduleKey: null, publish: true, maxPosts: 5, fingerprint: FP_A });
+    expect(await failAbandonedRun(workspaceDb(env, stranger.id), live.id, "abandoned")).toBe(false);
+    expect((await getRun(w, live.id))?.status).toBe("running");
+    expect(await getConfigRow(w, config.id)).toEqual(configBefore);
   });
 
   it("asking extends the deadline: a run that keeps asking keeps its slot", async () => {
