@@ -86,12 +86,12 @@ const ABORTED_BEFORE_QUEUE = "written as a draft but not queued: the run stopped
 
 /**
  * Decides what happens to one source post given what is stored for it. Drafts follow their source;
- * queued and failed posts are left for the publishing side; published posts are never touched.
+ * queued and failed posts are left for the publishing side. Published posts never get here: `walk` skips
+ * them before fetching.
  */
 function plan(existing: SyncedPostRow | undefined, rendered: Rendered, queueing: boolean): PlannedWrite | { action: "unchanged" | "skip"; warning?: string } {
   const target: SyncedPostState = queueing ? "queued" : "draft";
   if (!existing) return { action: "create", to: target };
-  if (existing.state === "published") return { action: "skip", warning: PUBLISHED };
   const changed = existing.contentHash !== rendered.contentHash;
   if (existing.state === "draft") {
     if (changed) return { action: "update", to: target };
@@ -128,7 +128,8 @@ async function walk(ctx: RunContext): Promise<Tally> {
     tally.error = `discovery failed: ${messageOf(err)}`;
     return tally;
   }
-  const candidates = tally.discovery.posts.slice(0, ctx.maxPosts);
+  // Discovery already returns at most maxPosts, newest first.
+  const candidates = tally.discovery.posts;
   const existing = await findSyncedPostsByUrl(w, config.id, candidates.map((p) => p.url));
   const queueing = ctx.publish && config.active && config.publishImmediately;
 
