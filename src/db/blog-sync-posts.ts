@@ -99,7 +99,6 @@ export async function updateSyncedContent(
     .get();
 }
 
-/** Moves a post from one state to another, only if it is still in `from` (safe under repeated delivery). */
 /** Moves a post from one state to another; false when it is no longer in `from`. `error` is kept with it. */
 export async function transitionSyncedPost(
   w: WorkspaceDb,
