@@ -114,15 +114,11 @@ class Discoverer {
     const start = canonicalizeStart(blogUrl);
     const kind: ResourceKind = /sitemap|\.xml(\.gz)?$|\.gz$|\.txt$/i.test(new URL(start).pathname) ? "sitemap" : "html";
     const doc = await this.fetchDoc(start, kind);
-    try {
-      if (doc.kind === "feed") return this.finish("feed", doc.url, this.feedPosts(doc));
-      if (doc.kind === "sitemap") return this.finish("sitemap", doc.url, await this.sitemapPosts(doc, null));
-      return await this.fromPage(doc);
-    } catch (err) {
-      if (!(err instanceof BudgetExhausted)) throw err;
-      this.warnings.push(err.message);
-      return this.finish("landing", doc.url, []);
-    }
+    // The page budget never ends discovery from here: a sitemap walk checks it before each fetch, and
+    // fromPage stops at it with the sources it has tried.
+    if (doc.kind === "feed") return this.finish("feed", doc.url, this.feedPosts(doc));
+    if (doc.kind === "sitemap") return this.finish("sitemap", doc.url, await this.sitemapPosts(doc, null));
+    return this.fromPage(doc);
   }
 
   private feedPosts(doc: Doc): DiscoveredPost[] {
