@@ -28,7 +28,6 @@ const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
 const AUTHOR_BOX = /(^|[\s_-])(author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|(article|post|entry)-?author)([\s_-]|$)/i;
 const UNLIKELY_ROLES = new Set(["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]);
-const COMMAS = /[\u002C\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C]/g;
 const VIDEO_HOSTS = /\/\/(www\.)?((dailymotion|youtube|youtube-nocookie|player\.vimeo|v\.qq)\.com|(archive|upload\.wikimedia)\.org|player\.twitch\.tv)/i;
 
 const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
@@ -56,10 +55,6 @@ interface Flags {
   stripUnlikely: boolean;
   weightClasses: boolean;
   cleanConditionally: boolean;
-}
-
-interface Scores {
-  score: Map<ElementNode, number>;
 }
 
 function className(el: ElementNode): string {
@@ -370,7 +365,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
   walk(body);
 
   // Score paragraphs and hand the score up to their containers.
-  const scores: Scores = { score: new Map() };
+  const scores = new Map<ElementNode, number>();
   const candidates: ElementNode[] = [];
   for (const el of toScore) {
     if (!el.parent) continue;
@@ -379,23 +374,22 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     const up = ancestors(el, 5);
     if (!up.length) continue;
     // One for the paragraph, one per comma-separated part, one per 100 characters (up to three).
-    let contentScore = 2 + (text.match(COMMAS)?.length ?? 0) + Math.min(Math.floor(text.length / 100), 3);
+    const contentScore = 2 + commaCount(el) + Math.min(Math.floor(text.length / 100), 3);
     up.forEach((ancestor, level) => {
-      if (!scores.score.has(ancestor)) {
-        scores.score.set(ancestor, initialScore(ancestor, flags));
+      if (!scores.has(ancestor)) {
+        scores.set(ancestor, initialScore(ancestor, flags));
         candidates.push(ancestor);
       }
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
-      scores.score.set(ancestor, scores.score.get(ancestor)! + contentScore / divider);
+      scores.set(ancestor, scores.get(ancestor)! + contentScore / divider);
     });
-    contentScore = 0;
   }
   for (const candidate of candidates) {
-    scores.score.set(candidate, scores.score.get(candidate)! * (1 - linkDensity(candidate)));
+    scores.set(candidate, scores.get(candidate)! * (1 - linkDensity(candidate)));
   }
   const top = [...candidates]
     .filter((c) => isAttached(c, body))
-    .sort((a, b) => scores.score.get(b)! - scores.score.get(a)!)
+    .sort((a, b) => scores.get(b)! - scores.get(a)!)
     .slice(0, 5);
 
   let topCandidate = top[0];
@@ -406,7 +400,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
   } else {
     topCandidate = refineTop(topCandidate, top, scores, body);
     content = newElement("div", null);
-    const topScore = scores.score.get(topCandidate) ?? 0;
+    const topScore = scores.get(topCandidate) ?? 0;
     const threshold = Math.max(10, topScore * 0.2);
     const parent = topCandidate.parent;
     const siblings = parent ? [...parent.children] : [topCandidate];
@@ -416,7 +410,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
       if (!append) {
         let bonus = 0;
         if (className(sibling) && className(sibling) === className(topCandidate)) bonus += topScore * 0.2;
-        const siblingScore = scores.score.get(sibling);
+        const siblingScore = scores.get(sibling);
         if (siblingScore !== undefined && siblingScore + bonus >= threshold) append = true;
         else if (sibling.tag === "p") {
           const density = linkDensity(sibling);
@@ -433,7 +427,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     }
   }
 
-  prepArticle(content, flags, scores, title);
+  prepArticle(content, flags, title);
   return { content, byline };
 }
 
@@ -446,11 +440,11 @@ function isAttached(el: ElementNode, body: ElementNode): boolean {
   return false;
 }
 
-function refineTop(initial: ElementNode, top: ElementNode[], scores: Scores, body: ElementNode): ElementNode {
+function refineTop(initial: ElementNode, top: ElementNode[], scores: Map<ElementNode, number>, body: ElementNode): ElementNode {
   let topCandidate = initial;
-  const topScore = scores.score.get(topCandidate)!;
+  const topScore = scores.get(topCandidate)!;
   // Several strong candidates under one ancestor: the article is that ancestor.
-  const alternatives = top.slice(1).filter((c) => scores.score.get(c)! / topScore >= 0.75).map((c) => ancestors(c, 100));
+  const alternatives = top.slice(1).filter((c) => scores.get(c)! / topScore >= 0.75).map((c) => ancestors(c, 100));
   if (alternatives.length >= 3) {
     let parent = topCandidate.parent;
     while (parent && parent !== body && parent.tag !== "#document") {
@@ -463,13 +457,13 @@ function refineTop(initial: ElementNode, top: ElementNode[], scores: Scores, bod
       parent = parent.parent;
     }
   }
-  if (!scores.score.has(topCandidate)) scores.score.set(topCandidate, initialScore(topCandidate, { stripUnlikely: true, weightClasses: true, cleanConditionally: true }));
+  if (!scores.has(topCandidate)) scores.set(topCandidate, initialScore(topCandidate, { stripUnlikely: true, weightClasses: true, cleanConditionally: true }));
   // Walk up while the parent scores close to the candidate: the article container may sit higher.
   let parent = topCandidate.parent;
-  let lastScore = scores.score.get(topCandidate)!;
+  let lastScore = scores.get(topCandidate)!;
   const scoreThreshold = lastScore / 3;
   while (parent && parent !== body && parent.tag !== "#document") {
-    const parentScore = scores.score.get(parent);
+    const parentScore = scores.get(parent);
     if (parentScore === undefined) {
       parent = parent.parent;
       continue;
@@ -520,7 +514,7 @@ function prune(body: ElementNode): void {
 // ---------------------------------------------------------------------------------------------------------
 // Cleaning the chosen content
 
-function prepArticle(content: ElementNode, flags: Flags, scores: Scores, title: string): void {
+function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   markDataTables(content);
   cleanConditionally(content, "form", flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
