@@ -4,6 +4,7 @@ import { FetchError, canonicalizeUrl, discoverPosts } from "../../src/sync/index
 import { parseFeed } from "../../src/sync/discovery/feeds";
 import { parseSitemap } from "../../src/sync/discovery/sitemaps";
 import { looksLikePost } from "../../src/sync/discovery/post-urls";
+import { scanHead } from "../../src/sync/discovery/page-links";
 
 const policy = { allowPrivate: true };
 const blog = () => `${env.FIXTURE_ORIGIN}/blog`;
@@ -132,6 +133,15 @@ describe("parsers and URL rules", () => {
     expect(text.type === "urlset" && text.entries.map((e) => e.url)).toEqual(["https://a.example/p/1", "https://a.example/p/2"]);
     expect(() => parseSitemap("<urlset><url><loc>https://a.example/</loc></url", "https://a.example/s.xml")).toThrow(/malformed sitemap: .*line/);
     expect(() => parseSitemap("<html><body>not a sitemap</body></html>", "https://a.example/s.xml")).toThrow(/not a sitemap/);
+  });
+
+  it("reads advertised feed and next-page links with their character references decoded as HTML does", async () => {
+    const html = '<html><head><link rel="alternate" type="application/rss+xml" href="/feed?a=1&amp;b=2&#x26;c=3&not=4"><link rel="next" href="/page/2?x=1&#38;y=2"></head><body></body></html>';
+    expect(await scanHead(html, "https://a.example/blog/")).toEqual({
+      feeds: ["https://a.example/feed?a=1&b=2&c=3&not=4"],
+      next: "https://a.example/page/2?x=1&y=2",
+      base: "https://a.example/blog/",
+    });
   });
 
   it("a feed item whose link is unusable is left out; the feed's other items are read", () => {

@@ -3,6 +3,7 @@
 // is what it is good at); post links need the document's structure (is this link a headline inside an
 // article, or a tag link in a sidebar?), so they are read from the parsed tree.
 import { tryCanonicalize } from "../canonical-url";
+import { decodeEntities } from "../extract/entities";
 import { type ElementNode, descendants, innerText, parseHtml } from "../extract/html-tree";
 import type { DiscoveredPost } from "../types";
 import { dateFromUrl, looksLikePost } from "./post-urls";
@@ -42,9 +43,10 @@ export async function scanHead(html: string, pageUrl: string): Promise<PageLinks
       },
     });
   await rewriter.transform(new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } })).arrayBuffer();
+  // HTMLRewriter hands attribute values over as written, character references included.
   const resolve = (href: string, base: string) => {
     try {
-      return new URL(decodeHtmlAttr(href), base).href;
+      return new URL(decodeEntities(href, true), base).href;
     } catch {
       return null;
     }
@@ -56,11 +58,6 @@ export async function scanHead(html: string, pageUrl: string): Promise<PageLinks
   }
   found.next = rawNext ? resolve(rawNext, found.base) : null;
   return found;
-}
-
-// HTMLRewriter hands attribute values over as written.
-function decodeHtmlAttr(value: string): string {
-  return value.replace(/&amp;/g, "&").replace(/&#0*38;/g, "&");
 }
 
 const NAVIGATION = new Set(["nav", "footer", "aside", "header"]);
@@ -116,6 +113,7 @@ export interface IndexPage {
 export function readIndexPage(html: string, pageUrl: string, head: PageLinks): IndexPage {
   const { root } = parseHtml(html);
   const host = new URL(pageUrl).host;
+  const self = tryCanonicalize(pageUrl);
   const candidates = new Map<string, Candidate>();
   let order = 0;
   let pagerNext: string | null = null;
@@ -124,9 +122,10 @@ export function readIndexPage(html: string, pageUrl: string, head: PageLinks): I
     const url = tryCanonicalize(a.attrs.href, head.base);
     const text = innerText(a);
     if (!url) continue;
-    if (!pagerNext && PAGER_TEXT.test(text) && new URL(url).host === host) pagerNext = url;
-    if (new URL(url).host !== host || !looksLikePost(url, pageUrl)) continue;
-    if (url === tryCanonicalize(pageUrl)) continue;
+    const sameHost = new URL(url).host === host;
+    if (!pagerNext && sameHost && PAGER_TEXT.test(text)) pagerNext = url;
+    if (!sameHost || !looksLikePost(url, pageUrl)) continue;
+    if (url === self) continue;
     const where = context(a);
     const score = (where.inHeading ? 3 : 0) + (where.inPost ? 2 : 0) + (where.inNav ? -4 : 0) + (text.length >= 15 ? 1 : 0) + (dateFromUrl(url) ? 1 : 0);
     const existing = candidates.get(url);

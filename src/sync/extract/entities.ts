@@ -62,11 +62,17 @@ function fromCodePoint(code: number): string {
   return String.fromCodePoint(mapped);
 }
 
-export function decodeEntities(text: string): string {
+/**
+ * `text` with its character references as characters. In an attribute value (`inAttribute`) a named
+ * reference without ";" right before "=" stays as written, as HTML reads attributes: `?a=1&not=2` is a
+ * query parameter, not "¬".
+ */
+export function decodeEntities(text: string, inAttribute = false): string {
   if (!text.includes("&")) return text;
-  return text.replace(REFERENCE, (match, hex?: string, dec?: string, name?: string) => {
+  return text.replace(REFERENCE, (match, hex: string | undefined, dec: string | undefined, name: string | undefined, offset: number) => {
     if (hex) return fromCodePoint(parseInt(hex, 16));
     if (dec) return fromCodePoint(parseInt(dec, 10));
+    if (inAttribute && !match.endsWith(";") && text[offset + match.length] === "=") return match;
     const char = name ? NAMED[name] : undefined;
     return char ?? match;
   });
