@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkBlogUrl, configFingerprint } from "../../src/sync/run/config-rules";
+import { checkBlogUrl } from "../../src/sync/run/config-rules";
 import { ApiError } from "../../src/errors";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { SYNCS, createConfig } from "./helpers";
@@ -12,6 +12,12 @@ beforeAll(async () => {
   ws = await createTestWorkspace("configs");
   other = await createTestWorkspace("configs other");
 });
+
+/** Computed here, not with the code under test. */
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 const blog = (path: string) => `${env.FIXTURE_ORIGIN}/__blogsync/configs-${path}/feed.xml`;
 const save = (body: unknown, key = ws.writeKey) => callJson(SYNCS, { key, method: "POST", body });
@@ -34,17 +40,9 @@ describe("POST /actions/blog-subreddit-syncs: upsert", () => {
       item_counts: { draft: 0, queued: 0, published: 0, failed: 0 },
     });
     expect(config.id).toBeGreaterThan(0);
-    expect(config.fingerprint).toBe(
-      await configFingerprint({
-        blogUrl: blog("a"),
-        subreddit: "Web_Dev",
-        personaId: null,
-        active: true,
-        includeMedia: false,
-        publishImmediately: false,
-        maxPosts: 5,
-      }),
-    );
+    // docs/blog-sync.md: SHA-256 hex of the canonical JSON (sorted keys, no spaces, subreddit lowercased).
+    const canonical = `{"active":true,"blog_url":"${blog("a")}","include_media":false,"max_posts":5,"persona_id":null,"publish_immediately":false,"subreddit":"web_dev"}`;
+    expect(config.fingerprint).toBe(await sha256Hex(canonical));
     expect(new Date(config.created_at).toISOString()).toBe(config.created_at);
   });
 
