@@ -354,7 +354,8 @@ export function robotsAllows(robots: Robots, url: URL): boolean {
   return allowed;
 }
 
-function decodeSafe(text: string): string {
+/** `decodeURIComponent`, or the text as it is when it is not valid percent-encoding. */
+export function decodeSafe(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

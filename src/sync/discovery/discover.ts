@@ -3,6 +3,7 @@
 // it shows (following its pagination), the usual feed paths, the sitemaps robots.txt names and the usual
 // sitemap paths, and last whatever post links the page has. Every fetch goes through the safe fetcher and
 // counts against the page budget; URLs read from sitemaps count against the URL budget.
+import { messageOf } from "../../lib/log";
 import { type FetchedResource, FetchError, type ResourceKind, getRobots, gunzipCapped, isGzip, safeFetch, SIZE_LIMITS } from "../../lib/safe-fetch";
 import { canonicalizeUrl, tryCanonicalize } from "../canonical-url";
 import { decodeDocument } from "../extract/charset";
@@ -101,7 +102,7 @@ class Discoverer {
     } catch (err) {
       if (err instanceof BudgetExhausted) throw err;
       if (err instanceof FetchError && err.code === "http_status" && err.status === 404) return null;
-      this.warnings.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
+      this.warnings.push(`${url}: ${messageOf(err)}`);
       return null;
     }
   }
@@ -172,7 +173,7 @@ class Discoverer {
           if (posts.length) return { url: doc.url, posts };
           this.warnings.push(`${doc.url}: feed has no items`);
         } catch (err) {
-          this.warnings.push(`${doc.url}: ${err instanceof Error ? err.message : String(err)}`);
+          this.warnings.push(`${doc.url}: ${messageOf(err)}`);
         }
       }
       return null;

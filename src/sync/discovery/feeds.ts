@@ -2,6 +2,7 @@
 // read: the feed's title and, per item, its link, title and date. Entity expansion of the XML parser is off
 // (no entity bombs); character references are decoded on the extracted strings.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { messageOf } from "../../lib/log";
 import { FetchError } from "../../lib/safe-fetch";
 import { tryCanonicalize } from "../canonical-url";
 import { decodeEntities } from "../extract/entities";
@@ -74,7 +75,7 @@ function first<T>(value: T | T[] | undefined): T | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function asArray<T>(value: T | T[] | undefined): T[] {
+export function asArray<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
@@ -208,7 +209,7 @@ function parseJsonFeed(text: string, url: string): ParsedFeed {
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new FetchError("parse", `malformed JSON feed: ${err instanceof Error ? err.message : String(err)}`);
+    throw new FetchError("parse", `malformed JSON feed: ${messageOf(err)}`);
   }
   if (!doc || typeof doc !== "object" || typeof doc.version !== "string" || !doc.version.includes("jsonfeed.org")) {
     throw new FetchError("parse", "not a JSON Feed: no jsonfeed.org version");

@@ -1,5 +1,6 @@
 // Which URLs of a site are posts. Sitemaps and index pages list much more than posts: tag, category and
 // author pages, paging, archives by date, feeds, files. A post URL is one with a slug that none of those is.
+import { decodeSafe } from "../../lib/safe-fetch";
 
 const NON_POST_SEGMENT =
   /^(tags?|category|categories|topics?|labels?|authors?|author|users?|profile|people|team|page|pages|archives?|search|feed|feeds|rss|atom|comments?|wp-json|wp-admin|wp-content|wp-includes|cdn-cgi|login|signup|register|cart|checkout|account|about|about-us|contact|privacy|privacy-policy|terms|legal|imprint|impressum|newsletter|subscribe|sitemap|static|assets|media|uploads|files|images|img|css|js|amp)$/i;
@@ -37,12 +38,4 @@ export function dateFromUrl(url: string): string | null {
   const match = path.match(/\/((?:19|20)\d{2})[/-](0[1-9]|1[0-2])(?:[/-](0[1-9]|[12]\d|3[01]))?(?=[/-])/);
   if (!match) return null;
   return `${match[1]}-${match[2]}-${match[3] ?? "01"}T00:00:00.000Z`;
-}
-
-function decodeSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

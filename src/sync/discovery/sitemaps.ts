@@ -3,7 +3,7 @@
 import { FetchError } from "../../lib/safe-fetch";
 import { tryCanonicalize } from "../canonical-url";
 import { toIsoDate } from "../extract/metadata";
-import { escapeBareAmpersands, parseXml, textOf } from "./feeds";
+import { asArray, escapeBareAmpersands, parseXml, textOf } from "./feeds";
 
 export interface SitemapEntry {
   url: string;
@@ -16,10 +16,6 @@ export type ParsedSitemap =
   | { type: "index"; sitemaps: SitemapEntry[]; warnings: string[] };
 
 type XmlNode = Record<string, unknown>;
-
-function asArray<T>(value: T | T[] | undefined): T[] {
-  return value === undefined ? [] : Array.isArray(value) ? value : [value];
-}
 
 function entries(nodes: (XmlNode | string)[], base: string): SitemapEntry[] {
   const out: SitemapEntry[] = [];

@@ -7,6 +7,7 @@ import {
   type TreeNode,
   descendants,
   findAll,
+  findFirst,
   hasAncestor,
   commaCount,
   innerText,
@@ -250,7 +251,7 @@ function wrapPhrasing(el: ElementNode): void {
 }
 
 function getBody(root: ElementNode): ElementNode {
-  return findAll(root, "body")[0] ?? root;
+  return findFirst(root, "body") ?? root;
 }
 
 export interface ContentResult {

@@ -2,7 +2,7 @@
 // "When , there are two solutions to" behind. An equation becomes the linear form people type: the author's
 // `alttext` when there is one, else a TeX annotation, else the presentation markup read out with `^`, `_`,
 // `/` and `√` for scripts, fractions and roots, and one line per table row (systems of equations).
-import { type ElementNode, collapseWhitespace, isElement, textContent } from "./html-tree";
+import { type ElementNode, collapseWhitespace, findAll, isElement, textContent } from "./html-tree";
 
 const TOKENS = new Set(["mi", "mn", "mo", "mtext", "ms", "mglyph"]);
 const TEX = /^(application\/x-tex|text\/x-tex|tex|latex|application\/x-latex)$/i;
@@ -11,23 +11,13 @@ const TEX = /^(application\/x-tex|text\/x-tex|tex|latex|application\/x-latex)$/i
 export function mathText(math: ElementNode): string {
   const alt = collapseWhitespace(math.attrs.alttext ?? "");
   if (alt) return alt;
-  for (const annotation of elements(math, "annotation")) {
+  for (const annotation of findAll(math, "annotation")) {
     if (TEX.test(annotation.attrs.encoding ?? "")) {
       const tex = collapseWhitespace(textContent(annotation));
       if (tex) return tex;
     }
   }
   return linear(math).replace(/[ \t]+/g, " ").replace(/ ?\n ?/g, "\n").trim();
-}
-
-function elements(el: ElementNode, tag: string): ElementNode[] {
-  const out: ElementNode[] = [];
-  for (const child of el.children) {
-    if (!isElement(child)) continue;
-    if (child.tag === tag) out.push(child);
-    out.push(...elements(child, tag));
-  }
-  return out;
 }
 
 /** A script or operand: bare when it is one token, in parentheses otherwise. */
