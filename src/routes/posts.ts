@@ -3,7 +3,7 @@ import { listPosts, updatePostState } from "../db/posts";
 import { notFound } from "../errors";
 import { batchWithKey, checkingKeyInQuery } from "../auth/key-in-query";
 import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, nextOffset, queryBoolean } from "../lib/openapi";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, nextOffset, pageEnvelope, queryBoolean } from "../lib/openapi";
 
 export const PostSchema = z
   .object({
@@ -28,13 +28,7 @@ export const PostSchema = z
   })
   .openapi("Post");
 
-const PostListSchema = z
-  .object({
-    data: z.array(PostSchema),
-    count: z.number().int().openapi({ description: "Rows matching the filters (all pages)" }),
-    next_offset: z.number().int().nullable().openapi({ description: "Offset of the next page; null on the last page" }),
-  })
-  .openapi("PostList");
+const PostListSchema = pageEnvelope(PostSchema, "PostList", "Rows matching the filters (all pages)");
 
 const PostsQuery = z.strictObject({
   keyword_id: z.coerce.number().int().min(1).optional().openapi({ type: "integer", minimum: 1, description: "Only posts that matched this keyword" }),
