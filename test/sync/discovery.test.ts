@@ -67,11 +67,13 @@ describe("discovery from each source", () => {
     expect(found.posts).toHaveLength(4);
   });
 
-  it("a page that is a single post: its blog's posts through the feed it advertises, else itself", async () => {
+  it("a post page that lists no other posts, landing source only: the page itself is the one post", async () => {
     const post = `${blog()}/posts/2026/02/second-post.html`;
     const found = await discoverPosts(post, { policy, sources: ["landing"] });
     expect(found.sourceKind).toBe("landing");
     expect(found.posts.map((p) => p.url)).toContain(post);
+    // The date is the one its URL carries (year and month).
+    expect(found).toEqual({ sourceKind: "landing", sourceUrl: post, posts: [{ url: post, title: null, publishedAt: "2026-02-01T00:00:00.000Z" }], warnings: [] });
   });
 });
 
