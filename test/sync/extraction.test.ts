@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { commaCount, findFirst, invalidate, parseHtml } from "../../src/sync/extract/html-tree";
 import { type Article, type Block, FetchError, extractArticle, fetchArticle } from "../../src/sync/index";
 import page001 from "../fixtures/extraction/001.html?raw";
 import baseUrlPage from "../fixtures/extraction/base-url-base-element-relative.html?raw";
@@ -132,6 +133,24 @@ describe("character sets and broken markup", () => {
     const err = await fetchArticle(`${env.FIXTURE_ORIGIN}/sync/not-html`, { policy }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FetchError);
     expect((err as FetchError).code).toBe("parse");
+  });
+});
+
+describe("the HTML tree", () => {
+  it("reads attribute values as HTML does: `&not=` in a query string is not a character reference", () => {
+    const { root } = parseHtml(`<a href="/search?a=1&not=2&amp;b=3&copy;">x</a><p title="&lt;&not x">y</p>`);
+    expect(findFirst(root, "a")?.attrs.href).toBe("/search?a=1&not=2&b=3©");
+    expect(findFirst(root, "p")?.attrs.title).toBe("<¬ x");
+  });
+
+  it("forgets a cached comma count when the text under a node changes", () => {
+    const { root } = parseHtml("<div><p>one, two</p></div>");
+    const div = findFirst(root, "div")!;
+    const p = findFirst(root, "p")!;
+    expect(commaCount(div)).toBe(1);
+    p.children = ["one, two, three, four"];
+    invalidate(p);
+    expect(commaCount(div)).toBe(3);
   });
 });
 

@@ -190,7 +190,7 @@ export function parseHtml(html: string): ParsedDocument {
       const name = attr[1].toLowerCase();
       if (!(name in attrs)) {
         const value = attr[2] ?? attr[3] ?? attr[4] ?? "";
-        attrs[name] = value.includes("&") ? decodeEntities(value) : value;
+        attrs[name] = value.includes("&") ? decodeEntities(value, true) : value;
       }
     }
     const gt = html.indexOf(">", pos);
@@ -259,7 +259,9 @@ const commaCache = new WeakMap<ElementNode, number>();
 /** Drops cached text of `el` and every ancestor: call after changing `el.children`. */
 export function invalidate(el: ElementNode | null): void {
   for (let current = el; current; current = current.parent) {
-    if (!rawTextCache.has(current) && !linkTextCache.has(current) && !lengthCache.has(current)) break;
+    // A cached ancestor implies a cached node (each value is built from its children's), so the first node
+    // with none of them cached ends the walk. Every cache that is not derived from another one is asked.
+    if (!rawTextCache.has(current) && !linkTextCache.has(current) && !lengthCache.has(current) && !commaCache.has(current)) break;
     rawTextCache.delete(current);
     innerTextCache.delete(current);
     linkTextCache.delete(current);
