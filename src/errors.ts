@@ -80,19 +80,24 @@ export function validationFailed(details: ErrorDetail[]): ApiError {
   return new ApiError("validation_failed", details.length > 1 ? `${message} (and ${details.length - 1} more)` : message, { details });
 }
 
-export const validationError = (error: z.ZodError, target?: string): ApiError => validationFailed(zodDetails(error, target));
-
 /**
  * The one validation hook every OpenAPIHono router is built with: a failed schema becomes our
  * `validation_failed` error instead of the library's own body.
  */
 export function validationHook(
   result: { success: true } | { success: false; error: z.ZodError; target: string },
+  c: Context,
 ): void {
-  if (!result.success) {
-    const target = result.target === "json" ? "body" : result.target;
-    throw validationError(result.error, target === "param" ? "path" : target);
+  if (result.success) return;
+  const target = result.target === "json" ? "body" : result.target === "param" ? "path" : result.target;
+  const details = zodDetails(result.error, target);
+  if (target === "query") {
+    // A parameter given twice reaches the schema as an array; say so rather than "expected string".
+    const names = [...new URL(c.req.url).searchParams.keys()];
+    const repeated = new Set(names.filter((name, i) => names.indexOf(name) !== i).map((name) => `query.${name}`));
+    for (const detail of details) if (repeated.has(detail.path)) detail.message = "given more than once; give it once";
   }
+  throw validationFailed(details);
 }
 
 export function requestIdOf(c: Context): string {

@@ -48,14 +48,21 @@ export const queryBoolean = z
   .transform((v) => v === "true" || v === "1")
   .openapi({ type: "boolean" });
 
+/**
+ * An integer written in a query string or path segment: plain decimal digits, nothing else. `Number()`
+ * (what `z.coerce` calls) also reads `1e1`, `0x1a`, `26.0`, ` 26` and the empty string, so a request
+ * for `/posts/1e1` would have changed post 10; those are refused. Documented as an OpenAPI integer.
+ */
+export const integerParam = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]*)$/, "expected a whole number in decimal digits (no sign, leading zero, point or exponent)")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .openapi({ type: "integer", minimum: min, ...(max === Number.MAX_SAFE_INTEGER ? {} : { maximum: max }) });
+
 /** A positive integer id in a path segment. */
-export const pathId = (name: string) =>
-  z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name, in: "path" }, type: "integer", minimum: 1, example: 1 });
+export const pathId = (name: string) => integerParam(1).openapi({ param: { name, in: "path" }, example: 1 });
 
 /** `{id}` path parameters. */
 export const idParam = () => z.object({ id: pathId("id") });

@@ -5,7 +5,7 @@ import { requireAdmin } from "../auth/middleware";
 import { createKey, createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import { notFound } from "../errors";
-import { createRouter, jsonBody, jsonResponse, noQuery } from "../lib/openapi";
+import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../lib/openapi";
 
 
 const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
@@ -21,7 +21,7 @@ const KeySchema = z.object({
   created_at: z.string(),
 });
 
-const workspaceIdParam = z.object({ workspace_id: z.coerce.number().int().min(1) });
+const workspaceIdParam = z.object({ workspace_id: integerParam(1) });
 const MAX_TEMPORARY_KEY_SECONDS = 90 * 24 * 3600;
 
 const serializeWorkspace = (w: { id: number; name: string; createdAt: string }) => ({ id: w.id, name: w.name, created_at: w.createdAt });
@@ -98,7 +98,7 @@ adminRouter
     createRoute({
       method: "delete",
       path: "/workspaces/{workspace_id}/keys/{key_id}",
-      request: { query: noQuery, params: workspaceIdParam.extend({ key_id: z.coerce.number().int().min(1) }) },
+      request: { query: noQuery, params: workspaceIdParam.extend({ key_id: integerParam(1) }) },
       responses: { 200: jsonResponse(KeySchema, "The revoked key") },
     }),
     async (c) => {

@@ -3,7 +3,7 @@ import { getConfig, getConfigRow, listConfigs } from "../db/blog-sync-configs";
 import { listSyncedPosts } from "../db/blog-sync-posts";
 import { notFound } from "../errors";
 import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope, nextOffset, pageEnvelope } from "../lib/openapi";
+import { apiRoute, createRouter, idParam, integerParam, jsonBody, jsonResponse, listEnvelope, nextOffset, pageEnvelope } from "../lib/openapi";
 import { SUBREDDIT_INPUT } from "../sync/run/config-rules";
 import { saveConfig } from "../sync/run/configs";
 import { runSync } from "../sync/run/run-sync";
@@ -82,8 +82,8 @@ const SyncedPostList = pageEnvelope(SyncedPostSchema, "SyncedPostList");
 
 const ItemsQuery = z.strictObject({
   state: z.enum(STATES).optional(),
-  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ type: "integer", description: "Page size, 1..500, default 100" }),
-  offset: z.coerce.number().int().min(0).optional().openapi({ type: "integer", description: "Rows to skip, default 0" }),
+  limit: integerParam(1, 500).optional().openapi({ description: "Page size, 1..500, default 100" }),
+  offset: integerParam(0).optional().openapi({ description: "Rows to skip, default 0" }),
 });
 
 const RunRequest = z

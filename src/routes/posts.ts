@@ -3,7 +3,7 @@ import { listPosts, updatePostState } from "../db/posts";
 import { notFound } from "../errors";
 import { batchWithKey, checkingKeyInQuery } from "../auth/key-in-query";
 import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, nextOffset, pageEnvelope, queryBoolean } from "../lib/openapi";
+import { apiRoute, createRouter, idParam, integerParam, jsonBody, jsonResponse, nextOffset, pageEnvelope, queryBoolean } from "../lib/openapi";
 
 export const PostSchema = z
   .object({
@@ -31,7 +31,7 @@ export const PostSchema = z
 const PostListSchema = pageEnvelope(PostSchema, "PostList", "Rows matching the filters (all pages)");
 
 const PostsQuery = z.strictObject({
-  keyword_id: z.coerce.number().int().min(1).optional().openapi({ type: "integer", minimum: 1, description: "Only posts that matched this keyword" }),
+  keyword_id: integerParam(1).optional().openapi({ description: "Only posts that matched this keyword" }),
   subreddit: z.string().min(1).max(100).optional().openapi({ description: "Subreddit name (without r/), case-insensitive" }),
   priority: z.enum(["high", "medium", "low"]).optional(),
   answered_status: z.enum(["answered", "unanswered"]).optional(),
@@ -48,8 +48,8 @@ const PostsQuery = z.strictObject({
   search: z.string().trim().min(1).max(500).optional().openapi({
     description: 'Full-text search over title and body: words, "quoted phrases", prefix* terms',
   }),
-  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ type: "integer", minimum: 1, maximum: 500, default: 100, description: "Page size, 1..500, default 100" }),
-  offset: z.coerce.number().int().min(0).optional().openapi({ type: "integer", minimum: 0, default: 0, description: "Rows to skip, default 0" }),
+  limit: integerParam(1, 500).optional().openapi({ default: 100, description: "Page size, 1..500, default 100" }),
+  offset: integerParam(0).optional().openapi({ default: 0, description: "Rows to skip, default 0" }),
 });
 
 const PostPatch = z

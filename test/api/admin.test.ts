@@ -112,6 +112,21 @@ describe("workspaces and keys", () => {
     expect((await admin(`/workspaces/${ws.id}/keys`)).body.count).toBe(0);
   });
 
+  it("refuses ids not written in plain decimal digits (1e0 is not workspace 1)", async () => {
+    const ws = await newWorkspace();
+    const key = await newKey(ws.id, { name: "kept", scope: "read" });
+    for (const [path, method, name] of [
+      [`/workspaces/${ws.id}e0/keys`, "GET", "workspace_id"],
+      [`/workspaces/0x${ws.id.toString(16)}/keys`, "GET", "workspace_id"],
+      [`/workspaces/${ws.id}/keys/${key.id}.0`, "DELETE", "key_id"],
+      [`/workspaces/${ws.id}/keys/0${key.id}`, "DELETE", "key_id"],
+    ] as const) {
+      const res = await admin(path, { method });
+      expect([path, res.status, res.body.error?.code, res.body.error?.details?.[0]?.path]).toEqual([path, 400, "validation_failed", `path.${name}`]);
+    }
+    expect((await admin(`/workspaces/${ws.id}/keys`)).body.data).toEqual([expect.objectContaining({ id: key.id, revoked_at: null })]);
+  });
+
   it("is 404 for a workspace that does not exist", async () => {
     expect((await admin("/workspaces/999999/keys", { method: "POST", body: { name: "k", scope: "read" } })).status).toBe(404);
     expect((await admin("/workspaces/999999/keys")).status).toBe(404);

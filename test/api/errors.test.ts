@@ -15,6 +15,18 @@ const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
   })),
 );
 const withBody = operations.filter((op) => op.hasBody);
+/** Each operation once per path parameter, that parameter spelled in a way `Number()` reads but an integer is not written. */
+const pathParams = Object.entries(doc.paths).flatMap(([path, item]) =>
+  [...path.matchAll(/\{([^}]+)\}/g)].flatMap(([, name]) =>
+    Object.entries(item).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      label: `${method.toUpperCase()} ${path} {${name}}`,
+      name: name!,
+      url: (spelled: string) => `/api/v1${path.replace(`{${name}}`, spelled).replace(/\{[^}]+\}/g, "424242")}`,
+      hasBody: Boolean(op.requestBody),
+    })),
+  ),
+);
 
 let ws: TestWorkspace;
 beforeAll(async () => {
@@ -42,6 +54,14 @@ describe("validation failures, on every route (one validation hook)", () => {
     const error = expectErrorShape(res, 400, "validation_failed");
     expect(error.details).toContainEqual({ path: "query.not_a_param", message: "unknown field" });
     for (const detail of error.details!) expect(Object.keys(detail).sort()).toEqual(["message", "path"]);
+  });
+
+  it.each(pathParams.map((op) => [op.label, op] as const))("%s refuses an id not in plain decimal digits", async (_, op) => {
+    for (const spelled of ["1e1", "0x1a", "026", "26.0", "%2026", "-1"]) {
+      const res = await callJson(op.url(spelled), { key: ws.writeKey, method: op.method, body: op.hasBody ? {} : undefined });
+      const error = expectErrorShape(res, 400, "validation_failed");
+      expect(error.details!.map((d) => d.path), spelled).toContain(`path.${op.name}`);
+    }
   });
 
   it.each(withBody.map((op) => [op.label, op] as const))("%s rejects an unknown body field", async (_, op) => {
@@ -84,8 +104,12 @@ describe("validation failures, on every route (one validation hook)", () => {
   });
 
   it("refuses a repeated query parameter instead of picking one", async () => {
-    const error = expectErrorShape(await callJson("/api/v1/posts?priority=high&priority=low", { key: ws.readKey }), 400, "validation_failed");
-    expect(error.details![0]!.path).toBe("query.priority");
+    for (const query of ["priority=high&priority=low", "limit=5&limit=5", "search=a&sort_by=score&search=b"]) {
+      const error = expectErrorShape(await callJson(`/api/v1/posts?${query}`, { key: ws.readKey }), 400, "validation_failed");
+      const name = query.split("=")[0];
+      expect(error.details).toEqual([{ path: `query.${name}`, message: "given more than once; give it once" }]);
+      expect(error.message).toBe(`query.${name}: given more than once; give it once`);
+    }
   });
 
   it("lists every failing field in details", async () => {

@@ -329,7 +329,10 @@ describe("GET /posts", () => {
   it("accepts limit 1 and 500, and refuses what is outside 1..500 or not an integer", async () => {
     expect((await listPosts({ limit: "1" })).data).toHaveLength(1);
     expect((await listPosts({ limit: "500" })).next_offset).toBeNull();
-    for (const [name, value] of [["limit", "0"], ["limit", "501"], ["limit", "2.5"], ["limit", "ten"], ["offset", "-1"], ["keyword_id", "0"], ["keyword_id", "x"]]) {
+    const notPlainDecimal = ["", " 5", "5 ", "+5", "05", "5.0", "1e1", "0x10", "0b11", "0o7", "Infinity"];
+    const refused = [["limit", "0"], ["limit", "501"], ["limit", "2.5"], ["limit", "ten"], ["offset", "-1"], ["keyword_id", "0"], ["keyword_id", "x"]];
+    for (const name of ["limit", "offset", "keyword_id"]) for (const value of notPlainDecimal) refused.push([name, value]);
+    for (const [name, value] of refused) {
       const res = await callJson(`/api/v1/posts?${qs({ [name!]: value! })}`, { key: ws.readKey });
       expect(res.status, `${name}=${value}`).toBe(400);
       expect(res.body.error.code).toBe("validation_failed");
@@ -376,6 +379,17 @@ describe("PATCH /posts/:id", () => {
     }
     const unknown = await patch(target.id, { archived: true, pinned: true });
     expect(unknown.body.error.details).toContainEqual({ path: "body.pinned", message: "unknown field" });
+    const after = await listPosts({ limit: "500" });
+    expect(after.data.find((p) => p.id === target.id)).toEqual(toApiPost(target));
+  });
+
+  it("refuses an id not written in plain decimal digits, and changes no post (1e1 is not post 10)", async () => {
+    // An id divisible by ten, so `${id / 10}e1` is the same number as the id.
+    const target = seeded.posts.find((p) => !p.archived && p.id % 10 === 0)!;
+    for (const spelled of [`${target.id}.0`, `0${target.id}`, `+${target.id}`, `%20${target.id}`, `0x${target.id.toString(16)}`, `${target.id / 10}e1`]) {
+      const res = await callJson(`/api/v1/posts/${spelled}`, { key: ws.writeKey, method: "PATCH", body: { archived: true } });
+      expect([spelled, res.status, res.body.error?.code, res.body.error?.details?.[0]?.path]).toEqual([spelled, 400, "validation_failed", "path.id"]);
+    }
     const after = await listPosts({ limit: "500" });
     expect(after.data.find((p) => p.id === target.id)).toEqual(toApiPost(target));
   });
