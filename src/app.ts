@@ -2,7 +2,8 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
 import { toHex } from "./auth/keys";
-import { ApiError, onError, respondError, validationHook } from "./errors";
+import { ApiError, onError, respondError, validationFailed, validationHook, zodDetails } from "./errors";
+import { noQuery } from "./lib/openapi";
 import { adminRouter } from "./routes/admin";
 import { createApiRouter, openApiDocument } from "./routes/api";
 import { createMcpRouter } from "./routes/mcp";
@@ -27,7 +28,11 @@ export function createApp() {
 
   app.get("/", (c) => c.json({ service: "threadwatch", api: "/api/v1", openapi: "/api/v1/openapi.json", mcp: "/mcp" }));
   // Public, registered before the API's key check.
-  app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument(api) as object));
+  app.get("/api/v1/openapi.json", (c) => {
+    const query = noQuery.safeParse(c.req.query());
+    if (!query.success) throw validationFailed(zodDetails(query.error, "query"));
+    return c.json(openApiDocument(api) as object);
+  });
   app.route("/api/v1", api);
   app.route("/admin/v1", adminRouter);
   app.route("/mcp", createMcpRouter(api, (request, env, ctx) => app.fetch(request, env, ctx)));

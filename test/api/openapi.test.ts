@@ -31,6 +31,11 @@ describe("GET /api/v1/openapi.json", () => {
     expect(await fetchDoc()).toEqual(served);
   });
 
+  it("refuses unknown query parameters like every other route", async () => {
+    const res = await callJson("/api/v1/openapi.json?format=yaml");
+    expect([res.status, res.body.error?.code, res.body.error?.details]).toEqual([400, "validation_failed", [{ path: "query.format", message: "unknown field" }]]);
+  });
+
   it("declares the bearer scheme and requires it globally", () => {
     expect(served.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(served.security).toEqual([{ bearerAuth: [] }]);
