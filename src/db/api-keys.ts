@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, lt, or, sql } from "drizzle-orm";
 import { displayPrefix, generateApiKey, sha256Hex, type KeyScope } from "../auth/keys";
 import { nowIso, type Database } from "./client";
 import { KEY_LOOKUP_SQL } from "./key-sql";
@@ -77,11 +77,15 @@ export async function revokeKey(db: Database, workspaceId: number, keyId: number
   return row ? serializeKey(row) : undefined;
 }
 
-/** Deletes temporary keys whose expiry has passed (hourly cron). Returns how many went. */
+/**
+ * Deletes temporary keys that can no longer work: expired, or revoked before their expiry (hourly cron), so
+ * a verification that revokes its temporary keys leaves none behind (interface-spec 8.4). Revoked
+ * permanent keys stay listed. Returns how many went.
+ */
 export async function deleteExpiredKeys(db: Database, at = nowIso()): Promise<number> {
   const deleted = await db
     .delete(apiKeys)
-    .where(and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, at)))
+    .where(and(isNotNull(apiKeys.expiresAt), or(lt(apiKeys.expiresAt, at), isNotNull(apiKeys.revokedAt))))
     .returning({ id: apiKeys.id })
     .all();
   return deleted.length;

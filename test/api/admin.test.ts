@@ -237,13 +237,14 @@ describe("last_used_at", () => {
 });
 
 describe("hourly cron", () => {
-  it("deletes expired temporary keys and nothing else", async () => {
+  it("deletes expired and revoked temporary keys and nothing else", async () => {
     const ws = await newWorkspace();
     const expired = await newKey(ws.id, { name: "expired", scope: "read_write", expires_in_seconds: 60 });
     const live = await newKey(ws.id, { name: "live", scope: "read", expires_in_seconds: 3600 });
     const permanent = await newKey(ws.id, { name: "permanent", scope: "read" });
     const revoked = await newKey(ws.id, { name: "revoked", scope: "read" });
-    await admin(`/workspaces/${ws.id}/keys/${revoked.id}`, { method: "DELETE" });
+    const revokedTemporary = await newKey(ws.id, { name: "revoked temporary", scope: "read_write", expires_in_seconds: 3600 });
+    for (const key of [revoked, revokedTemporary]) await admin(`/workspaces/${ws.id}/keys/${key.id}`, { method: "DELETE" });
     await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 60_000).toISOString(), expired.id).run();
 
     const controller = createScheduledController({ scheduledTime: Date.now(), cron: "0 * * * *" });
@@ -252,6 +253,7 @@ describe("hourly cron", () => {
     await waitOnExecutionContext(ctx);
 
     expect(await keyRow(expired.id)).toBeNull();
+    expect(await keyRow(revokedTemporary.id)).toBeNull();
     const remaining = (await admin(`/workspaces/${ws.id}/keys`)).body.data.map((k: { id: number }) => k.id).sort();
     expect(remaining).toEqual([live.id, permanent.id, revoked.id].sort());
     expect((await callJson("/api/v1/keywords", { key: live.key })).status).toBe(200);
