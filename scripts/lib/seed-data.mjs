@@ -165,7 +165,8 @@ function makePost(i, rnd, baseId, nowSec) {
     subreddit,
     title,
     selftext: body,
-    author: rnd.next() < 0.05 ? null : `${rnd.pick(USERS)}${rnd.int(100)}`,
+    // The forum reports an account that no longer exists as "[deleted]".
+    author: rnd.next() < 0.05 ? "[deleted]" : `${rnd.pick(USERS)}${rnd.int(100)}`,
     url: `https://www.reddit.com${permalink}`,
     score,
     num_comments: numComments,

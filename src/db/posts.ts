@@ -10,12 +10,12 @@ export interface PostRow {
   subreddit: string;
   title: string;
   selftext: string;
-  author: string | null;
-  url: string | null;
+  author: string;
+  url: string;
   score: number;
   num_comments: number;
   created_utc: string;
-  permalink: string | null;
+  permalink: string;
   is_answered: number;
   archived: number;
   skipped: number;

@@ -78,6 +78,8 @@ export const posts = sqliteTable(
     subreddit: text("subreddit").notNull(),
     title: text("title").notNull(),
     selftext: text("selftext").notNull().default(""),
+    // author, url and permalink are required: migration 0006's triggers refuse NULL (SQLite cannot add NOT
+    // NULL to an existing column without rebuilding the table, which in D1 would cascade-delete its links).
     author: text("author"),
     url: text("url"),
     score: integer("score").notNull().default(0),

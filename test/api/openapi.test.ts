@@ -104,8 +104,8 @@ describe("GET /api/v1/openapi.json", () => {
     const shape = (name: string) =>
       Object.fromEntries(Object.entries(resolve(served, served.components.schemas[name]).properties as Record<string, Schema>).map(([k, v]) => [k, typeOf(v)]));
     expect(shape("Post")).toEqual({
-      id: "integer", forum_id: "string", subreddit: "string", title: "string", selftext: "string", author: "string?", url: "string?",
-      score: "integer", num_comments: "integer", created_utc: "string", permalink: "string?", matched_keywords: "array<string>",
+      id: "integer", forum_id: "string", subreddit: "string", title: "string", selftext: "string", author: "string", url: "string",
+      score: "integer", num_comments: "integer", created_utc: "string", permalink: "string", matched_keywords: "array<string>",
       mentioned_competitors: "array<string>", is_answered: "boolean", archived: "boolean", skipped: "boolean", priority: "string?", urgency: "string?",
     });
     const post = resolve(served, served.components.schemas.Post).properties;

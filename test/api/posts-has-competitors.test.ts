@@ -15,7 +15,16 @@ let ws: TestWorkspace;
 async function addPost(forumId: string) {
   return db
     .insert(schema.posts)
-    .values({ workspaceId: ws.id, forumId, subreddit: "SaaS", title: `post ${forumId}`, createdUtc: "2026-11-01T10:00:00.000Z" })
+    .values({
+      workspaceId: ws.id,
+      forumId,
+      subreddit: "SaaS",
+      title: `post ${forumId}`,
+      author: "someone",
+      url: `https://www.reddit.com/r/SaaS/comments/${forumId}/`,
+      permalink: `/r/SaaS/comments/${forumId}/`,
+      createdUtc: "2026-11-01T10:00:00.000Z",
+    })
     .returning({ id: schema.posts.id })
     .get();
 }

@@ -1,4 +1,5 @@
 // GET /posts checked against the same filter and sort applied in plain JS to the seeded rows.
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { SUBREDDITS, seedWorkspace, toApiPost, type ModelPost, type SeededWorkspace } from "./seed";
@@ -132,7 +133,7 @@ describe("GET /posts", () => {
     expect(new Set(p.map((x) => x.created_utc)).size).toBeLessThan(p.length);
     expect(p.some((x) => x.keywordIds.length === 0) && p.some((x) => x.keywordIds.length > 1)).toBe(true);
     expect(p.some((x) => x.competitorIds.length === 0) && p.some((x) => x.competitorIds.length > 0)).toBe(true);
-    expect(p.some((x) => x.author === null)).toBe(true);
+    expect(p.some((x) => x.author === "[deleted]")).toBe(true);
   });
 
   it("defaults: archived excluded, skipped included, newest first, 100 a page", async () => {
@@ -157,8 +158,8 @@ describe("GET /posts", () => {
         ].sort(),
       );
       expect(Number.isInteger(post.id) && Number.isInteger(post.score) && Number.isInteger(post.num_comments)).toBe(true);
-      for (const field of ["forum_id", "subreddit", "title", "selftext"] as const) expect(typeof post[field]).toBe("string");
-      for (const field of ["author", "url", "permalink"] as const) expect(post[field] === null || typeof post[field] === "string").toBe(true);
+      // Only priority and urgency are nullable in interface-spec 2.1.
+      for (const field of ["forum_id", "subreddit", "title", "selftext", "author", "url", "permalink"] as const) expect(typeof post[field]).toBe("string");
       for (const field of ["is_answered", "archived", "skipped"] as const) expect(typeof post[field]).toBe("boolean");
       expect(post.created_utc).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect([null, "high", "medium", "low"]).toContain(post.priority);
@@ -400,5 +401,23 @@ describe("PATCH /posts/:id", () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe("not_found");
     }
+  });
+});
+
+describe("stored posts", () => {
+  it("refuse a NULL author, url or permalink on insert and on update, leaving the row as it was", async () => {
+    const insert = (author: string | null, url: string | null, permalink: string | null) =>
+      env.DB.prepare("INSERT INTO posts (workspace_id, forum_id, subreddit, title, author, url, permalink, created_utc) VALUES (?, ?, 'x', 't', ?, ?, ?, ?)")
+        .bind(ws.id, `null-check-${author}-${url}-${permalink}`, author, url, permalink, new Date().toISOString())
+        .run();
+    for (const [author, url, permalink] of [[null, "u", "p"], ["a", null, "p"], ["a", "u", null]]) {
+      await expect(insert(author!, url!, permalink!), JSON.stringify([author, url, permalink])).rejects.toThrow(/NOT NULL constraint failed: posts\.author, posts\.url and posts\.permalink/);
+    }
+    const target = seeded.posts[0]!;
+    for (const column of ["author", "url", "permalink"]) {
+      await expect(env.DB.prepare(`UPDATE posts SET ${column} = NULL WHERE id = ?`).bind(target.id).run(), column).rejects.toThrow(/NOT NULL constraint failed/);
+    }
+    expect((await listPosts({ include_archived: "true", limit: "500" })).data.find((p) => p.id === target.id)).toEqual(toApiPost(target));
+    await insert("a", "u", "p");
   });
 });

@@ -35,11 +35,12 @@ export async function seedWorkspace(count = 24): Promise<SeededWorkspace> {
     subreddit: SUBREDDITS[i % SUBREDDITS.length]!,
     title: `Looking for a ${WORDS[i % WORDS.length]} tool (${i})`,
     selftext: `Post ${i} asks about ${WORDS[(i + 2) % WORDS.length]} and alternatives`,
-    author: i % 5 === 0 ? null : `user${i}`,
+    author: i % 5 === 0 ? "[deleted]" : `user${i}`,
     score: (i * 7) % 11,
     numComments: (i * 5) % 9,
     createdUtc: new Date(Date.UTC(2026, 9, 1 + (i % 20), i % 24)).toISOString(),
     permalink: `/r/x/comments/mcp${i}/`,
+    url: `https://www.reddit.com/r/x/comments/mcp${i}/`,
     isAnswered: i % 3 === 0,
     archived: i % 7 === 0,
     skipped: i % 4 === 0,
@@ -47,9 +48,9 @@ export async function seedWorkspace(count = 24): Promise<SeededWorkspace> {
     urgency: URGENCIES[i % URGENCIES.length]!,
   }));
   const postIds: number[] = [];
-  // D1 binds at most 100 parameters per statement: 15 columns × 6 rows stays under it.
-  for (let i = 0; i < values.length; i += 6) {
-    const rows = await db.insert(posts).values(values.slice(i, i + 6)).returning({ id: posts.id });
+  // D1 binds at most 100 parameters per statement: 17 columns × 5 rows stays under it.
+  for (let i = 0; i < values.length; i += 5) {
+    const rows = await db.insert(posts).values(values.slice(i, i + 5)).returning({ id: posts.id });
     postIds.push(...rows.map((r) => r.id));
   }
   await db.insert(postKeywords).values(postIds.filter((_, i) => i % 2 === 0).map((postId, i) => ({ workspaceId: ws.id, postId, keywordId: keywordIds[i % 2]! })));
