@@ -37,7 +37,8 @@ function banner(port, demo, adminToken) {
     `  admin token:    ${adminToken}   (from .dev.vars)`,
     "",
     `  curl -H "Authorization: Bearer ${demo.read_key}" "${base}/api/v1/posts?limit=2"`,
-    `  npm run admin -- workspaces list`,
+    // The admin CLI's default is port 8787; name the service when it runs elsewhere.
+    `  npm run admin -- ${port === 8787 ? "" : `--base-url ${base} `}workspaces list`,
     "",
   ].join("\n");
 }
