@@ -95,7 +95,7 @@ const RunRequest = z
   .openapi("BlogSyncRunRequest");
 
 const RunItemSchema = z.object({
-  synced_post_id: z.number().int().nullable().openapi({ description: "Null in a dry run for posts not stored yet" }),
+  synced_post_id: z.number().int().nullable().openapi({ description: "Null in a dry run" }),
   source_url: z.string(),
   title: z.string().nullable(),
   action: z.enum(["create", "update", "unchanged", "skip", "error"]),

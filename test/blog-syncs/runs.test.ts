@@ -55,6 +55,22 @@ describe("dry run", () => {
   });
 });
 
+describe("dry run after a real run", () => {
+  it("names no stored rows: synced_post_id is null for posts that exist too", async () => {
+    const blog = newBlog("dry-after");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
+    expect((await runConfig(ws, config.id, { publish: false })).body.run).toMatchObject({ status: "completed", created: 3 });
+    await blog.control({ versions: { 2: 2 } });
+    const preview = await runConfig(ws, config.id, { dry_run: true, publish: false });
+    expect(preview.body.run).toMatchObject({ id: null, status: "completed", updated: 1, unchanged: 2 });
+    expect(preview.body.items.map((i: { synced_post_id: number | null; action: string }) => [i.synced_post_id, i.action])).toEqual([
+      [null, "unchanged"],
+      [null, "update"],
+      [null, "unchanged"],
+    ]);
+  });
+});
+
 describe("real runs", () => {
   it("publish=false writes drafts; a re-run reports unchanged; a changed source updates its draft", async () => {
     const blog = newBlog("drafts");
@@ -239,6 +255,17 @@ describe("real runs", () => {
     expect((await getConfig(config.id)).last_error).toBe(res.body.run.error);
   });
 
+  it("a blog address that lists no posts fails the run, so a wrong address does not look healthy", async () => {
+    const blog = newBlog("empty");
+    await blog.control({ posts: 0 });
+    const empty = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
+    const res = await runConfig(ws, empty.id, { publish: false });
+    expect(res.body.run).toMatchObject({ status: "failed", discovered: 0, created: 0 });
+    expect(res.body.run.error).toBe(`no posts found at ${blog.feedUrl}`);
+    expect((await getConfig(empty.id)).last_error).toBe(res.body.run.error);
+    expect((await runConfig(ws, empty.id, { dry_run: true })).body.run).toMatchObject({ status: "failed", error: res.body.run.error });
+  });
+
   it("a second real run while one is active is 409 run_in_progress; dry runs never conflict", async () => {
     const blog = newBlog("busy");
     const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
@@ -259,6 +286,47 @@ describe("real runs", () => {
     expect(done.body.run).toMatchObject({ status: "completed", created: 3 });
     // The slot is free again.
     expect((await runConfig(ws, config.id, { publish: false })).body.run.unchanged).toBe(3);
+  });
+});
+
+describe("a run that writes nothing", () => {
+  it("keeps its claim alive post by post (a second run stays 409) and completes", async () => {
+    const blog = newBlog("alive");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
+    expect((await runConfig(ws, config.id, { publish: false })).body.run.created).toBe(3);
+    const coordinator = coordinatorFor(env, ws.id);
+    const deadline = async () => (await coordinator.activeRuns()).find((l) => l.configId === config.id)?.deadline;
+
+    await blog.control({ hold: 2 }); // every post is unchanged: this run writes nothing
+    const running = runConfig(ws, config.id, { publish: false });
+    await blog.waitHeld();
+    const before = await deadline();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await blog.release(1); // post 2 answers; the run asks again before post 1, which is then held
+    await blog.waitHeld();
+    const after = await deadline();
+    expect(before).toBeGreaterThan(0);
+    expect(after! - before!).toBeGreaterThanOrEqual(50);
+    expect((await runConfig(ws, config.id, { publish: false })).status).toBe(409);
+
+    await blog.release();
+    expect((await running).body.run).toMatchObject({ status: "completed", unchanged: 3, error: null });
+  });
+
+  it("still aborts when the config changes, though nothing is left to write", async () => {
+    const blog = newBlog("abort-late");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
+    expect((await runConfig(ws, config.id, { publish: false })).body.run.created).toBe(3);
+    await blog.control({ hold: 1 }); // the last post
+    const running = runConfig(ws, config.id, { publish: false });
+    await blog.waitHeld();
+    expect((await callJson(SYNCS, { key: ws.writeKey, method: "POST", body: { id: config.id, subreddit: "golang" } })).status).toBe(200);
+    await blog.release();
+
+    const res = await running;
+    expect(res.body.run).toMatchObject({ status: "aborted", created: 0, unchanged: 3 });
+    expect(res.body.run.error).toMatch(/config changed/);
+    expect((await getConfig(config.id)).last_error).toBeNull(); // an abort is not a failure
   });
 });
 

@@ -134,6 +134,13 @@ async function walk(ctx: RunContext): Promise<Tally> {
   const queueing = ctx.publish && config.active && config.publishImmediately;
 
   for (const candidate of candidates) {
+    // Before each post, not only before writes: a run whose posts are all unchanged keeps its claim alive
+    // and still stops when the config changes.
+    const stop = await sink.checkpoint();
+    if (stop) {
+      tally.aborted = stop;
+      return tally;
+    }
     const stored = existing.get(candidate.url);
     if (stored?.state === "published") {
       // Never touched, not even fetched again.
@@ -172,6 +179,8 @@ async function walk(ctx: RunContext): Promise<Tally> {
     }
     tally.items.push(renderedItem(candidate.url, outcome.id, decision.action, outcome.state, rendered, rendered.warnings));
   }
+  // A change after the last write still means this run's results were worked out under old settings.
+  if (!tally.aborted) tally.aborted = await sink.checkpoint();
   return tally;
 }
 
@@ -206,7 +215,13 @@ function summarize(tally: Tally, queued: number) {
       ? "the config changed while the run was active; the run stopped before writing further posts"
       : "the run's claim on the config expired (it was silent past its deadline); it stopped before writing further posts";
   } else if (tally.error) status = "failed";
-  else if (failed > 0 && failed === handled) {
+  else if (tally.discovery?.posts.length === 0) {
+    // Nothing to sync is a wrong blog address far more often than an empty blog: say what discovery saw.
+    status = "failed";
+    const { warnings, sourceUrl } = tally.discovery;
+    const seen = warnings.filter((w) => !w.startsWith("no posts found at")).slice(-3);
+    error = `no posts found at ${sourceUrl}${seen.length ? ` (${seen.join("; ")})` : ""}`;
+  } else if (failed > 0 && failed === handled) {
     status = "failed";
     error = `all ${failed} posts failed; first error: ${firstError}`;
   } else if (failed > 0) {
@@ -236,6 +251,8 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
     const maxPosts = options.maxPosts ?? config.maxPosts;
     const sink = new PreviewSink();
     const tally = await walk({ env, w, config, publish: options.publish, maxPosts, sink });
+    // A dry run names no stored rows: no run id and no synced post ids (SPEC 5).
+    tally.items = tally.items.map((item) => ({ ...item, synced_post_id: null }));
     return respond(null, config, options, maxPosts, tally, sink.queued, startedAt, nowIso());
   }
 

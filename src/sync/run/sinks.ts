@@ -41,6 +41,11 @@ export interface Sink {
   /** Queue messages sent (or, in a preview, that would be sent). */
   readonly queued: number;
   write(request: WriteRequest): Promise<WriteOutcome>;
+  /**
+   * Asked before each source post and once at the end, so a run that writes nothing still shows it is alive
+   * (a real run's claim on the config is extended) and still learns that the config changed. Null: go on.
+   */
+  checkpoint(): Promise<AbortReason | null>;
 }
 
 export class PreviewSink implements Sink {
@@ -49,6 +54,10 @@ export class PreviewSink implements Sink {
   async write(request: WriteRequest): Promise<WriteOutcome> {
     if (request.to === "queued") this.queued++;
     return { kind: "written", id: request.existing?.id ?? null, state: request.to };
+  }
+
+  async checkpoint(): Promise<null> {
+    return null;
   }
 }
 
@@ -63,8 +72,8 @@ export class RealSink implements Sink {
     private readonly token: string,
   ) {}
 
-  /** The coordinator's answer: null to go on, else why the run must stop. */
-  private async stopReason(): Promise<AbortReason | null> {
+  /** The coordinator's answer (a live answer extends the run's claim): null to go on, else why the run must stop. */
+  async checkpoint(): Promise<AbortReason | null> {
     const answer = await this.coordinator.checkRun(this.config.id, this.token);
     return answer.ok ? null : answer.reason;
   }
@@ -78,7 +87,7 @@ export class RealSink implements Sink {
   }
 
   async write(request: WriteRequest): Promise<WriteOutcome> {
-    const before = await this.stopReason();
+    const before = await this.checkpoint();
     if (before) return { kind: "aborted", reason: before };
     const row = await this.store(request);
     if (!row) {
@@ -86,7 +95,7 @@ export class RealSink implements Sink {
       return { kind: "moved", state: now?.state ?? null };
     }
     if (request.to !== "queued") return { kind: "written", id: row.id, state: row.state };
-    const beforeQueueing = await this.stopReason();
+    const beforeQueueing = await this.checkpoint();
     if (beforeQueueing) {
       // Queued without a task would wait forever: put it back. This undoes the post just written; no
       // further post is written.
