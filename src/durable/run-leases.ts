@@ -118,14 +118,17 @@ export class RunLeases {
   }
 
   /**
-   * The question a run asks before every write and queue message. A live answer also extends the lease:
-   * a run that keeps asking is alive.
+   * The question a run asks before every source post, write and queue message. A live answer also extends
+   * the lease (a run that keeps asking is alive) once less than half of it is left, so most answers are
+   * reads: a storage write makes the answer wait for it to be durable.
    */
   check(configId: number, token: string, now: number): CheckRunResult {
     const held = this.lease(configId);
     if (!held || held.token !== token || held.deadline <= now) return { ok: false, reason: "lease_lost" };
     if (this.changedSince(held)) return { ok: false, reason: "config_changed" };
-    this.sql.exec("UPDATE run_leases SET deadline = ? WHERE config_id = ?", now + RUN_LEASE_MS, configId);
+    if (held.deadline - now < RUN_LEASE_MS / 2) {
+      this.sql.exec("UPDATE run_leases SET deadline = ? WHERE config_id = ?", now + RUN_LEASE_MS, configId);
+    }
     return { ok: true };
   }
 

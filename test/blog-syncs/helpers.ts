@@ -17,8 +17,7 @@ export function newBlog(label = "blog") {
     feedUrl: `${base}/feed.xml`,
     postUrl: (n: number) => `${base}/posts/${n}.html`,
     control: (body: { posts?: number; versions?: Record<number, number>; fail?: number[]; hold?: number | null }) => post("control", body),
-    /** Lets the held request answer; `next` holds that post from then on. */
-    release: (next?: number) => post("release", next === undefined ? {} : { next }),
+    release: () => post("release"),
     /** Resolves once a request for the held post is waiting at the blog. */
     waitHeld: async () => {
       const res = await fetch(`${base}/held`);

@@ -54,6 +54,8 @@ export interface RunOptions {
   maxPosts?: number;
   trigger: "api" | "schedule";
   scheduleKey?: string | null;
+  /** The first claim's length (tests use short ones); every answer of the coordinator renews it. */
+  leaseMs?: number;
 }
 
 /** What one source post renders to, and the hash that decides "changed". */
@@ -260,7 +262,7 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
   let token: string | undefined;
   // `stale`: the config changed between our read and the claim; read it again (bounded: updates are rare).
   for (let attempt = 0; attempt < 3 && token === undefined; attempt++) {
-    const claim = await coordinator.beginRun({ workspaceId: w.workspaceId, configId, revision: config.revision, fingerprint: config.fingerprint });
+    const claim = await coordinator.beginRun({ workspaceId: w.workspaceId, configId, revision: config.revision, fingerprint: config.fingerprint, leaseMs: options.leaseMs });
     if (claim.ok) token = claim.token;
     else if (claim.reason === "busy") throw new ApiError("run_in_progress", `a run of sync config ${configId} is already active`);
     else {
