@@ -15,6 +15,6 @@ export { FetchError } from "../lib/safe-fetch";
 export { canonicalizeUrl } from "./canonical-url";
 export { discoverPosts } from "./discovery/discover";
 export { extractArticle, fetchArticle } from "./extract/article";
-export { fitBody, toRedditMarkdown } from "./render/markdown";
+export { fitBody, imagesKept, toRedditMarkdown } from "./render/markdown";
 export { toRedditRichText } from "./render/richtext";
 export { type FetchedImage, fetchImage } from "./images";

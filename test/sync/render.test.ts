@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Article, type Block, extractArticle, fitBody, toRedditMarkdown, toRedditRichText } from "../../src/sync/index";
+import { type Article, type Block, extractArticle, fitBody, imagesKept, toRedditMarkdown, toRedditRichText } from "../../src/sync/index";
 import golden from "../fixtures/extraction/third-post.richtext.json";
 import thirdPost from "../fixtures/sites/blog/posts/2026/03/third-post.html?raw";
 
@@ -97,6 +97,22 @@ describe("Reddit's limits", () => {
     expect(kept.length).toBeGreaterThan(30);
     // Every kept paragraph is whole: the cut fell between blocks.
     kept.forEach((p, i) => expect(p).toBe(`Paragraph ${i}. ${"word ".repeat(198)}end.`));
+  });
+
+  it("keeps only the images the cut body still shows, in the article's order", () => {
+    const image = (n: number): Block => ({ type: "image", url: `https://blog.example/img/${n}.png`, alt: `image ${n}`, caption: null });
+    const blocks: Block[] = [image(1), { type: "quote", children: [image(2)] }, { type: "list", ordered: false, items: [[image(3)]] }];
+    for (let i = 0; i < 100; i++) blocks.push(paragraph(`Paragraph ${i}. ${"word ".repeat(198)}end.`), image(4 + i));
+    const withImages: Article = { ...article(blocks), images: [3, 1, 2, ...Array.from({ length: 100 }, (_, i) => 4 + i)].map((n) => ({ url: `https://blog.example/img/${n}.png`, alt: `image ${n}`, caption: null })) };
+    const fitted = fitBody(withImages);
+    expect(fitted.truncated).toBe(true);
+    const shownParagraphs = fitted.blocks.filter((b) => b.type === "paragraph").length;
+    expect(shownParagraphs).toBeGreaterThan(10);
+    expect(shownParagraphs).toBeLessThan(100);
+    const kept = imagesKept(withImages, fitted).map((i) => i.url.replace(/\D+/g, ""));
+    // The article's own order (3, 1, 2, ...), limited to what the body shows.
+    expect(kept).toEqual(["3", "1", "2", ...Array.from({ length: fitted.blocks.length - 3 - shownParagraphs }, (_, i) => String(4 + i))]);
+    expect(imagesKept(withImages, fitBody(article(blocks.slice(0, 3))))).toHaveLength(3);
   });
 
   it("cuts the rich-text document at the same boundary", () => {

@@ -130,6 +130,24 @@ export function fitBody(article: Article, options: { maxLength?: number } = {}):
 }
 
 /**
+ * The article's images that are still in the body after the cut: a draft lists (and
+ * publishing would upload) only what the post shows, and an article with thousands of images cannot make
+ * a stored row larger than the body itself allows.
+ */
+export function imagesKept(article: Article, fitted: FittedBody): Article["images"] {
+  const shown = new Set<string>();
+  const visit = (blocks: Block[]): void => {
+    for (const block of blocks) {
+      if (block.type === "image") shown.add(block.url);
+      else if (block.type === "list") block.items.forEach(visit);
+      else if (block.type === "quote") visit(block.children);
+    }
+  };
+  visit(fitted.blocks);
+  return article.images.filter((image) => shown.has(image.url));
+}
+
+/**
  * The article as a Reddit markdown self post, within Reddit's limits (title 1..300, body ≤ maxLength).
  * `fitted` is a cut already made by `fitBody` (shared with the rich-text rendering).
  */

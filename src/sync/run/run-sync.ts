@@ -9,7 +9,7 @@ import { nowIso, type WorkspaceDb } from "../../db/client";
 import { coordinatorFor } from "../../durable/workspace-coordinator";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../errors";
-import { discoverPosts, fetchArticle, fitBody, toRedditMarkdown, toRedditRichText, type Discovery, type SourceKind } from "../index";
+import { discoverPosts, fetchArticle, fitBody, imagesKept, toRedditMarkdown, toRedditRichText, type Discovery, type SourceKind } from "../index";
 import { fetchPolicy } from "./config-rules";
 import { PreviewSink, RealSink, type AbortReason, type PlannedWrite, type Sink } from "./sinks";
 import { messageOf } from "../../lib/log";
@@ -75,7 +75,7 @@ async function render(url: string, config: SyncConfigRow, env: Env): Promise<Ren
   const markdown = toRedditMarkdown(article, { fitted });
   // Media asset ids come from the forum at publish time; a draft keeps the images it would upload.
   const richtext = config.includeMedia ? toRedditRichText(article, {}, { fitted }).document : null;
-  const images = config.includeMedia ? article.images : [];
+  const images = config.includeMedia ? imagesKept(article, fitted) : [];
   const warnings = [...article.warnings];
   if (markdown.truncated) warnings.push("body was shortened to fit the forum's 40,000 character limit");
   const contentHash = await sha256Hex(JSON.stringify([markdown.title, markdown.markdown, richtext, images]));
