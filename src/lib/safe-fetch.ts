@@ -136,6 +136,8 @@ function isBlockedIPv6(g: number[]): boolean {
     if (g5 === 0xffff || g5 === 0) return isBlockedIPv4(embeddedV4); // IPv4-mapped / -compatible
   }
   if (g0 === 0x64 && g1 === 0xff9b) return isBlockedIPv4(embeddedV4); // NAT64
+  if (g0 === 0x2002) return isBlockedIPv4([g1 >> 8, g1 & 0xff, g2 >> 8, g2 & 0xff]); // 6to4 (2002:AABB:CCDD::)
+  if (g0 === 0x2001 && g1 === 0) return true; // Teredo: the IPv4 behind it is hidden (XOR-ed), refuse it all
   if ((g0 & 0xfe00) === 0xfc00) return true; // unique local (incl. fd00:ec2::254 metadata)
   if ((g0 & 0xffc0) === 0xfe80) return true; // link-local
   if ((g0 & 0xff00) === 0xff00) return true; // multicast

@@ -30,6 +30,9 @@ describe("addresses (SPEC 8)", () => {
     "http://[::ffff:a9fe:a9fe]/",
     "http://[fd00:ec2::254]/",
     "http://[fe80::1]/",
+    "http://[2002:7f00:1::]/", // 6to4 of 127.0.0.1
+    "http://[2002:a9fe:a9fe::1]/", // 6to4 of 169.254.169.254
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", // Teredo
     "http://2130706433/", // 127.0.0.1 written as one number
     "http://0x7f.1/",
     "http://localhost:8787/",
@@ -45,6 +48,7 @@ describe("addresses (SPEC 8)", () => {
   it("allows public literal addresses and names", () => {
     expect(isBlockedAddress("93.184.215.14")).toBe(false);
     expect(isBlockedAddress("2606:4700::1111")).toBe(false);
+    expect(isBlockedAddress("2002:5db8:d70e::1")).toBe(false); // 6to4 of the public 93.184.215.14
     expect(assertFetchableUrl("https://blog.example.com/post", false).hostname).toBe("blog.example.com");
     expect(assertFetchableUrl("http://127.0.0.1/", true).hostname).toBe("127.0.0.1");
   });
