@@ -270,14 +270,9 @@ await runMain(async () => {
       verbose: { type: "boolean", default: false },
       "no-articles": { type: "boolean", default: false },
       "articles-only": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
     },
     { allowPositionals: true },
   );
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   if (only.length) {
     const pages = new Set(fs.readdirSync(PAGES));
     const unknown = only.filter((n) => !pages.has(n));

@@ -45,12 +45,7 @@ runMain(async () => {
     posts: { type: "string", default: "5000" },
     iterations: { type: "string", default: "200" },
     port: { type: "string", default: "8797" },
-    help: { type: "boolean", short: "h" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const posts = integerOption("posts", values.posts, { min: 0, max: 1_000_000 });
   const iterations = integerOption("iterations", values.iterations, { min: 1, max: 100_000 });
   const port = integerOption("port", values.port, { min: 1, max: 65535 });

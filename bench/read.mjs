@@ -200,12 +200,7 @@ runMain(async () => {
     port: { type: "string", default: "8799" },
     reuse: { type: "boolean", default: false },
     explain: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const posts = integerOption("posts", values.posts, { min: 1, max: 1_000_000 });
   const samples = integerOption("samples", values.samples, { min: 5, max: 500 });
   const port = integerOption("port", values.port, { min: 1024, max: 65535 });

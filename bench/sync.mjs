@@ -165,12 +165,7 @@ runMain(async () => {
     port: { type: "string", default: "8798" },
     "blog-port": { type: "string", default: "8799" },
     corpus: { type: "string", default: READABILITY_TEST_PAGES },
-    help: { type: "boolean", short: "h" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const posts = integerOption("posts", values.posts, { min: 1, max: 50 });
   const port = integerOption("port", values.port, { min: 1, max: 65535 });
   const blogPort = integerOption("blog-port", values["blog-port"], { min: 1, max: 65535 });

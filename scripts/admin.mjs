@@ -156,17 +156,12 @@ runMain(async () => {
       "base-url": { type: "string", default: "http://localhost:8787" },
       "admin-token": { type: "string" },
       json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
       name: { type: "string" },
       scope: { type: "string" },
       "expires-in": { type: "string" },
     },
     { allowPositionals: true },
   );
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   if (positionals.length === 0) throw new UsageError("missing command");
   const commandName = positionals.slice(0, 2).join(" ");
   const command = COMMANDS[commandName];

@@ -44,12 +44,7 @@ function handler(origin) {
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {
     port: { type: "string", default: "8790" },
-    help: { type: "boolean", short: "h" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const port = integerOption("port", values.port, { min: 1, max: 65535 });
   const origin = `http://127.0.0.1:${port}`;
   const server = http.createServer(handler(origin));

@@ -21,14 +21,9 @@ await runMain(async () => {
     {
       json: { type: "boolean", default: false },
       "allow-private": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
     },
     { allowPositionals: true },
   );
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   if (!inputs.length) throw new UsageError("no FILE_OR_URL given");
   const json = values.json;
 

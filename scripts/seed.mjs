@@ -21,12 +21,7 @@ runMain(async () => {
     name: { type: "string" },
     "persist-to": { type: "string" },
     seed: { type: "string" },
-    help: { type: "boolean", short: "h" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const posts = integerOption("posts", values.posts, { min: 0, max: 1_000_000 });
   const seed = values.seed === undefined ? undefined : integerOption("seed", values.seed, { min: 0, max: 2 ** 32 - 1 });
   const persistTo = values["persist-to"];

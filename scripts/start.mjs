@@ -46,12 +46,7 @@ function banner(port, demo, adminToken) {
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {
     port: { type: "string", default: "8787" },
-    help: { type: "boolean", short: "h" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const port = integerOption("port", values.port, { min: 1, max: 65535 });
 
   setupBrowser();

@@ -13,13 +13,23 @@ export class UsageError extends Error {
   }
 }
 
-/** parseArgs in strict mode; unknown options and stray values become a UsageError. */
+/** `-h`/`--help` was given: runMain prints the usage and exits 0. */
+class HelpRequested extends Error {}
+
+/**
+ * parseArgs in strict mode, with `-h`/`--help` added to every command; unknown options and stray values
+ * become a UsageError.
+ */
 export function parseCommandLine(argv, options, { allowPositionals = false } = {}) {
+  let parsed;
   try {
-    return parseArgs({ args: argv, options, allowPositionals, strict: true });
+    parsed = parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals, strict: true });
   } catch (err) {
     throw new UsageError(err.message);
   }
+  if (parsed.values.help) throw new HelpRequested();
+  delete parsed.values.help;
+  return parsed;
 }
 
 /** A whole number in [min, max] from an option value, or a UsageError naming the option. */
@@ -30,12 +40,15 @@ export function integerOption(name, value, { min, max }) {
   return Number(value);
 }
 
-/** Runs a script's main function: usage errors print the usage, other errors their message, each with its exit code. */
+/** Runs a script's main function: `--help` prints the usage; usage errors print it too, other errors their message, each with its exit code. */
 export async function runMain(main, usage) {
   try {
     process.exitCode = (await main()) ?? 0;
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof HelpRequested) {
+      console.log(usage);
+      process.exitCode = 0;
+    } else if (err instanceof UsageError) {
       console.error(`error: ${err.message}\n\n${err.usage ?? usage}`);
       process.exitCode = EXIT_USAGE;
     } else {
