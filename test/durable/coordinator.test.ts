@@ -20,6 +20,24 @@ async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, time
   }
 }
 
+/** A test workspace with one stored sync config of fingerprint FP_A. */
+async function workspaceWithConfig(label: string, blogUrl: string) {
+  const ws = await createTestWorkspace(label);
+  const w = workspaceDb(env, ws.id);
+  const config = await insertConfig(w, {
+    blogUrl,
+    subreddit: "rust",
+    personaId: null,
+    includeMedia: false,
+    active: true,
+    publishImmediately: false,
+    maxPosts: 5,
+    fingerprint: FP_A,
+  });
+  if (!config) throw new Error("insert failed");
+  return { ws, w, config };
+}
+
 describe("run leases", () => {
   it("one real run per config: a second claim is busy until the first ends; other configs are independent", async () => {
     const ws = await createTestWorkspace("leases");
@@ -54,19 +72,7 @@ describe("run leases", () => {
   });
 
   it("a run that died frees its slot at the deadline (alarm) and its record is closed as failed", async () => {
-    const ws = await createTestWorkspace("leases deadline");
-    const w = workspaceDb(env, ws.id);
-    const config = await insertConfig(w, {
-      blogUrl: "https://example.com/feed.xml",
-      subreddit: "rust",
-      personaId: null,
-      includeMedia: false,
-      active: true,
-      publishImmediately: false,
-      maxPosts: 5,
-      fingerprint: FP_A,
-    });
-    if (!config) throw new Error("insert failed");
+    const { ws, w, config } = await workspaceWithConfig("leases deadline", "https://example.com/feed.xml");
     const coordinator = coordinatorFor(env, ws.id);
     const claim = await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A, leaseMs: 200 });
     if (!claim.ok) throw new Error("claim failed");
@@ -87,19 +93,7 @@ describe("run leases", () => {
   });
 
   it("closing an abandoned run touches neither a run that already finished nor its config", async () => {
-    const ws = await createTestWorkspace("leases finished");
-    const w = workspaceDb(env, ws.id);
-    const config = await insertConfig(w, {
-      blogUrl: "https://example.com/finished.xml",
-      subreddit: "rust",
-      personaId: null,
-      includeMedia: false,
-      active: true,
-      publishImmediately: false,
-      maxPosts: 5,
-      fingerprint: FP_A,
-    });
-    if (!config) throw new Error("insert failed");
+    const { w, config } = await workspaceWithConfig("leases finished", "https://example.com/finished.xml");
     const run = await insertRun(w, { configId: config.id, trigger: "api", scheduleKey: null, publish: true, maxPosts: 5, fingerprint: FP_A });
     await finishRun(w, run.id, config.id, {
       status: "completed", sourceKind: "feed", sourceUrl: "x", discovered: 0, created: 0, updated: 0, unchanged: 0, queued: 0, failed: 0,
