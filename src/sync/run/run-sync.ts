@@ -54,7 +54,7 @@ export interface RunOptions {
   maxPosts?: number;
   trigger: "api" | "schedule";
   scheduleKey?: string | null;
-  /** The first claim's length (tests use short ones); every answer of the coordinator renews it. */
+  /** The first claim's length (tests use short ones); the coordinator's answers renew it to RUN_LEASE_MS. */
   leaseMs?: number;
 }
 
@@ -253,7 +253,8 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
     const maxPosts = options.maxPosts ?? config.maxPosts;
     const sink = new PreviewSink();
     const tally = await walk({ env, w, config, publish: options.publish, maxPosts, sink });
-    // A dry run names no stored rows: no run id and no synced post ids (SPEC 5).
+    // A dry run names no stored rows: no run id and no synced post ids (SPEC 5), also for the posts it
+    // reports unchanged or skipped from what is stored.
     tally.items = tally.items.map((item) => ({ ...item, synced_post_id: null }));
     return respond(null, config, options, maxPosts, tally, sink.queued, startedAt, nowIso());
   }

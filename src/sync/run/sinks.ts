@@ -53,7 +53,8 @@ export class PreviewSink implements Sink {
 
   async write(request: WriteRequest): Promise<WriteOutcome> {
     if (request.to === "queued") this.queued++;
-    return { kind: "written", id: request.existing?.id ?? null, state: request.to };
+    // A preview names no stored rows (SPEC 5: synced_post_id is null in a dry run).
+    return { kind: "written", id: null, state: request.to };
   }
 
   async checkpoint(): Promise<null> {
