@@ -1,7 +1,7 @@
 // Word 4-gram precision / recall / F1 between an extracted text and the expected one (multiset overlap).
 
 function words(text) {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 function grams(text, n = 4) {
@@ -21,7 +21,9 @@ function grams(text, n = 4) {
 export function score(got, expected) {
   const a = grams(got);
   const b = grams(expected);
-  let overlap = 0, totalA = 0, totalB = 0;
+  let overlap = 0,
+    totalA = 0,
+    totalB = 0;
   for (const c of a.values()) totalA += c;
   for (const c of b.values()) totalB += c;
   for (const [g, c] of a) overlap += Math.min(c, b.get(g) ?? 0);

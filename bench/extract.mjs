@@ -11,8 +11,8 @@ import http from "node:http";
 import path from "node:path";
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
-import { parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { startExtractWorker } from "../scripts/extract-runner.mjs";
+import { parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { CORPUS_DIR as CORPUS, READABILITY_TEST_PAGES as PAGES } from "../scripts/lib/paths.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { score } from "./extract-score.mjs";
@@ -28,7 +28,6 @@ const USAGE = `usage: npm run bench:extract [-- options] [PAGE...]
 
 The corpus is read from ../shared/corpus, or from $CORPUS_DIR when set.`;
 
-
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const fmt = (x, d = 3) => x.toFixed(d);
 
@@ -37,7 +36,43 @@ const fmt = (x, d = 3) => x.toFixed(d);
 // of a <br> or of two cells stay apart. `raw`: DOM textContent, which glues them ("one<br>two" → "onetwo";
 // in CJK text, where words are not separated by spaces, whole cells run together). The expected text and
 // the peer's output go through the same function; ours is the engine's own `text`.
-const BLOCK = new Set(["ADDRESS", "ARTICLE", "ASIDE", "BLOCKQUOTE", "DD", "DIV", "DL", "DT", "FIELDSET", "FIGCAPTION", "FIGURE", "FOOTER", "FORM", "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HR", "LI", "MAIN", "NAV", "OL", "P", "PRE", "SECTION", "TABLE", "TR", "UL", "CAPTION", "THEAD", "TBODY", "TFOOT"]);
+const BLOCK = new Set([
+  "ADDRESS",
+  "ARTICLE",
+  "ASIDE",
+  "BLOCKQUOTE",
+  "DD",
+  "DIV",
+  "DL",
+  "DT",
+  "FIELDSET",
+  "FIGCAPTION",
+  "FIGURE",
+  "FOOTER",
+  "FORM",
+  "H1",
+  "H2",
+  "H3",
+  "H4",
+  "H5",
+  "H6",
+  "HEADER",
+  "HR",
+  "LI",
+  "MAIN",
+  "NAV",
+  "OL",
+  "P",
+  "PRE",
+  "SECTION",
+  "TABLE",
+  "TR",
+  "UL",
+  "CAPTION",
+  "THEAD",
+  "TBODY",
+  "TFOOT",
+]);
 
 function renderedText(node) {
   const parts = [];
@@ -87,7 +122,10 @@ function peer(html) {
 }
 
 async function benchArticles(worker, { only, verbose }) {
-  const names = fs.readdirSync(PAGES).filter((n) => !only.length || only.includes(n)).sort();
+  const names = fs
+    .readdirSync(PAGES)
+    .filter((n) => !only.length || only.includes(n))
+    .sort();
   const ours = [];
   const theirs = [];
   const oursRaw = [];
@@ -102,7 +140,12 @@ async function benchArticles(worker, { only, verbose }) {
     const expected = fragmentTexts(fs.readFileSync(path.join(dir, "expected.html"), "utf8"));
     const result = await worker.extractBytes(source, "http://fakehost/test/page.html", undefined, REPEAT);
     const zero = { precision: 0, recall: 0, f1: 0 };
-    ours.push({ name, ...(result.error ? zero : score(result.text, expected.rendered)), ms: result.elapsed_ms ?? NaN, error: result.error });
+    ours.push({
+      name,
+      ...(result.error ? zero : score(result.text, expected.rendered)),
+      ms: result.elapsed_ms ?? NaN,
+      error: result.error,
+    });
     oursRaw.push({ name, ...(result.error ? zero : score(result.text, expected.raw)), ms: 0 });
     const p = peer(source.toString("utf8"));
     theirs.push({ name, ...score(p.rendered, expected.rendered), ms: p.ms });
@@ -117,24 +160,41 @@ async function benchArticles(worker, { only, verbose }) {
   });
   const a = summary(ours);
   const b = summary(theirs);
-  console.log(`\n== Article extraction: ${names.length} mozilla/readability test pages (word 4-gram overlap of rendered text with expected.html's; time per page = mean of ${REPEAT} runs)`);
+  console.log(
+    `\n== Article extraction: ${names.length} mozilla/readability test pages (word 4-gram overlap of rendered text with expected.html's; time per page = mean of ${REPEAT} runs)`,
+  );
   console.log(`                         precision  recall   F1     median ms  p90 ms`);
-  console.log(`threadwatch (workerd)    ${fmt(a.precision)}      ${fmt(a.recall)}    ${fmt(a.f1)}  ${fmt(a.medianMs, 2).padStart(8)}  ${fmt(a.p90Ms, 2).padStart(7)}`);
-  console.log(`readability+linkedom     ${fmt(b.precision)}      ${fmt(b.recall)}    ${fmt(b.f1)}  ${fmt(b.medianMs, 2).padStart(8)}  ${fmt(b.p90Ms, 2).padStart(7)}`);
+  console.log(
+    `threadwatch (workerd)    ${fmt(a.precision)}      ${fmt(a.recall)}    ${fmt(a.f1)}  ${fmt(a.medianMs, 2).padStart(8)}  ${fmt(a.p90Ms, 2).padStart(7)}`,
+  );
+  console.log(
+    `readability+linkedom     ${fmt(b.precision)}      ${fmt(b.recall)}    ${fmt(b.f1)}  ${fmt(b.medianMs, 2).padStart(8)}  ${fmt(b.p90Ms, 2).padStart(7)}`,
+  );
   const rawOurs = summary(oursRaw);
   const rawPeer = summary(theirsRaw);
-  console.log(`cross-check on raw textContent (expected and peer as DOM textContent, ours unchanged): F1 ours ${fmt(rawOurs.f1)}, peer ${fmt(rawPeer.f1)}`);
-  console.log(`F1 to five places (the margin between the two is small): ours ${fmt(a.f1, 5)}, peer ${fmt(b.f1, 5)}; summed over the pages: ours ${fmt(a.f1 * ours.length)}, peer ${fmt(b.f1 * theirs.length)}`);
-  console.log(`targets: F1 above the peer's: ${a.f1 > b.f1 ? "met" : "NOT met"}; median time <= 1/3 of the peer's: ${a.medianMs <= b.medianMs / 3 ? "met" : "NOT met"} (ratio ${fmt(a.medianMs / b.medianMs, 2)})`);
+  console.log(
+    `cross-check on raw textContent (expected and peer as DOM textContent, ours unchanged): F1 ours ${fmt(rawOurs.f1)}, peer ${fmt(rawPeer.f1)}`,
+  );
+  console.log(
+    `F1 to five places (the margin between the two is small): ours ${fmt(a.f1, 5)}, peer ${fmt(b.f1, 5)}; summed over the pages: ours ${fmt(a.f1 * ours.length)}, peer ${fmt(b.f1 * theirs.length)}`,
+  );
+  console.log(
+    `targets: F1 above the peer's: ${a.f1 > b.f1 ? "met" : "NOT met"}; median time <= 1/3 of the peer's: ${a.medianMs <= b.medianMs / 3 ? "met" : "NOT met"} (ratio ${fmt(a.medianMs / b.medianMs, 2)})`,
+  );
   const worst = ours.map((r, i) => ({ ...r, peer: theirs[i].f1 })).sort((x, y) => x.f1 - x.peer - (y.f1 - y.peer));
   const shown = verbose ? worst : worst.slice(0, 8);
   console.log(`pages where we trail the peer most:`);
-  for (const r of shown) console.log(`  ${r.name.padEnd(40)} ours ${fmt(r.f1)} (p ${fmt(r.precision)} r ${fmt(r.recall)})  peer ${fmt(r.peer)}${r.error ? "  " + r.error.message : ""}`);
+  for (const r of shown)
+    console.log(
+      `  ${r.name.padEnd(40)} ours ${fmt(r.f1)} (p ${fmt(r.precision)} r ${fmt(r.recall)})  peer ${fmt(r.peer)}${r.error ? `  ${r.error.message}` : ""}`,
+    );
   return { ours: a, peer: b };
 }
 
 function walk(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 async function benchFeeds(worker) {
@@ -162,17 +222,22 @@ async function benchFeeds(worker) {
         crashes.push(`${path.relative(root, file)}: ${result.error.message}`);
       }
       // Only kurtmckee's suite is made of deliberate edge cases; a failure elsewhere is a real feed we cannot read.
-      if (source !== "kurtmckee__feedparser") realFailures.push(`${path.relative(root, file)}: ${result.error.message}`);
+      if (source !== "kurtmckee__feedparser")
+        realFailures.push(`${path.relative(root, file)}: ${result.error.message}`);
     } else if (result.posts.length) row.withItems++;
     else row.empty++;
   }
   console.log(`\n== Feeds: ${files.length} feed documents under corpus/feeds (RSS 0.9x/1.0/2.0, Atom, JSON Feed)`);
   console.log(`source                              files  with items  no items  clear error  crash`);
   for (const [source, r] of bySource) {
-    console.log(`${source.padEnd(36)}${String(r.files).padStart(5)}${String(r.withItems).padStart(12)}${String(r.empty).padStart(10)}${String(r.errors).padStart(13)}${String(r.crashes).padStart(7)}`);
+    console.log(
+      `${source.padEnd(36)}${String(r.files).padStart(5)}${String(r.withItems).padStart(12)}${String(r.empty).padStart(10)}${String(r.errors).padStart(13)}${String(r.crashes).padStart(7)}`,
+    );
   }
-  console.log(`crashes: ${crashes.length}${crashes.length ? "\n  " + crashes.slice(0, 10).join("\n  ") : ""}`);
-  console.log(`feeds outside the edge-case suite that gave an error (${realFailures.length}):${realFailures.length ? "\n  " + realFailures.slice(0, 20).join("\n  ") : " none"}`);
+  console.log(`crashes: ${crashes.length}${crashes.length ? `\n  ${crashes.slice(0, 10).join("\n  ")}` : ""}`);
+  console.log(
+    `feeds outside the edge-case suite that gave an error (${realFailures.length}):${realFailures.length ? `\n  ${realFailures.slice(0, 20).join("\n  ")}` : " none"}`,
+  );
 }
 
 async function benchSitemaps(worker) {
@@ -185,10 +250,15 @@ async function benchSitemaps(worker) {
     const name = path.relative(root, file);
     if (result.error) {
       if (result.error.code !== "parse") crashes++;
-      console.log(`  ${name.padEnd(100)} ${result.error.code === "parse" ? "clear error" : "CRASH"}: ${result.error.message.slice(0, 90)}`);
+      console.log(
+        `  ${name.padEnd(100)} ${result.error.code === "parse" ? "clear error" : "CRASH"}: ${result.error.message.slice(0, 90)}`,
+      );
     } else {
-      const n = result.type === "index" ? `${result.sitemaps.length} sitemaps (index)` : `${result.entries.length} URLs`;
-      console.log(`  ${name.padEnd(100)} ${n}${result.warnings.length ? "  (" + result.warnings.length + " warnings)" : ""}`);
+      const n =
+        result.type === "index" ? `${result.sitemaps.length} sitemaps (index)` : `${result.entries.length} URLs`;
+      console.log(
+        `  ${name.padEnd(100)} ${n}${result.warnings.length ? `  (${result.warnings.length} warnings)` : ""}`,
+      );
     }
   }
   console.log(`crashes: ${crashes}`);
@@ -202,13 +272,17 @@ function servePypy() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://localhost");
     let file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
-    if (file.endsWith(path.sep) || (fs.existsSync(file) && fs.statSync(file).isDirectory())) file = path.join(file, "index.html");
+    if (file.endsWith(path.sep) || (fs.existsSync(file) && fs.statSync(file).isDirectory()))
+      file = path.join(file, "index.html");
     if (!file.startsWith(root) || !fs.existsSync(file)) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
     const ext = path.extname(file);
-    const body = fs.readFileSync(file, "utf8").replaceAll("https://www.pypy.org", origin).replaceAll("http://www.pypy.org", origin);
+    const body = fs
+      .readFileSync(file, "utf8")
+      .replaceAll("https://www.pypy.org", origin)
+      .replaceAll("http://www.pypy.org", origin);
     res.writeHead(200, { "content-type": types[ext] ?? "application/octet-stream" }).end(body);
   });
   return new Promise((resolve) =>
@@ -245,17 +319,22 @@ async function benchPypy(worker) {
       }
       const urls = result.posts.map((x) => x.url.replace(site.origin, ""));
       sets.push(new Set(urls));
-      console.log(`  ${label.padEnd(40)} ${result.sourceKind.padEnd(8)} ${String(result.posts.length).padStart(3)} posts  ${ms.toFixed(0).padStart(5)} ms  first: ${urls[0] ?? "-"}`);
+      console.log(
+        `  ${label.padEnd(40)} ${result.sourceKind.padEnd(8)} ${String(result.posts.length).padStart(3)} posts  ${ms.toFixed(0).padStart(5)} ms  first: ${urls[0] ?? "-"}`,
+      );
     }
     const reference = sets.find(Boolean);
-    const same = sets.every((s) => s && reference && s.size === reference.size && [...s].every((u) => reference.has(u)));
+    const same = sets.every(
+      (s) => s && reference && s.size === reference.size && [...s].every((u) => reference.has(u)),
+    );
     console.log(`same posts from every starting point: ${same ? "yes" : "NO"}`);
     if (!same && reference) {
       sets.forEach((s, i) => {
         if (!s) return;
         const missing = [...reference].filter((u) => !s.has(u));
         const extra = [...s].filter((u) => !reference.has(u));
-        if (missing.length || extra.length) console.log(`  ${starts[i][0]}: missing ${missing.join(", ") || "-"}; extra ${extra.join(", ") || "-"}`);
+        if (missing.length || extra.length)
+          console.log(`  ${starts[i][0]}: missing ${missing.join(", ") || "-"}; extra ${extra.join(", ") || "-"}`);
       });
     }
   } finally {

@@ -64,19 +64,24 @@ runMain(async () => {
     const restUrl = `${base}/api/v1/posts?${new URLSearchParams(Object.entries(QUERY).map(([k, v]) => [k, String(v)]))}`;
     const rest = () => fetch(restUrl, { headers: auth }).then((r) => r.text());
     const rpc = (method, params) =>
-      fetch(`${base}/mcp`, { method: "POST", headers: { ...auth, ...MCP_HEADERS }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then((r) =>
-        r.json(),
-      );
+      fetch(`${base}/mcp`, {
+        method: "POST",
+        headers: { ...auth, ...MCP_HEADERS },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      }).then((r) => r.json());
     const toolCall = () => rpc("tools/call", { name: "get_posts", arguments: QUERY });
 
     const restBody = await rest();
     const toolBody = await toolCall();
-    if (toolBody.result?.content?.[0]?.text !== restBody) throw new Error("tools/call get_posts did not answer exactly what REST answered");
+    if (toolBody.result?.content?.[0]?.text !== restBody)
+      throw new Error("tools/call get_posts did not answer exactly what REST answered");
     const toolCount = (await rpc("tools/list")).result.tools.length;
 
     const session = async () => {
       const client = new Client({ name: "bench", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: auth } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: auth } }),
+      );
       await client.listTools();
       await client.callTool({ name: "get_posts", arguments: QUERY });
       await client.close();
@@ -88,10 +93,14 @@ runMain(async () => {
       [`MCP tools/list (${toolCount} tools)`, await time(iterations, () => rpc("tools/list"))],
       ["SDK session: connect + list + call", await time(Math.max(1, Math.floor(iterations / 4)), session)],
     ];
-    console.log(`workspace: ${posts} posts; query ${JSON.stringify(QUERY)}; ${iterations} sequential requests per case (session: ${Math.max(1, Math.floor(iterations / 4))})`);
+    console.log(
+      `workspace: ${posts} posts; query ${JSON.stringify(QUERY)}; ${iterations} sequential requests per case (session: ${Math.max(1, Math.floor(iterations / 4))})`,
+    );
     console.log("case                                  p50 ms   p95 ms   mean ms");
     for (const [name, s] of rows) {
-      console.log(`${name.padEnd(36)} ${s.p50.toFixed(2).padStart(7)}  ${s.p95.toFixed(2).padStart(7)}  ${s.mean.toFixed(2).padStart(8)}`);
+      console.log(
+        `${name.padEnd(36)} ${s.p50.toFixed(2).padStart(7)}  ${s.p95.toFixed(2).padStart(7)}  ${s.mean.toFixed(2).padStart(8)}`,
+      );
     }
     console.log("tools/call answer identical to the REST body: yes");
     return 0;

@@ -9,17 +9,17 @@
 // Only 127.0.0.1 is contacted; every loop is bounded by --samples.
 import fs from "node:fs";
 import path from "node:path";
-import { sha256Hex } from "../src/auth/keys.ts";
-import { KEY_LOOKUP_SQL, liveKeyWorkspace } from "../src/db/key-sql.ts";
-import { buildPostsQueries } from "../src/db/posts-query.ts";
 import { EXIT_FAILED, integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { ensureLocalDatabase, openLocalD1 } from "../scripts/lib/local-d1.mjs";
 import { ROOT } from "../scripts/lib/paths.mjs";
 import { sqlValue } from "../scripts/lib/seed-data.mjs";
-import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
+import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { queryLocalFile } from "../scripts/lib/wrangler.mjs";
+import { sha256Hex } from "../src/auth/keys.ts";
+import { KEY_LOOKUP_SQL, liveKeyWorkspace } from "../src/db/key-sql.ts";
+import { buildPostsQueries } from "../src/db/posts-query.ts";
 
 const USAGE = `usage: npm run bench:read [-- options]
 
@@ -47,18 +47,43 @@ const CASES = [
   { group: "filter", name: "subreddit", query: "subreddit=SaaS", filters: { subreddit: "SaaS" } },
   { group: "filter", name: "priority=high", query: "priority=high", filters: { priority: "high" } },
   { group: "filter", name: "answered_status=answered", query: "answered_status=answered", filters: { answered: true } },
-  { group: "filter", name: "answered_status=unanswered", query: "answered_status=unanswered", filters: { answered: false } },
+  {
+    group: "filter",
+    name: "answered_status=unanswered",
+    query: "answered_status=unanswered",
+    filters: { answered: false },
+  },
   { group: "filter", name: "has_competitors=true", query: "has_competitors=true", filters: { hasCompetitors: true } },
-  { group: "filter", name: "has_competitors=false", query: "has_competitors=false", filters: { hasCompetitors: false } },
-  { group: "filter", name: "include_archived=true", query: "include_archived=true", filters: { includeArchived: true } },
+  {
+    group: "filter",
+    name: "has_competitors=false",
+    query: "has_competitors=false",
+    filters: { hasCompetitors: false },
+  },
+  {
+    group: "filter",
+    name: "include_archived=true",
+    query: "include_archived=true",
+    filters: { includeArchived: true },
+  },
   { group: "sort", name: "sort_by=priority", query: "sort_by=priority", filters: { sortBy: "priority" } },
   { group: "sort", name: "sort_by=urgency", query: "sort_by=urgency", filters: { sortBy: "urgency" } },
-  { group: "sort", name: "sort_by=date asc", query: "sort_by=date&sort_order=asc", filters: { sortBy: "date", sortOrder: "asc" } },
+  {
+    group: "sort",
+    name: "sort_by=date asc",
+    query: "sort_by=date&sort_order=asc",
+    filters: { sortBy: "date", sortOrder: "asc" },
+  },
   { group: "sort", name: "sort_by=score", query: "sort_by=score", filters: { sortBy: "score" } },
   { group: "sort", name: "sort_by=comments", query: "sort_by=comments", filters: { sortBy: "comments" } },
   { group: "search", name: "search word (best match)", query: "search=mailchimp", filters: { search: "mailchimp" } },
   { group: "search", name: "search phrase", query: "search=%22open+rate%22", filters: { search: '"open rate"' } },
-  { group: "search", name: "search prefix, by date", query: "search=deliver*&sort_by=date", filters: { search: "deliver*", sortBy: "date" } },
+  {
+    group: "search",
+    name: "search prefix, by date",
+    query: "search=deliver*&sort_by=date",
+    filters: { search: "deliver*", sortBy: "date" },
+  },
   {
     group: "combined",
     name: "priority+competitors+score",
@@ -87,7 +112,8 @@ async function timeRequest(url, headers) {
       if (!res.ok) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 300)}`);
       return { ms, body };
     } catch (err) {
-      if (attempt >= 2 || !(err instanceof TypeError)) throw new Error(`GET ${url}: ${err.message}${err.cause ? ` (${err.cause.code ?? err.cause.message})` : ""}`);
+      if (attempt >= 2 || !(err instanceof TypeError))
+        throw new Error(`GET ${url}: ${err.message}${err.cause ? ` (${err.cause.code ?? err.cause.message})` : ""}`);
     }
   }
 }
@@ -136,7 +162,11 @@ const inlined = (built) => {
   return built.sql.replace(/\?/g, () => sqlValue(built.params[i++]));
 };
 
-const nodePlan = (db, built) => db.prepare(`EXPLAIN QUERY PLAN ${inlined(built)}`).all().map((r) => r.detail);
+const nodePlan = (db, built) =>
+  db
+    .prepare(`EXPLAIN QUERY PLAN ${inlined(built)}`)
+    .all()
+    .map((r) => r.detail);
 
 /**
  * The query plans the service's own SQLite (workerd's) chooses for each statement, asked through wrangler
@@ -184,7 +214,9 @@ async function prepareWorkspace({ posts, reuse }) {
   });
   console.log(`seeded in ${seconds.toFixed(1)} s`);
   const db = await openLocalD1(PERSIST_DIR, { readOnly: true });
-  const keyword = db.prepare("SELECT id FROM keywords WHERE workspace_id = ? AND keyword = 'email marketing'").get(workspaceId);
+  const keyword = db
+    .prepare("SELECT id FROM keywords WHERE workspace_id = ? AND keyword = 'email marketing'")
+    .get(workspaceId);
   db.close();
   const saved = { posts, workspaceId, keywordId: Number(keyword.id), keys: keys.slice(2) };
   fs.writeFileSync(WORKSPACE_FILE, JSON.stringify(saved));
@@ -207,26 +239,31 @@ runMain(async () => {
 
   const ws = await prepareWorkspace({ posts, reuse: values.reuse });
   const startedAt = new Date().toISOString();
-  const cases = await Promise.all(CASES.map(async (c, index) => {
-    const filters = { ...DEFAULT_FILTERS, ...c.filters };
-    if (filters.keywordId === "{keywordId}") filters.keywordId = ws.keywordId;
-    // Exactly what the route sends in its one batch for this key (src/auth/key-in-query.ts).
-    const key = ws.keys[index];
-    const digest = await sha256Hex(key);
-    const { page, count, countInPage } = buildPostsQueries(liveKeyWorkspace(digest, startedAt), filters);
-    const built = [{ sql: KEY_LOOKUP_SQL, params: [digest] }, page, ...(countInPage ? [] : [count])];
-    return { ...c, key, query: c.query.replace("{keywordId}", String(ws.keywordId)), built, countInPage };
-  }));
+  const cases = await Promise.all(
+    CASES.map(async (c, index) => {
+      const filters = { ...DEFAULT_FILTERS, ...c.filters };
+      if (filters.keywordId === "{keywordId}") filters.keywordId = ws.keywordId;
+      // Exactly what the route sends in its one batch for this key (src/auth/key-in-query.ts).
+      const key = ws.keys[index];
+      const digest = await sha256Hex(key);
+      const { page, count, countInPage } = buildPostsQueries(liveKeyWorkspace(digest, startedAt), filters);
+      const built = [{ sql: KEY_LOOKUP_SQL, params: [digest] }, page, ...(countInPage ? [] : [count])];
+      return { ...c, key, query: c.query.replace("{keywordId}", String(ws.keywordId)), built, countInPage };
+    }),
+  );
   console.log("asking workerd's SQLite for its query plans ...");
   const plans = await workerdPlans(cases.flatMap((c) => c.built));
   const db = await openLocalD1(PERSIST_DIR, { readOnly: true });
   let planIndex = 0;
   for (const c of cases) {
-    c.workerdPlan = plans.slice(planIndex, (planIndex += c.built.length));
+    c.workerdPlan = plans.slice(planIndex, planIndex + c.built.length);
+    planIndex += c.built.length;
     Object.assign(c, rawStatements(db, c.built, c.workerdPlan));
     if (values.explain) {
       console.log(`  ${c.name}${c.note ? ` (${c.note})` : ""}`);
-      for (const [j, label] of ["key", c.countInPage ? "page+count" : "page", "count"].slice(0, c.built.length).entries()) {
+      for (const [j, label] of ["key", c.countInPage ? "page+count" : "page", "count"]
+        .slice(0, c.built.length)
+        .entries()) {
         console.log(`    ${label}, workerd: ${c.workerdPlan[j].join(" | ")}`);
         console.log(`    ${label}, node:    ${nodePlan(db, c.statements[j]).join(" | ")}`);
       }
@@ -235,7 +272,13 @@ runMain(async () => {
 
   const origin = `http://127.0.0.1:${port}`;
   console.log(`starting the local service on ${origin} ...`);
-  const server = startDevServer({ port, ip: "127.0.0.1", persistTo: PERSIST_DIR, extraArgs: ["--log-level", "warn"], capture: true });
+  const server = startDevServer({
+    port,
+    ip: "127.0.0.1",
+    persistTo: PERSIST_DIR,
+    extraArgs: ["--log-level", "warn"],
+    capture: true,
+  });
   const rows = [];
   const floorTimes = [];
   let keywordsRoute;
@@ -246,16 +289,26 @@ runMain(async () => {
     for (const c of cases) {
       // The floor is sampled between the cases, so it sees the same server state over the whole run.
       for (let i = 0; i < FLOOR_SAMPLES_PER_CASE; i++) floorTimes.push((await timeRequest(`${origin}/`, {})).ms);
-      const http = await sampleHttp(`${origin}/api/v1/posts${c.query ? `?${c.query}` : ""}`, { authorization: `Bearer ${c.key}` }, samples);
+      const http = await sampleHttp(
+        `${origin}/api/v1/posts${c.query ? `?${c.query}` : ""}`,
+        { authorization: `Bearer ${c.key}` },
+        samples,
+      );
       const sql = sampleSql(db, c.statements, c.countInPage, samples);
       // The service and the raw statements must agree, or the comparison would be meaningless.
       if (http.body.count !== sql.total || http.body.data.length !== sql.rows) {
-        throw new Error(`case "${c.name}": the API returned count ${http.body.count} (${http.body.data.length} rows), the raw SQL ${sql.total} (${sql.rows} rows)`);
+        throw new Error(
+          `case "${c.name}": the API returned count ${http.body.count} (${http.body.data.length} rows), the raw SQL ${sql.total} (${sql.rows} rows)`,
+        );
       }
       rows.push({ ...c, http, sql });
     }
     // Reference: what the key check, the rate limiter and one tiny query cost, without the posts query.
-    keywordsRoute = await sampleHttp(`${origin}/api/v1/keywords`, { authorization: `Bearer ${ws.keys.at(-1)}` }, samples);
+    keywordsRoute = await sampleHttp(
+      `${origin}/api/v1/keywords`,
+      { authorization: `Bearer ${ws.keys.at(-1)}` },
+      samples,
+    );
   } finally {
     db.close();
     await stopDevServer(server);
@@ -276,12 +329,19 @@ runMain(async () => {
       `${`${r.group}: ${r.name}${r.note ? " !" : ""}`.padEnd(32)} ${String(r.http.body.count).padStart(6)}  ${fmt(r.http.p50)} ${fmt(r.http.p95)}  ${fmt(r.sql.p50).padStart(7)}  ${fmt(overhead).padStart(9)} ${fmt(budget)}  ${misses.length ? `FAIL (${misses.join(", ")})` : "pass"}`,
     );
   }
-  console.log(`\nGET /api/v1/posts, ${posts} posts, ${samples} sequential requests per case after ${WARMUP} warm-up, limit 100 (ms)`);
-  console.log(`floor: GET / on the same server, ${floorTimes.length} requests: p50 ${floor.p50.toFixed(1)} ms, p95 ${floor.p95.toFixed(1)} ms`);
-  console.log(`reference: GET /api/v1/keywords (key check, rate limit, one small query): p50 ${keywordsRoute.p50.toFixed(1)} ms, p95 ${keywordsRoute.p95.toFixed(1)} ms`);
+  console.log(
+    `\nGET /api/v1/posts, ${posts} posts, ${samples} sequential requests per case after ${WARMUP} warm-up, limit 100 (ms)`,
+  );
+  console.log(
+    `floor: GET / on the same server, ${floorTimes.length} requests: p50 ${floor.p50.toFixed(1)} ms, p95 ${floor.p95.toFixed(1)} ms`,
+  );
+  console.log(
+    `reference: GET /api/v1/keywords (key check, rate limit, one small query): p50 ${keywordsRoute.p50.toFixed(1)} ms, p95 ${keywordsRoute.p95.toFixed(1)} ms`,
+  );
   console.log(`targets: p95 <= ${P95_TARGET_MS} ms; p50 - floor <= 3 x sql p50 + 2 ms (budget)\n`);
   console.log(lines.join("\n"));
-  if (rows.some((r) => r.note === "plan differs")) console.log(" ! node:sqlite's plan differs from workerd's for this case (see --explain)");
+  if (rows.some((r) => r.note === "plan differs"))
+    console.log(" ! node:sqlite's plan differs from workerd's for this case (see --explain)");
   console.log(`\n${rows.length - failures} of ${rows.length} cases meet both targets`);
   return failures > 0 ? EXIT_FAILED : 0;
 }, USAGE);

@@ -31,11 +31,13 @@ function startBlog(pages, port) {
   const day = 86_400_000;
   const items = pages
     .map(
-      (p, i) => `<item><title>${p.name}</title><link>${origin}/posts/${p.name}.html</link><guid>${origin}/posts/${p.name}.html</guid>` +
+      (p, i) =>
+        `<item><title>${p.name}</title><link>${origin}/posts/${p.name}.html</link><guid>${origin}/posts/${p.name}.html</guid>` +
         `<pubDate>${new Date(Date.UTC(2026, 0, 1) + (pages.length - i) * day).toUTCString()}</pubDate></item>`,
     )
     .join("\n");
-  const feed = `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>Benchmark blog</title><link>${origin}/</link>` +
+  const feed =
+    `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>Benchmark blog</title><link>${origin}/</link>` +
     `<description>Readability test pages</description>\n${items}\n</channel></rss>`;
   const byName = new Map(pages.map((p) => [`/posts/${p.name}.html`, p.file]));
   const server = http.createServer((req, res) => {
@@ -45,15 +47,19 @@ function startBlog(pages, port) {
       stats.requests++;
       stats.serverMs += performance.now() - started;
     });
-    if (url.pathname === "/feed.xml") return void res.writeHead(200, { "content-type": "application/rss+xml" }).end(feed);
-    if (url.pathname === "/robots.txt") return void res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nAllow: /\n");
+    if (url.pathname === "/feed.xml")
+      return void res.writeHead(200, { "content-type": "application/rss+xml" }).end(feed);
+    if (url.pathname === "/robots.txt")
+      return void res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nAllow: /\n");
     const file = byName.get(url.pathname);
     if (!file) return void res.writeHead(404).end("not found");
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(fs.readFileSync(file));
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve({ origin, stats, close: () => new Promise((r) => server.close(() => r())) }));
+    server.listen(port, "127.0.0.1", () =>
+      resolve({ origin, stats, close: () => new Promise((r) => server.close(() => r())) }),
+    );
   });
 }
 
@@ -74,7 +80,12 @@ function descendants(root) {
   let grew = true;
   while (grew) {
     grew = false;
-    for (const [pid, ppid] of parent) if (found.has(ppid) && !found.has(pid)) (found.add(pid), (grew = true));
+    for (const [pid, ppid] of parent) {
+      if (found.has(ppid) && !found.has(pid)) {
+        found.add(pid);
+        grew = true;
+      }
+    }
   }
   return [...found];
 }
@@ -145,17 +156,27 @@ async function timedRun(base, key, configId, body, blog) {
   const started = performance.now();
   const result = await api(base, key, "POST", `/actions/blog-subreddit-syncs/${configId}/run`, body);
   const totalMs = performance.now() - started;
-  return { result, totalMs, blogMs: blog.stats.serverMs - before.serverMs, blogRequests: blog.stats.requests - before.requests };
+  return {
+    result,
+    totalMs,
+    blogMs: blog.stats.serverMs - before.serverMs,
+    blogRequests: blog.stats.requests - before.requests,
+  };
 }
 
 function report(label, { result, totalMs, blogMs, blogRequests }, posts) {
   const r = result.run;
   console.log(`\n${label}`);
-  console.log(`  status ${r.status}: discovered ${r.discovered}, created ${r.created}, updated ${r.updated}, unchanged ${r.unchanged}, failed ${r.failed}`);
+  console.log(
+    `  status ${r.status}: discovered ${r.discovered}, created ${r.created}, updated ${r.updated}, unchanged ${r.unchanged}, failed ${r.failed}`,
+  );
   console.log(`  total ${ms(totalMs)}; per post ${ms(totalMs / posts)}`);
-  console.log(`  blog server time ${ms(blogMs)} over ${blogRequests} requests; excluding it: ${ms(totalMs - blogMs)} total, ${ms((totalMs - blogMs) / posts)} per post`);
+  console.log(
+    `  blog server time ${ms(blogMs)} over ${blogRequests} requests; excluding it: ${ms(totalMs - blogMs)} total, ${ms((totalMs - blogMs) / posts)} per post`,
+  );
   if (r.failed > 0) {
-    for (const item of result.items.filter((i) => i.action === "error").slice(0, 5)) console.log(`  failed: ${item.source_url}: ${item.error}`);
+    for (const item of result.items.filter((i) => i.action === "error").slice(0, 5))
+      console.log(`  failed: ${item.source_url}: ${item.error}`);
   }
 }
 
@@ -192,11 +213,17 @@ runMain(async () => {
     const pids = workerdPids(server.pid);
     if (pids.length === 0) console.log("warning: no workerd process found under wrangler; memory figures will be 0");
 
-    const config = await api(base, key, "POST", "/actions/blog-subreddit-syncs", { blog_url: `${blog.origin}/feed.xml`, subreddit: "benchmark", max_posts: posts });
+    const config = await api(base, key, "POST", "/actions/blog-subreddit-syncs", {
+      blog_url: `${blog.origin}/feed.xml`,
+      subreddit: "benchmark",
+      max_posts: posts,
+    });
     // Warm the Worker (first-request compilation) with a request that does not touch the blog.
     await api(base, key, "GET", `/actions/blog-subreddit-syncs/${config.id}`);
 
-    console.log(`bench:sync: ${pages.length} real article pages (${(bytes / 1024 / 1024).toFixed(1)} MB of HTML) from ${path.relative(ROOT, values.corpus)}`);
+    console.log(
+      `bench:sync: ${pages.length} real article pages (${(bytes / 1024 / 1024).toFixed(1)} MB of HTML) from ${path.relative(ROOT, values.corpus)}`,
+    );
     console.log(`Worker: wrangler dev on ${base} (fresh persist dir), workerd pids ${pids.join(", ") || "none"}`);
 
     const memory = sampler(server.pid);
@@ -211,10 +238,14 @@ runMain(async () => {
     report("dry run (preview, writes nothing)", dry, posts);
 
     const stored = await api(base, key, "GET", `/actions/blog-subreddit-syncs/${config.id}/items?limit=500`);
-    console.log(`\nmemory (workerd): before the run ${mb(memory.baseline)}, peak sampled during the first run ${mb(peakFirst)}, kernel high-water marks (VmHWM, summed) ${mb(hwm)}`);
+    console.log(
+      `\nmemory (workerd): before the run ${mb(memory.baseline)}, peak sampled during the first run ${mb(peakFirst)}, kernel high-water marks (VmHWM, summed) ${mb(hwm)}`,
+    );
     console.log(`drafts stored: ${stored.count}`);
     const perPost = (first.totalMs - first.blogMs) / posts;
-    console.log(`target: <= 100 ms per post excluding the blog server: ${ms(perPost)} -> ${perPost <= 100 ? "met" : "NOT met"}`);
+    console.log(
+      `target: <= 100 ms per post excluding the blog server: ${ms(perPost)} -> ${perPost <= 100 ? "met" : "NOT met"}`,
+    );
     return 0;
   } finally {
     if (server) await stopDevServer(server);

@@ -37,17 +37,26 @@ class CliError extends Error {
 
 const idArgument = (label, value) => {
   if (value === undefined) throw new UsageError(`missing ${label}`);
-  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`${label} must be a positive whole number (got ${JSON.stringify(value)})`);
+  if (!/^[1-9]\d*$/.test(value))
+    throw new UsageError(`${label} must be a positive whole number (got ${JSON.stringify(value)})`);
   return Number(value);
 };
 
 const table = (headers, rows) => {
   const cells = [headers, ...rows.map((r) => r.map((v) => (v === null || v === undefined ? "-" : String(v))))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
-  return cells.map((r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()).join("\n");
+  return cells
+    .map((r) =>
+      r
+        .map((v, i) => v.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 };
 
-const keyStatus = (k) => (k.revoked_at ? "revoked" : k.expires_at && new Date(k.expires_at) <= new Date() ? "expired" : "active");
+const keyStatus = (k) =>
+  k.revoked_at ? "revoked" : k.expires_at && new Date(k.expires_at) <= new Date() ? "expired" : "active";
 
 /** Each command: how many arguments it takes (arity), which command options it allows, the request, the text output. */
 const COMMANDS = {
@@ -64,7 +73,13 @@ const COMMANDS = {
     usage: "workspaces list",
     arity: 0,
     request: () => ({ method: "GET", path: "/workspaces" }),
-    print: ({ data }) => (data.length === 0 ? "no workspaces" : table(["ID", "NAME", "CREATED"], data.map((w) => [w.id, w.name, w.created_at]))),
+    print: ({ data }) =>
+      data.length === 0
+        ? "no workspaces"
+        : table(
+            ["ID", "NAME", "CREATED"],
+            data.map((w) => [w.id, w.name, w.created_at]),
+          ),
   },
   "keys create": {
     usage: "keys create WORKSPACE_ID --name NAME --scope read|read_write [--expires-in SECONDS]",
@@ -75,7 +90,11 @@ const COMMANDS = {
       if (!o.name?.trim()) throw new UsageError("--name is required");
       if (o.scope !== "read" && o.scope !== "read_write") throw new UsageError("--scope must be read or read_write");
       const body = { name: o.name, scope: o.scope };
-      if (o["expires-in"] !== undefined) body.expires_in_seconds = integerOption("expires-in", o["expires-in"], { min: MIN_EXPIRES_IN_SECONDS, max: MAX_EXPIRES_IN_SECONDS });
+      if (o["expires-in"] !== undefined)
+        body.expires_in_seconds = integerOption("expires-in", o["expires-in"], {
+          min: MIN_EXPIRES_IN_SECONDS,
+          max: MAX_EXPIRES_IN_SECONDS,
+        });
       return { method: "POST", path: `/workspaces/${workspaceId}/keys`, body };
     },
     print: (k) =>
@@ -94,7 +113,16 @@ const COMMANDS = {
         ? "no keys"
         : table(
             ["ID", "NAME", "PREFIX", "SCOPE", "STATUS", "EXPIRES", "LAST USED", "CREATED"],
-            data.map((k) => [k.id, k.name, k.prefix, k.scope, keyStatus(k), k.expires_at, k.last_used_at, k.created_at]),
+            data.map((k) => [
+              k.id,
+              k.name,
+              k.prefix,
+              k.scope,
+              keyStatus(k),
+              k.expires_at,
+              k.last_used_at,
+              k.created_at,
+            ]),
           ),
   },
   "keys revoke": {
@@ -110,7 +138,10 @@ const COMMANDS = {
 
 function adminToken(given) {
   const token = given ?? process.env.ADMIN_TOKEN ?? readDevVars().ADMIN_TOKEN;
-  if (!token) throw new UsageError("no admin token: pass --admin-token, set ADMIN_TOKEN, or run `npm start` once to create .dev.vars");
+  if (!token)
+    throw new UsageError(
+      "no admin token: pass --admin-token, set ADMIN_TOKEN, or run `npm start` once to create .dev.vars",
+    );
   return token;
 }
 
@@ -145,7 +176,8 @@ async function callAdmin(baseUrl, token, { method, path, body }) {
     json = undefined;
   }
   if (!res.ok) throw new CliError(describeError(res.status, json), EXIT_FAILED);
-  if (json === undefined) throw new CliError(`the service answered ${res.status} with a body that is not JSON`, EXIT_FAILED);
+  if (json === undefined)
+    throw new CliError(`the service answered ${res.status} with a body that is not JSON`, EXIT_FAILED);
   return json;
 }
 
@@ -170,7 +202,8 @@ runMain(async () => {
   const commandUsage = `usage: npm run admin -- ${command.usage}`;
   if (args.length > command.arity) throw new UsageError(`unexpected argument "${args[command.arity]}"`, commandUsage);
   for (const option of ["name", "scope", "expires-in"]) {
-    if (values[option] !== undefined && !command.options?.includes(option)) throw new UsageError(`--${option} does not apply to this command`, commandUsage);
+    if (values[option] !== undefined && !command.options?.includes(option))
+      throw new UsageError(`--${option} does not apply to this command`, commandUsage);
   }
   try {
     new URL(values["base-url"]);

@@ -34,7 +34,14 @@ export async function startExtractWorker({ allowPrivate = false } = {}) {
   return {
     /** Extracts a page from its bytes; `url` is the page's address (relative links resolve against it). */
     extractBytes: (bytes, url, contentType, repeat = 1) =>
-      call({ body: bytes, headers: { "x-page-url": url, "x-repeat": String(repeat), ...(contentType ? { "x-content-type": contentType } : {}) } }),
+      call({
+        body: bytes,
+        headers: {
+          "x-page-url": url,
+          "x-repeat": String(repeat),
+          ...(contentType ? { "x-content-type": contentType } : {}),
+        },
+      }),
     /** Fetches (safe fetch, SPEC 8) and extracts a page. */
     extractUrl: (url) => call({ headers: { "x-fetch-url": url } }),
     /** Parses a feed document (benchmark). */
@@ -42,7 +49,8 @@ export async function startExtractWorker({ allowPrivate = false } = {}) {
     /** Parses a sitemap document, gzip or not (benchmark). */
     parseSitemap: (bytes, url) => call({ body: bytes, headers: { "x-page-url": url } }, "/sitemap"),
     /** Runs discovery from a blog address. */
-    discover: (url, options = {}) => call({ headers: { "x-fetch-url": url, "x-options": JSON.stringify(options) } }, "/discover"),
+    discover: (url, options = {}) =>
+      call({ headers: { "x-fetch-url": url, "x-options": JSON.stringify(options) } }, "/discover"),
     dispose: () => worker.dispose(),
   };
 }

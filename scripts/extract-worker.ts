@@ -7,8 +7,8 @@ import { gunzipCapped, isGzip } from "../src/lib/safe-fetch";
 import { parseFeed } from "../src/sync/discovery/feeds";
 import { parseSitemap } from "../src/sync/discovery/sitemaps";
 import { decodeDocument } from "../src/sync/extract/charset";
-import { FetchError, discoverPosts, extractArticle, fetchArticle, toRedditMarkdown } from "../src/sync/index";
 import type { Article } from "../src/sync/index";
+import { discoverPosts, extractArticle, FetchError, fetchArticle, toRedditMarkdown } from "../src/sync/index";
 
 interface Env {
   ALLOW_PRIVATE_FETCH?: string;
@@ -59,7 +59,8 @@ export default {
         // The runtime's clock is coarse (whole milliseconds); the benchmark repeats each page and averages.
         const repeat = Math.max(1, Number(request.headers.get("x-repeat")) || 1);
         const started = performance.now();
-        for (let i = 1; i < repeat; i++) await extractArticle(decodeDocument(bytes, request.headers.get("x-content-type")).text, pageUrl);
+        for (let i = 1; i < repeat; i++)
+          await extractArticle(decodeDocument(bytes, request.headers.get("x-content-type")).text, pageUrl);
         const { text, warnings } = decodeDocument(bytes, request.headers.get("x-content-type"));
         article = await extractArticle(text, pageUrl);
         article.warnings.unshift(...warnings);

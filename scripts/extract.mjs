@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { EXIT_FAILED, parseCommandLine, runMain, UsageError } from "./lib/cli.mjs";
 import { startExtractWorker } from "./extract-runner.mjs";
+import { EXIT_FAILED, parseCommandLine, runMain, UsageError } from "./lib/cli.mjs";
 
 const USAGE = `usage: npm run extract -- [options] FILE_OR_URL...
 
@@ -36,16 +36,26 @@ await runMain(async () => {
       let result;
       if (isUrl) result = await worker.extractUrl(input);
       else if (!fs.existsSync(input)) result = { error: { code: "not_found", message: `no such file: ${input}` } };
-      else result = await worker.extractBytes(fs.readFileSync(input), pathToFileURL(path.resolve(input)).href.replace(/^file:/, "http://localfile"));
+      else
+        result = await worker.extractBytes(
+          fs.readFileSync(input),
+          pathToFileURL(path.resolve(input)).href.replace(/^file:/, "http://localfile"),
+        );
       if (result.error) failures++;
       if (json) {
         const { title, byline, published_at, markdown, text, images, elapsed_ms, error } = result;
-        console.log(JSON.stringify(error ? { ...key, error } : { ...key, title, byline, published_at, markdown, text, images, elapsed_ms }));
+        console.log(
+          JSON.stringify(
+            error ? { ...key, error } : { ...key, title, byline, published_at, markdown, text, images, elapsed_ms },
+          ),
+        );
       } else if (result.error) {
         console.log(`# ${input}\nerror (${result.error.code}): ${result.error.message}\n`);
       } else {
-        console.log(`# ${input}\ntitle: ${result.title}\nbyline: ${result.byline ?? "-"}\npublished: ${result.published_at ?? "-"}\n` +
-          `images: ${result.images.length}  text: ${result.text.length} chars  elapsed: ${result.elapsed_ms} ms\n\n${result.markdown}\n`);
+        console.log(
+          `# ${input}\ntitle: ${result.title}\nbyline: ${result.byline ?? "-"}\npublished: ${result.published_at ?? "-"}\n` +
+            `images: ${result.images.length}  text: ${result.text.length} chars  elapsed: ${result.elapsed_ms} ms\n\n${result.markdown}\n`,
+        );
       }
     }
   } finally {

@@ -56,7 +56,9 @@ if (!chromium) {
   chromium = findChromium();
 }
 if (!chromium) {
-  console.error("[setup-browser] no Chromium found. Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.");
+  console.error(
+    "[setup-browser] no Chromium found. Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.",
+  );
   process.exit(1);
 }
 

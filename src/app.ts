@@ -35,7 +35,10 @@ export function createApp() {
   });
   app.route("/api/v1", api);
   app.route("/admin/v1", adminRouter);
-  app.route("/mcp", createMcpRouter(api, (request, env, ctx) => app.fetch(request, env, ctx)));
+  app.route(
+    "/mcp",
+    createMcpRouter(api, (request, env, ctx) => app.fetch(request, env, ctx)),
+  );
 
   app.notFound((c) => respondError(c, new ApiError("not_found", `no route for ${c.req.method} ${c.req.path}`)));
   app.onError(onError);

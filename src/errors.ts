@@ -1,7 +1,8 @@
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { z } from "@hono/zod-openapi";
+import { DomainError, type DomainErrorKind } from "./lib/domain-errors";
 import { log } from "./lib/log";
 
 /** The closed set of error codes (SPEC section 3) and the status each one answers with. */
@@ -32,7 +33,11 @@ export class ApiError extends Error {
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.code = code;
@@ -64,20 +69,24 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
 
 /** Converts zod issues into the `details` list of a `validation_failed` error. */
 export function zodDetails(error: z.ZodError, prefix?: string): ErrorDetail[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
     const segments = [...(prefix ? [prefix] : []), ...issue.path.map(String)];
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => ({ path: [...segments, key].join("."), message: "unknown field" }));
     }
     return [{ path: segments.join(".") || "(root)", message: issue.message }];
-  }).flat();
+  });
 }
 
 /** A `validation_failed` error for these details, its message naming the first. */
 export function validationFailed(details: ErrorDetail[]): ApiError {
   const first = details[0];
   const message = first ? `${first.path}: ${first.message}` : "request is invalid";
-  return new ApiError("validation_failed", details.length > 1 ? `${message} (and ${details.length - 1} more)` : message, { details });
+  return new ApiError(
+    "validation_failed",
+    details.length > 1 ? `${message} (and ${details.length - 1} more)` : message,
+    { details },
+  );
 }
 
 /**
@@ -111,21 +120,57 @@ export function respondError(c: Context, error: ApiError): Response {
   return response;
 }
 
-/** Three tiers: ours (ApiError), Hono's (HTTPException), and the unexpected (logged, 500, no internals). */
+const CODE_OF_KIND: Record<DomainErrorKind, ErrorCode> = {
+  not_found: "not_found",
+  invalid_input: "validation_failed",
+  invalid_state: "invalid_state",
+  run_in_progress: "run_in_progress",
+  persona_not_ready: "persona_not_ready",
+  browser_busy: "browser_busy",
+};
+
+/** The one place a domain error becomes an HTTP error: its code, status, details and `retry-after`. */
+export function fromDomainError(err: DomainError): ApiError {
+  return new ApiError(CODE_OF_KIND[err.kind], err.message, {
+    details: err.problems,
+    headers: err.retryAfterSeconds === undefined ? undefined : { "retry-after": String(err.retryAfterSeconds) },
+  });
+}
+
+/**
+ * Four tiers: ours at the edge (ApiError), the domain's (DomainError, mapped by fromDomainError), Hono's
+ * (HTTPException), and the unexpected (logged, 500, no internals).
+ */
 export function onError(err: Error, c: Context): Response {
   if (err instanceof ApiError) return respondError(c, err);
+  if (err instanceof DomainError) return respondError(c, fromDomainError(err));
   if (err instanceof HTTPException) {
-    if (err.status === 413) return respondError(c, new ApiError("payload_too_large", "request body is larger than 1 MB"));
+    if (err.status === 413)
+      return respondError(c, new ApiError("payload_too_large", "request body is larger than 1 MB"));
     if (err.status === 400) return respondError(c, new ApiError("invalid_json", "request body is not valid JSON"));
     // zod-openapi's media-type gate: a body sent without `content-type: application/json`.
-    if (err.status === 415) return respondError(c, new ApiError("invalid_json", "send the request body as JSON with content-type: application/json"));
+    if (err.status === 415)
+      return respondError(
+        c,
+        new ApiError("invalid_json", "send the request body as JSON with content-type: application/json"),
+      );
     if (err.status === 401) return respondError(c, new ApiError("unauthorized", "missing or invalid API key"));
     if (err.status === 404) return respondError(c, new ApiError("not_found", "not found"));
   }
   // drizzle wraps driver errors ("Failed query: ..."); the cause is what says what went wrong.
   const cause = err.cause instanceof Error ? err.cause.message : undefined;
-  log("error", "unexpected error", { request_id: requestIdOf(c), method: c.req.method, path: c.req.path, error: err.message, cause, stack: err.stack });
-  return respondError(c, new ApiError("internal_error", "an unexpected error occurred; quote the request id when reporting it"));
+  log("error", "unexpected error", {
+    request_id: requestIdOf(c),
+    method: c.req.method,
+    path: c.req.path,
+    error: err.message,
+    cause,
+    stack: err.stack,
+  });
+  return respondError(
+    c,
+    new ApiError("internal_error", "an unexpected error occurred; quote the request id when reporting it"),
+  );
 }
 
 /** OpenAPI schema of the error body, shared by every route's documented error responses. */
@@ -140,7 +185,10 @@ export const ErrorSchema = z
   })
   .openapi("Error");
 
-const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ErrorSchema } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorSchema } },
+});
 
 /** The error responses every authenticated route declares. */
 export function errorResponses(options: { write?: boolean; conflict?: string } = {}) {

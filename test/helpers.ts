@@ -39,10 +39,15 @@ export async function call(path: string, options: CallOptions = {}): Promise<Res
     body = JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  return worker.fetch(new Request(`http://threadwatch.test${path}`, { method: options.method ?? "GET", headers, body }));
+  return worker.fetch(
+    new Request(`http://threadwatch.test${path}`, { method: options.method ?? "GET", headers, body }),
+  );
 }
 
-export async function callJson<T = any>(path: string, options: CallOptions = {}): Promise<{ status: number; body: T; res: Response }> {
+export async function callJson<T = any>(
+  path: string,
+  options: CallOptions = {},
+): Promise<{ status: number; body: T; res: Response }> {
   const res = await call(path, options);
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T, res };

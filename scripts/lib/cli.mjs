@@ -23,7 +23,12 @@ class HelpRequested extends Error {}
 export function parseCommandLine(argv, options, { allowPositionals = false } = {}) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: "boolean", short: "h" } },
+      allowPositionals,
+      strict: true,
+    });
   } catch (err) {
     throw new UsageError(err.message);
   }

@@ -21,7 +21,9 @@ async function checkDemo(persistTo, demo) {
     const keyWorks = async (key) =>
       Boolean(
         db
-          .prepare("SELECT 1 FROM api_keys WHERE workspace_id = ? AND key_hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)")
+          .prepare(
+            "SELECT 1 FROM api_keys WHERE workspace_id = ? AND key_hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+          )
           .get(demo.workspace_id, await sha256Hex(key), new Date().toISOString()),
       );
     return { workspace: Boolean(workspace), keys: (await keyWorks(demo.api_key)) && (await keyWorks(demo.read_key)) };
@@ -48,8 +50,16 @@ export async function ensureDemoWorkspace(persistTo = DEFAULT_PERSIST_DIR) {
   if (demo && status.workspace) {
     const { keys, sql } = await keysSql(demo.workspace_id, defaultKeys("demo"));
     await queryLocal(sql, { persistTo });
-    return { ...remember(persistTo, { workspace_id: demo.workspace_id, api_key: keys[0], read_key: keys[1] }), created: false, rekeyed: true };
+    return {
+      ...remember(persistTo, { workspace_id: demo.workspace_id, api_key: keys[0], read_key: keys[1] }),
+      created: false,
+      rekeyed: true,
+    };
   }
   const { workspaceId, keys } = await seedWorkspace({ name: DEMO_NAME, posts: DEMO_POSTS, persistTo, keyName: "demo" });
-  return { ...remember(persistTo, { workspace_id: workspaceId, api_key: keys[0], read_key: keys[1] }), created: true, rekeyed: false };
+  return {
+    ...remember(persistTo, { workspace_id: workspaceId, api_key: keys[0], read_key: keys[1] }),
+    created: true,
+    rekeyed: false,
+  };
 }

@@ -7,12 +7,12 @@ import { applyLocalMigrations } from "./wrangler.mjs";
 /** The SQLite file of the DB binding (miniflare names it after a hash; metadata.sqlite is its own). */
 function localD1File(persistTo = DEFAULT_PERSIST_DIR) {
   const dir = path.join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite") : [];
+  const files = fs.existsSync(dir)
+    ? fs.readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
+    : [];
   if (files.length === 0) return undefined;
   // Only one database is bound; if an old database id left a second file behind, the newest is ours.
-  const newest = files
-    .map((f) => path.join(dir, f))
-    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+  const newest = files.map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
   return newest;
 }
 
@@ -29,7 +29,8 @@ async function loadSqlite() {
 /** Opens the local D1 file (migrations must have been applied, so the file exists). */
 export async function openLocalD1(persistTo, { readOnly = false } = {}) {
   const file = localD1File(persistTo);
-  if (!file) throw new Error(`no local D1 database under ${persistTo ?? DEFAULT_PERSIST_DIR}; apply the migrations first`);
+  if (!file)
+    throw new Error(`no local D1 database under ${persistTo ?? DEFAULT_PERSIST_DIR}; apply the migrations first`);
   const { DatabaseSync } = await loadSqlite();
   const db = new DatabaseSync(file, { readOnly });
   db.exec("PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
@@ -42,7 +43,14 @@ async function appliedMigrations(persistTo) {
   const db = await openLocalD1(persistTo, { readOnly: true });
   try {
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'").get();
-    return new Set(table ? db.prepare("SELECT name FROM d1_migrations").all().map((r) => r.name) : []);
+    return new Set(
+      table
+        ? db
+            .prepare("SELECT name FROM d1_migrations")
+            .all()
+            .map((r) => r.name)
+        : [],
+    );
   } finally {
     db.close();
   }

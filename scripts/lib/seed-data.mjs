@@ -4,7 +4,16 @@
 // or straight into the SQLite file. Deterministic for a given seed.
 import { createRandom } from "../../src/lib/random.ts";
 
-const SUBREDDITS = ["emailmarketing", "marketing", "smallbusiness", "Entrepreneur", "SaaS", "startups", "ecommerce", "Newsletters"];
+const SUBREDDITS = [
+  "emailmarketing",
+  "marketing",
+  "smallbusiness",
+  "Entrepreneur",
+  "SaaS",
+  "startups",
+  "ecommerce",
+  "Newsletters",
+];
 
 const KEYWORDS = [
   { keyword: "email marketing", search_volume: 74000, cpc: "14.20", serp_forum_position: 4 },
@@ -32,7 +41,18 @@ const COMPETITORS = [
   { name: "Drip", website_url: "https://www.drip.com", keywords: ["drip.com"], is_ambiguous: true },
 ];
 
-const BUSINESSES = ["Shopify store", "bakery", "B2B SaaS", "coaching business", "podcast", "nonprofit", "agency", "Etsy shop", "local gym", "indie game studio"];
+const BUSINESSES = [
+  "Shopify store",
+  "bakery",
+  "B2B SaaS",
+  "coaching business",
+  "podcast",
+  "nonprofit",
+  "agency",
+  "Etsy shop",
+  "local gym",
+  "indie game studio",
+];
 const SIZES = ["300", "1,200", "5k", "12k", "40,000", "150k"];
 
 // {kw} a keyword, {kw2} another, {comp}/{comp2} competitors, {biz} a business, {n} a list size.
@@ -87,9 +107,19 @@ const ASKS = [
   "Looking for recommendations before our contract renews next week.",
   "Is anyone else dealing with this?",
 ];
-const USERS = ["growth_gal", "shopify_sam", "throwaway_mktg", "coffee_and_crm", "indie_dev_42", "ops_nerd", "brandon_b2b", "newsletter_nina", "mkt_manager_uk", "quiet_founder"];
+const USERS = [
+  "growth_gal",
+  "shopify_sam",
+  "throwaway_mktg",
+  "coffee_and_crm",
+  "indie_dev_42",
+  "ops_nerd",
+  "brandon_b2b",
+  "newsletter_nina",
+  "mkt_manager_uk",
+  "quiet_founder",
+];
 const INTENT_PHRASES = ["looking for", "recommend", "alternative", "ready to pay", "switch"];
-
 
 /** SQL literal: NULL, a number, or a single-quoted string. */
 export function sqlValue(value) {
@@ -128,7 +158,9 @@ function makePost(i, rnd, baseId, nowSec) {
     rnd.next() < 0.04
       ? ""
       : [rnd.pick(OPENERS), ...middles, rnd.pick(ASKS)]
-          .map((s) => fill(s, withCompetitor ? slots : { ...slots, comp: "our current provider", comp2: "the new tool" }))
+          .map((s) =>
+            fill(s, withCompetitor ? slots : { ...slots, comp: "our current provider", comp2: "the new tool" }),
+          )
           .join(" ");
   const text = `${title}\n${body}`;
 
@@ -145,11 +177,23 @@ function makePost(i, rnd, baseId, nowSec) {
 
   const intent = INTENT_PHRASES.filter((p) => text.toLowerCase().includes(p));
   const ageSec = rnd.int(120 * 24 * 3600);
-  const score = Math.floor(Math.pow(rnd.next(), 3) * 900) - 5;
-  const numComments = Math.floor(Math.pow(rnd.next(), 2.5) * 300);
+  const score = Math.floor(rnd.next() ** 3 * 900) - 5;
+  const numComments = Math.floor(rnd.next() ** 2.5 * 300);
   const cycling = i < 12;
-  const priority = cycling ? PRIORITIES[i % 4] : intent.length + mentioned.length >= 3 ? "high" : rnd.next() < 0.1 ? null : rnd.pick(["medium", "low", "low"]);
-  const urgency = cycling ? URGENCIES[i % 3] : priority === null ? null : ageSec < 2 * 24 * 3600 || rnd.next() < 0.15 ? "urgent" : "not_urgent";
+  const priority = cycling
+    ? PRIORITIES[i % 4]
+    : intent.length + mentioned.length >= 3
+      ? "high"
+      : rnd.next() < 0.1
+        ? null
+        : rnd.pick(["medium", "low", "low"]);
+  const urgency = cycling
+    ? URGENCIES[i % 3]
+    : priority === null
+      ? null
+      : ageSec < 2 * 24 * 3600 || rnd.next() < 0.15
+        ? "urgent"
+        : "not_urgent";
   const reasons = [
     ...intent.map((p) => `buying intent: "${p}"`),
     ...mentioned.map((c) => `mentions competitor ${c}`),
@@ -158,7 +202,11 @@ function makePost(i, rnd, baseId, nowSec) {
   ];
   const subreddit = SUBREDDITS[(i + rnd.int(SUBREDDITS.length)) % SUBREDDITS.length];
   const forumId = (baseId + i).toString(36);
-  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "").slice(0, 48);
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_|_$/g, "")
+    .slice(0, 48);
   const permalink = `/r/${subreddit}/comments/${forumId}/${slug}/`;
   return {
     forum_id: forumId,
@@ -183,7 +231,25 @@ function makePost(i, rnd, baseId, nowSec) {
   };
 }
 
-const POST_COLUMNS = ["workspace_id", "forum_id", "subreddit", "title", "selftext", "author", "url", "score", "num_comments", "created_utc", "permalink", "is_answered", "archived", "skipped", "priority", "urgency", "score_reasons"];
+const POST_COLUMNS = [
+  "workspace_id",
+  "forum_id",
+  "subreddit",
+  "title",
+  "selftext",
+  "author",
+  "url",
+  "score",
+  "num_comments",
+  "created_utc",
+  "permalink",
+  "is_answered",
+  "archived",
+  "skipped",
+  "priority",
+  "urgency",
+  "score_reasons",
+];
 
 /** Rows per INSERT: keeps each statement well under D1's 100 KB statement limit. */
 const ROWS_PER_INSERT = 100;
@@ -203,18 +269,22 @@ export function* workspaceContentSql(workspaceId, postCount, { seed = Date.now()
   yield `INSERT INTO keywords (workspace_id, keyword, active, is_ambiguous, search_volume, cpc, serp_forum_position, serp_forum_url, serp_checked_at) VALUES ${KEYWORDS.map(
     (k) =>
       `(${w}, ${sqlValue(k.keyword)}, ${sqlValue(k.active !== false)}, ${sqlValue(k.is_ambiguous === true)}, ${sqlValue(k.search_volume)}, ${sqlValue(k.cpc)}, ${sqlValue(k.serp_forum_position)}, ${
-        k.serp_forum_position ? sqlValue(`https://www.reddit.com/r/emailmarketing/search?q=${encodeURIComponent(k.keyword)}`) : "NULL"
+        k.serp_forum_position
+          ? sqlValue(`https://www.reddit.com/r/emailmarketing/search?q=${encodeURIComponent(k.keyword)}`)
+          : "NULL"
       }, ${k.search_volume ? sqlValue(new Date().toISOString()) : "NULL"})`,
   ).join(", ")};`;
   yield `INSERT INTO competitors (workspace_id, name, website_url, keywords, is_ambiguous) VALUES ${COMPETITORS.map(
-    (c) => `(${w}, ${sqlValue(c.name)}, ${sqlValue(c.website_url)}, ${sqlValue(JSON.stringify(c.keywords))}, ${sqlValue(c.is_ambiguous === true)})`,
+    (c) =>
+      `(${w}, ${sqlValue(c.name)}, ${sqlValue(c.website_url)}, ${sqlValue(JSON.stringify(c.keywords))}, ${sqlValue(c.is_ambiguous === true)})`,
   ).join(", ")};`;
 
   const nowSec = Math.floor(Date.now() / 1000);
   const baseId = 36 ** 6 + rnd.int(36 ** 6); // 7-character base36 ids, like the forum's own
   for (let start = 0; start < postCount; start += ROWS_PER_INSERT) {
     const batch = [];
-    for (let i = start; i < Math.min(postCount, start + ROWS_PER_INSERT); i++) batch.push(makePost(i, rnd, baseId, nowSec));
+    for (let i = start; i < Math.min(postCount, start + ROWS_PER_INSERT); i++)
+      batch.push(makePost(i, rnd, baseId, nowSec));
     yield `INSERT INTO posts (${POST_COLUMNS.join(", ")}) VALUES ${batch
       .map((p) => `(${[w, ...POST_COLUMNS.slice(1).map((col) => sqlValue(p[col]))].join(", ")})`)
       .join(", ")};`;

@@ -35,9 +35,14 @@ export const defaultKeys = (label) => [
  * long the writes took.
  */
 export async function seedWorkspace({ name, posts, persistTo, extraReadKeys = 0, seed, keyName = "seed" }) {
-  const keySpecs = [...defaultKeys(keyName), ...Array.from({ length: extraReadKeys }, (_, i) => ({ name: `bench read ${i + 1}`, scope: "read" }))];
+  const keySpecs = [
+    ...defaultKeys(keyName),
+    ...Array.from({ length: extraReadKeys }, (_, i) => ({ name: `bench read ${i + 1}`, scope: "read" })),
+  ];
   const started = performance.now();
-  const [row] = await queryLocal(`INSERT INTO workspaces (name) VALUES (${sqlValue(name)}) RETURNING id`, { persistTo });
+  const [row] = await queryLocal(`INSERT INTO workspaces (name) VALUES (${sqlValue(name)}) RETURNING id`, {
+    persistTo,
+  });
   const workspaceId = Number(row.id);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "threadwatch-seed-"));
   try {

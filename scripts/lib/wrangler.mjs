@@ -40,7 +40,10 @@ export function runWrangler(args, options = {}) {
     child.on("error", reject);
     child.on("close", (code) => {
       if (code === 0) resolve({ stdout, stderr });
-      else reject(new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (exit ${code}):\n${(stderr || stdout).trim()}`));
+      else
+        reject(
+          new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (exit ${code}):\n${(stderr || stdout).trim()}`),
+        );
     });
   });
 }
@@ -64,7 +67,15 @@ export async function queryLocalFile(file, { persistTo } = {}) {
 }
 
 async function queryLocalJson(sqlArgs, persistTo) {
-  const { stdout } = await runWrangler(["d1", "execute", "DB", "--local", "--json", ...sqlArgs, ...persistArgs(persistTo)]);
+  const { stdout } = await runWrangler([
+    "d1",
+    "execute",
+    "DB",
+    "--local",
+    "--json",
+    ...sqlArgs,
+    ...persistArgs(persistTo),
+  ]);
   return JSON.parse(stdout);
 }
 

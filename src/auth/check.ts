@@ -2,11 +2,11 @@
 // key's rate limit. The middleware (middleware.ts) and the reads that check the key in their own D1 batch
 // (key-in-query.ts) both use it, so there is one set of rules and messages.
 import type { AppEnv } from "../app-env";
+import { findKeyByHash, type ResolvedKey, touchKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
-import { findKeyByHash, touchKey, type ResolvedKey } from "../db/api-keys";
 import { ApiError } from "../errors";
 import { log, messageOf } from "../lib/log";
-import { KEY_PATTERN, sha256Hex, type KeyScope } from "./keys";
+import { KEY_PATTERN, type KeyScope, sha256Hex } from "./keys";
 
 /** How stale `last_used_at` may get before a request refreshes it (keeps writes off most requests). */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -44,7 +44,12 @@ export async function presentedKey(header: string | undefined): Promise<Presente
  * Judges a looked-up key: throws 401 for an unknown, revoked or expired one, else returns the caller and
  * refreshes `last_used_at` off the hot path (the response does not wait for that write).
  */
-export async function acceptKey(env: AppEnv["Bindings"], key: ResolvedKey | undefined, at: Date, ctx?: WaitUntil): Promise<AuthContext> {
+export async function acceptKey(
+  env: AppEnv["Bindings"],
+  key: ResolvedKey | undefined,
+  at: Date,
+  ctx?: WaitUntil,
+): Promise<AuthContext> {
   if (!key) throw new ApiError("unauthorized", "unknown API key");
   if (key.revokedAt) throw new ApiError("unauthorized", "API key has been revoked");
   if (key.expiresAt && new Date(key.expiresAt) <= at) throw new ApiError("unauthorized", "API key has expired");
@@ -61,12 +66,15 @@ export async function acceptKey(env: AppEnv["Bindings"], key: ResolvedKey | unde
 /** The per-key rate limit's verdict: throws 429 when the key has used up its minute. */
 export function assertWithinRateLimit(outcome: { success: boolean }): void {
   if (!outcome.success) {
-    throw new ApiError("rate_limited", "rate limit reached for this API key; retry later", { headers: { "retry-after": "60" } });
+    throw new ApiError("rate_limited", "rate limit reached for this API key; retry later", {
+      headers: { "retry-after": "60" },
+    });
   }
 }
 
 /** Counts one request against the key's rate limit (per key: the bucket is named by the key's digest). */
-export const countRequest = (env: AppEnv["Bindings"], key: PresentedKey) => env.RATE_LIMITER.limit({ key: `key:${key.digest}` });
+export const countRequest = (env: AppEnv["Bindings"], key: PresentedKey) =>
+  env.RATE_LIMITER.limit({ key: `key:${key.digest}` });
 
 /**
  * Looks the key up and counts the request against its rate limit, both at once; 401 before 429.
@@ -85,7 +93,11 @@ export async function checkKey(env: AppEnv["Bindings"], key: PresentedKey, ctx?:
  * the rate limit: `/mcp` checks the key before any protocol work, and a tool call counts once, through the
  * REST request it dispatches (docs/mcp.md).
  */
-export async function authenticate(env: AppEnv["Bindings"], header: string | undefined, ctx?: WaitUntil): Promise<AuthContext> {
+export async function authenticate(
+  env: AppEnv["Bindings"],
+  header: string | undefined,
+  ctx?: WaitUntil,
+): Promise<AuthContext> {
   const key = await presentedKey(header);
   return acceptKey(env, await findKeyByHash(env.DB, key.digest), key.at, ctx);
 }

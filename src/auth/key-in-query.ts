@@ -5,7 +5,7 @@ import { findKeyByHash, keyLookupStatement, type ResolvedKey } from "../db/api-k
 import { liveKeyWorkspace } from "../db/key-sql";
 import type { Workspace } from "../db/posts-query";
 import { optionalExecutionCtx } from "../lib/context";
-import { acceptKey, assertWithinRateLimit, countRequest, type AuthContext } from "./check";
+import { type AuthContext, acceptKey, assertWithinRateLimit, countRequest } from "./check";
 
 // A read that is one D1 batch anyway can carry the key check in that batch: the key lookup goes first, and
 // the read's own statements select `workspace_id = <the workspace of this key, if live>`, so they return

@@ -3,9 +3,9 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { ApiError, respondError } from "../errors";
 import { optionalExecutionCtx } from "../lib/context";
-import { bearerToken, checkKey, presentedKey, type AuthContext, type PresentedKey } from "./check";
+import { type AuthContext, bearerToken, checkKey, type PresentedKey, presentedKey } from "./check";
 import { checksKeyInQuery } from "./key-in-query";
-import { timingSafeEqualStrings, type KeyScope } from "./keys";
+import { type KeyScope, timingSafeEqualStrings } from "./keys";
 
 /** Checks the key now and records the caller; an ApiError becomes the response. */
 async function checkKeyAfterwards(c: Context<AppEnv>, key: PresentedKey): Promise<void> {
@@ -52,6 +52,7 @@ export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c.req.header("authorization"));
   const expected = c.env.ADMIN_TOKEN;
   if (!expected) throw new ApiError("unauthorized", "admin API is disabled: ADMIN_TOKEN is not configured");
-  if (!token || !(await timingSafeEqualStrings(token, expected))) throw new ApiError("unauthorized", "invalid admin token");
+  if (!token || !(await timingSafeEqualStrings(token, expected)))
+    throw new ApiError("unauthorized", "invalid admin token");
   await next();
 });

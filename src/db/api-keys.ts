@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, lt, or, sql } from "drizzle-orm";
-import { displayPrefix, generateApiKey, sha256Hex, type KeyScope } from "../auth/keys";
-import { nowIso, type Database } from "./client";
+import { displayPrefix, generateApiKey, type KeyScope, sha256Hex } from "../auth/keys";
+import { type Database, nowIso } from "./client";
 import { KEY_LOOKUP_SQL } from "./key-sql";
 import { apiKeys, workspaces } from "./schema";
 
@@ -14,7 +14,8 @@ export interface ResolvedKey {
 }
 
 /** The statement that finds a key by its digest. */
-export const keyLookupStatement = (d1: D1Database, keyHash: string): D1PreparedStatement => d1.prepare(KEY_LOOKUP_SQL).bind(keyHash);
+export const keyLookupStatement = (d1: D1Database, keyHash: string): D1PreparedStatement =>
+  d1.prepare(KEY_LOOKUP_SQL).bind(keyHash);
 
 export async function findKeyByHash(d1: D1Database, keyHash: string): Promise<ResolvedKey | undefined> {
   return (await keyLookupStatement(d1, keyHash).first<ResolvedKey>()) ?? undefined;
@@ -62,7 +63,12 @@ export async function createKey(
 }
 
 export async function listKeys(db: Database, workspaceId: number): Promise<ApiKeyView[]> {
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.id)).all();
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.workspaceId, workspaceId))
+    .orderBy(desc(apiKeys.id))
+    .all();
   return rows.map(serializeKey);
 }
 

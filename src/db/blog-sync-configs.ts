@@ -2,8 +2,8 @@
 // daily cron's listing over all workspaces.
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { ApiError } from "../errors";
-import { isUniqueViolation, nowIso, type Database, type WorkspaceDb } from "./client";
 import type { SyncedPostState } from "./blog-sync-posts";
+import { type Database, isUniqueViolation, nowIso, type WorkspaceDb } from "./client";
 import { syncConfigs, syncedPosts } from "./schema";
 
 export type SyncConfigRow = typeof syncConfigs.$inferSelect;
@@ -52,7 +52,12 @@ const itemCountsQuery = (w: WorkspaceDb, configId?: number) =>
   w.db
     .select({ configId: syncedPosts.configId, state: syncedPosts.state, n: count() })
     .from(syncedPosts)
-    .where(and(eq(syncedPosts.workspaceId, w.workspaceId), configId === undefined ? undefined : eq(syncedPosts.configId, configId)))
+    .where(
+      and(
+        eq(syncedPosts.workspaceId, w.workspaceId),
+        configId === undefined ? undefined : eq(syncedPosts.configId, configId),
+      ),
+    )
     .groupBy(syncedPosts.configId, syncedPosts.state);
 
 function toItemCounts(rows: { configId: number; state: SyncedPostState; n: number }[]): Map<number, ItemCounts> {
@@ -73,7 +78,11 @@ export async function getConfigRow(w: WorkspaceDb, id: number): Promise<SyncConf
     .get();
 }
 
-export async function findConfigByTarget(w: WorkspaceDb, blogUrl: string, subreddit: string): Promise<SyncConfigRow | undefined> {
+export async function findConfigByTarget(
+  w: WorkspaceDb,
+  blogUrl: string,
+  subreddit: string,
+): Promise<SyncConfigRow | undefined> {
   return w.db
     .select()
     .from(syncConfigs)
@@ -137,7 +146,11 @@ export async function insertConfig(w: WorkspaceDb, settings: ConfigSettings): Pr
 }
 
 /** Replaces a config's settings and bumps its revision; `undefined` when the id is not in the workspace. */
-export async function updateConfig(w: WorkspaceDb, id: number, settings: ConfigSettings): Promise<SyncConfigRow | undefined> {
+export async function updateConfig(
+  w: WorkspaceDb,
+  id: number,
+  settings: ConfigSettings,
+): Promise<SyncConfigRow | undefined> {
   try {
     return await w.db
       .update(syncConfigs)

@@ -48,31 +48,54 @@ export async function listSyncedPosts(
 ): Promise<{ data: SyncedPostView[]; count: number }> {
   const where = and(ofConfig(w, configId), filter.state ? eq(syncedPosts.state, filter.state) : undefined);
   const [rows, total] = await w.db.batch([
-    w.db.select().from(syncedPosts).where(where).orderBy(desc(syncedPosts.id)).limit(filter.limit).offset(filter.offset),
+    w.db
+      .select()
+      .from(syncedPosts)
+      .where(where)
+      .orderBy(desc(syncedPosts.id))
+      .limit(filter.limit)
+      .offset(filter.offset),
     w.db.select({ n: count() }).from(syncedPosts).where(where),
   ]);
   return { data: rows.map(serializeSyncedPost), count: total[0]?.n ?? 0 };
 }
 
 export async function getSyncedPost(w: WorkspaceDb, id: number): Promise<SyncedPostRow | undefined> {
-  return w.db.select().from(syncedPosts).where(and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.id, id))).get();
+  return w.db
+    .select()
+    .from(syncedPosts)
+    .where(and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.id, id)))
+    .get();
 }
 
 /** D1 binds at most 100 parameters per statement; two go to the workspace and config. */
 const URL_CHUNK = 90;
 
 /** The config's synced posts for these canonical source URLs, by URL. */
-export async function findSyncedPostsByUrl(w: WorkspaceDb, configId: number, urls: string[]): Promise<Map<string, SyncedPostRow>> {
+export async function findSyncedPostsByUrl(
+  w: WorkspaceDb,
+  configId: number,
+  urls: string[],
+): Promise<Map<string, SyncedPostRow>> {
   const found = new Map<string, SyncedPostRow>();
   for (let i = 0; i < urls.length; i += URL_CHUNK) {
     const chunk = urls.slice(i, i + URL_CHUNK);
-    const rows = await w.db.select().from(syncedPosts).where(and(ofConfig(w, configId), inArray(syncedPosts.sourceUrl, chunk))).all();
+    const rows = await w.db
+      .select()
+      .from(syncedPosts)
+      .where(and(ofConfig(w, configId), inArray(syncedPosts.sourceUrl, chunk)))
+      .all();
     for (const row of rows) found.set(row.sourceUrl, row);
   }
   return found;
 }
 
-export async function insertSyncedPost(w: WorkspaceDb, configId: number, content: SyncedContent, state: SyncedPostState): Promise<SyncedPostRow> {
+export async function insertSyncedPost(
+  w: WorkspaceDb,
+  configId: number,
+  content: SyncedContent,
+  state: SyncedPostState,
+): Promise<SyncedPostRow> {
   return w.db
     .insert(syncedPosts)
     .values({ workspaceId: w.workspaceId, configId, ...content, state })

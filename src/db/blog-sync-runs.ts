@@ -49,7 +49,8 @@ export interface RunOutcome extends RunCounts {
  * clean run, set by a failed or partial one, left as it was by an aborted one.
  */
 export async function finishRun(w: WorkspaceDb, runId: number, configId: number, outcome: RunOutcome): Promise<void> {
-  const lastError = outcome.status === "aborted" ? {} : { lastError: outcome.status === "completed" ? null : outcome.error };
+  const lastError =
+    outcome.status === "aborted" ? {} : { lastError: outcome.status === "completed" ? null : outcome.error };
   await w.db.batch([
     w.db
       .update(syncRuns)
@@ -69,7 +70,11 @@ export async function finishRun(w: WorkspaceDb, runId: number, configId: number,
  */
 export async function failAbandonedRun(w: WorkspaceDb, runId: number, message: string): Promise<boolean> {
   const at = nowIso();
-  const stillRunning = and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.id, runId), eq(syncRuns.status, "running"));
+  const stillRunning = and(
+    eq(syncRuns.workspaceId, w.workspaceId),
+    eq(syncRuns.id, runId),
+    eq(syncRuns.status, "running"),
+  );
   const [, failed] = await w.db.batch([
     w.db
       .update(syncConfigs)
@@ -80,7 +85,11 @@ export async function failAbandonedRun(w: WorkspaceDb, runId: number, message: s
           inArray(syncConfigs.id, w.db.select({ configId: syncRuns.configId }).from(syncRuns).where(stillRunning)),
         ),
       ),
-    w.db.update(syncRuns).set({ status: "failed", error: message, finishedAt: at }).where(stillRunning).returning({ id: syncRuns.id }),
+    w.db
+      .update(syncRuns)
+      .set({ status: "failed", error: message, finishedAt: at })
+      .where(stillRunning)
+      .returning({ id: syncRuns.id }),
   ]);
   return failed.length > 0;
 }
@@ -103,5 +112,9 @@ export async function scheduledRunDone(w: WorkspaceDb, configId: number, schedul
 }
 
 export async function getRun(w: WorkspaceDb, runId: number): Promise<SyncRunRow | undefined> {
-  return w.db.select().from(syncRuns).where(and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.id, runId))).get();
+  return w.db
+    .select()
+    .from(syncRuns)
+    .where(and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.id, runId)))
+    .get();
 }

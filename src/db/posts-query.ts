@@ -48,7 +48,10 @@ export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext,
   (SELECT json_group_array(name) FROM (SELECT c.name FROM post_competitors pc JOIN competitors c ON c.id = pc.competitor_id
      WHERE pc.post_id = p.id ORDER BY c.name)) AS mentioned_competitors`;
 
-function whereClause(workspace: Workspace, f: PostFilters): { from: string; where: string; params: (string | number)[] } {
+function whereClause(
+  workspace: Workspace,
+  f: PostFilters,
+): { from: string; where: string; params: (string | number)[] } {
   const ws = workspaceSql(workspace);
   const params: (string | number)[] = [...ws.params];
   const conditions = [`p.workspace_id = ${ws.sql}`];
@@ -58,8 +61,12 @@ function whereClause(workspace: Workspace, f: PostFilters): { from: string; wher
     // post of the workspace (seconds at 100,000 posts); which SQLite production D1 runs is not ours to choose.
     // When nothing but workspace, archived and date is asked of a hit, it is checked in the narrow
     // posts_id_filters_idx instead of the wide row. Named, because the planner picks it only with statistics.
-    const narrow = f.subreddit === undefined && f.priority === undefined && f.answered === undefined &&
-      f.hasCompetitors === undefined && (f.sortBy === undefined || f.sortBy === "date");
+    const narrow =
+      f.subreddit === undefined &&
+      f.priority === undefined &&
+      f.answered === undefined &&
+      f.hasCompetitors === undefined &&
+      (f.sortBy === undefined || f.sortBy === "date");
     from = `posts_fts CROSS JOIN posts p${narrow ? " INDEXED BY posts_id_filters_idx" : ""} ON p.id = posts_fts.rowid`;
     conditions.push("posts_fts MATCH ?");
     params.push(f.search);
@@ -96,8 +103,18 @@ interface OrderColumns {
 }
 
 // A row's relevance exists only on a search page, where the page's ids come with it as `pg.relevance`.
-const ROW_COLUMNS: OrderColumns = { relevance: "pg.relevance", sortKey: (s) => SORT_COLUMN[s], createdUtc: "p.created_utc", id: "p.id" };
-const HIT_COLUMNS: OrderColumns = { relevance: "h.relevance", sortKey: () => "h.sort_key", createdUtc: "h.created_utc", id: "h.id" };
+const ROW_COLUMNS: OrderColumns = {
+  relevance: "pg.relevance",
+  sortKey: (s) => SORT_COLUMN[s],
+  createdUtc: "p.created_utc",
+  id: "p.id",
+};
+const HIT_COLUMNS: OrderColumns = {
+  relevance: "h.relevance",
+  sortKey: () => "h.sort_key",
+  createdUtc: "h.created_utc",
+  id: "h.id",
+};
 
 /** The ORDER BY keys. */
 function orderClause(f: PostFilters, col: OrderColumns): string {
@@ -135,8 +152,13 @@ export interface PostsQueries {
  * about the row is asked (another filter would read the row anyway).
  */
 function countFrom(from: string, f: PostFilters): string {
-  const keywordOnly = f.keywordId !== undefined && f.search === undefined && f.subreddit === undefined &&
-    f.priority === undefined && f.answered === undefined && f.hasCompetitors === undefined;
+  const keywordOnly =
+    f.keywordId !== undefined &&
+    f.search === undefined &&
+    f.subreddit === undefined &&
+    f.priority === undefined &&
+    f.answered === undefined &&
+    f.hasCompetitors === undefined;
   return keywordOnly ? "posts p INDEXED BY posts_id_filters_idx" : from;
 }
 
@@ -175,5 +197,8 @@ function searchPage(from: string, where: string, params: (string | number)[], f:
 }
 
 export function buildPostByIdQuery(workspaceId: number, postId: number): BuiltQuery {
-  return { sql: `SELECT ${POST_COLUMNS} FROM posts p WHERE p.workspace_id = ? AND p.id = ?`, params: [workspaceId, postId] };
+  return {
+    sql: `SELECT ${POST_COLUMNS} FROM posts p WHERE p.workspace_id = ? AND p.id = ?`,
+    params: [workspaceId, postId],
+  };
 }

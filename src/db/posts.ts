@@ -1,7 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { ApiError } from "../errors";
 import { nowIso, type WorkspaceDb } from "./client";
-import { buildPostByIdQuery, buildPostsQueries, type BuiltQuery, type PostFilters, type Workspace } from "./posts-query";
+import {
+  type BuiltQuery,
+  buildPostByIdQuery,
+  buildPostsQueries,
+  type PostFilters,
+  type Workspace,
+} from "./posts-query";
 import { posts } from "./schema";
 
 export interface PostRow {
@@ -78,7 +84,11 @@ export type WorkspaceBatch = (
 const prepare = (d1: D1Database, q: BuiltQuery) => d1.prepare(q.sql).bind(...q.params);
 
 /** One page of posts and the number of all that match, in one round trip to the database (almost always). */
-export async function listPosts(d1: D1Database, batch: WorkspaceBatch, filters: PostFilters): Promise<{ data: PostView[]; count: number }> {
+export async function listPosts(
+  d1: D1Database,
+  batch: WorkspaceBatch,
+  filters: PostFilters,
+): Promise<{ data: PostView[]; count: number }> {
   let countInPage = false;
   let ran: Awaited<ReturnType<WorkspaceBatch>>;
   try {
@@ -126,7 +136,11 @@ export interface PostStatePatch {
   skipped?: boolean;
 }
 
-export async function updatePostState(w: WorkspaceDb, postId: number, patch: PostStatePatch): Promise<PostView | undefined> {
+export async function updatePostState(
+  w: WorkspaceDb,
+  postId: number,
+  patch: PostStatePatch,
+): Promise<PostView | undefined> {
   const updated = await w.db
     .update(posts)
     .set({

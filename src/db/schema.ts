@@ -17,7 +17,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** SHA-256 (hex) of the whole key; the plain key is never stored. */
     keyHash: text("key_hash").notNull(),
@@ -40,7 +42,9 @@ export const keywords = sqliteTable(
   "keywords",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     keyword: text("keyword").notNull(),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     isAmbiguous: integer("is_ambiguous", { mode: "boolean" }).notNull().default(false),
@@ -58,7 +62,9 @@ export const competitors = sqliteTable(
   "competitors",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     websiteUrl: text("website_url"),
     keywords: text("keywords", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
@@ -73,7 +79,9 @@ export const posts = sqliteTable(
   "posts",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     forumId: text("forum_id").notNull(),
     subreddit: text("subreddit").notNull(),
     title: text("title").notNull(),
@@ -118,11 +126,25 @@ export const posts = sqliteTable(
     index("posts_ws_score_idx").on(t.workspaceId, t.archived, t.score, t.createdUtc, t.id),
     index("posts_ws_comments_idx").on(t.workspaceId, t.archived, t.numComments, t.createdUtc, t.id),
     // The subreddit filter compares with COLLATE NOCASE; an index is only usable when declared the same way.
-    index("posts_ws_subreddit_nocase_idx").on(t.workspaceId, sql`${t.subreddit} COLLATE NOCASE`, t.archived, t.createdUtc, t.id),
+    index("posts_ws_subreddit_nocase_idx").on(
+      t.workspaceId,
+      sql`${t.subreddit} COLLATE NOCASE`,
+      t.archived,
+      t.createdUtc,
+      t.id,
+    ),
     index("posts_ws_answered_idx").on(t.workspaceId, t.archived, t.isAnswered, t.createdUtc, t.id),
     index("posts_ws_competitors_idx").on(t.workspaceId, t.archived, t.hasCompetitors, t.createdUtc, t.id),
     // Counts of two or more of these filters at once read this index alone (equality on its leading columns).
-    index("posts_ws_flags_idx").on(t.workspaceId, t.archived, t.priorityRank, t.hasCompetitors, t.isAnswered, t.createdUtc, t.id),
+    index("posts_ws_flags_idx").on(
+      t.workspaceId,
+      t.archived,
+      t.priorityRank,
+      t.hasCompetitors,
+      t.isAnswered,
+      t.createdUtc,
+      t.id,
+    ),
     // include_archived=true in date order, without sorting the whole workspace.
     index("posts_ws_all_date_idx").on(t.workspaceId, t.createdUtc, t.id),
     // Search hits are checked for workspace/archived (and ordered by date) from this narrow index, not the wide rows.
@@ -134,18 +156,29 @@ export const postKeywords = sqliteTable(
   "post_keywords",
   {
     workspaceId: integer("workspace_id").notNull(),
-    postId: integer("post_id").notNull().references(() => posts.id, { onDelete: "cascade" }),
-    keywordId: integer("keyword_id").notNull().references(() => keywords.id, { onDelete: "cascade" }),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    keywordId: integer("keyword_id")
+      .notNull()
+      .references(() => keywords.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.postId, t.keywordId] }), index("post_keywords_keyword_idx").on(t.keywordId, t.postId)],
+  (t) => [
+    primaryKey({ columns: [t.postId, t.keywordId] }),
+    index("post_keywords_keyword_idx").on(t.keywordId, t.postId),
+  ],
 );
 
 export const postCompetitors = sqliteTable(
   "post_competitors",
   {
     workspaceId: integer("workspace_id").notNull(),
-    postId: integer("post_id").notNull().references(() => posts.id, { onDelete: "cascade" }),
-    competitorId: integer("competitor_id").notNull().references(() => competitors.id, { onDelete: "cascade" }),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    competitorId: integer("competitor_id")
+      .notNull()
+      .references(() => competitors.id, { onDelete: "cascade" }),
   },
   (t) => [
     primaryKey({ columns: [t.postId, t.competitorId] }),
@@ -160,7 +193,9 @@ export const syncConfigs = sqliteTable(
   "sync_configs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     /** Normalized absolute http(s) URL of the blog index, feed, sitemap or landing page. */
     blogUrl: text("blog_url").notNull(),
     /** Stored without `r/`, as given (Reddit names are case-insensitive; matching uses lower()). */
@@ -190,18 +225,27 @@ export const syncedPosts = sqliteTable(
   "synced_posts",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    configId: integer("config_id").notNull().references(() => syncConfigs.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    configId: integer("config_id")
+      .notNull()
+      .references(() => syncConfigs.id, { onDelete: "cascade" }),
     /** Canonical source URL: the idempotence key together with config_id. */
     sourceUrl: text("source_url").notNull(),
     title: text("title").notNull(),
     bodyMarkdown: text("body_markdown").notNull(),
     /** Reddit rich-text document (JSON), only when the config includes media. */
     bodyRichtext: text("body_richtext", { mode: "json" }).$type<unknown>(),
-    images: text("images", { mode: "json" }).$type<{ url: string; alt: string; caption: string | null }[]>().notNull().default(sql`'[]'`),
+    images: text("images", { mode: "json" })
+      .$type<{ url: string; alt: string; caption: string | null }[]>()
+      .notNull()
+      .default(sql`'[]'`),
     /** SHA-256 hex of what would be published (title, bodies, images): "changed source" means this changed. */
     contentHash: text("content_hash").notNull(),
-    state: text("state", { enum: ["draft", "queued", "published", "failed"] }).notNull().default("draft"),
+    state: text("state", { enum: ["draft", "queued", "published", "failed"] })
+      .notNull()
+      .default("draft"),
     approvedAt: text("approved_at"),
     forumPostId: text("forum_post_id"),
     permalink: text("permalink"),
@@ -220,8 +264,12 @@ export const syncRuns = sqliteTable(
   "sync_runs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    configId: integer("config_id").notNull().references(() => syncConfigs.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    configId: integer("config_id")
+      .notNull()
+      .references(() => syncConfigs.id, { onDelete: "cascade" }),
     /** `api` (POST .../run) or `schedule` (daily cron through the sync queue). */
     trigger: text("trigger", { enum: ["api", "schedule"] }).notNull(),
     /** For scheduled runs, the UTC day they were scheduled for: a redelivered message does not run twice. */

@@ -33,7 +33,8 @@ export const serializeCompetitor = (c: CompetitorRow) => ({
 export type KeywordView = ReturnType<typeof serializeKeyword>;
 export type CompetitorView = ReturnType<typeof serializeCompetitor>;
 
-const duplicate = (what: string) => new ApiError("invalid_state", `${what} already exists in this workspace (compared case-insensitively)`);
+const duplicate = (what: string) =>
+  new ApiError("invalid_state", `${what} already exists in this workspace (compared case-insensitively)`);
 
 async function uniquely<T>(what: string, write: () => Promise<T>): Promise<T> {
   try {
@@ -52,19 +53,37 @@ const caseKey = (text: string) => text.normalize("NFKC").toLowerCase();
  * guards concurrent ASCII writes; this check adds the rest of Unicode. Returns false when `exceptId` (the
  * row being renamed) is not in the workspace, so the caller answers 404 rather than 409.
  */
-function assertUniqueText(what: string, rows: { id: number; text: string }[], text: string, exceptId?: number): boolean {
+function assertUniqueText(
+  what: string,
+  rows: { id: number; text: string }[],
+  text: string,
+  exceptId?: number,
+): boolean {
   if (exceptId !== undefined && !rows.some((r) => r.id === exceptId)) return false;
   if (rows.some((r) => r.id !== exceptId && caseKey(r.text) === caseKey(text))) throw duplicate(what);
   return true;
 }
 
 const keywordTexts = (w: WorkspaceDb) =>
-  w.db.select({ id: keywords.id, text: keywords.keyword }).from(keywords).where(eq(keywords.workspaceId, w.workspaceId)).all();
+  w.db
+    .select({ id: keywords.id, text: keywords.keyword })
+    .from(keywords)
+    .where(eq(keywords.workspaceId, w.workspaceId))
+    .all();
 const competitorNames = (w: WorkspaceDb) =>
-  w.db.select({ id: competitors.id, text: competitors.name }).from(competitors).where(eq(competitors.workspaceId, w.workspaceId)).all();
+  w.db
+    .select({ id: competitors.id, text: competitors.name })
+    .from(competitors)
+    .where(eq(competitors.workspaceId, w.workspaceId))
+    .all();
 
 export async function listKeywords(w: WorkspaceDb): Promise<KeywordView[]> {
-  const rows = await w.db.select().from(keywords).where(eq(keywords.workspaceId, w.workspaceId)).orderBy(asc(keywords.id)).all();
+  const rows = await w.db
+    .select()
+    .from(keywords)
+    .where(eq(keywords.workspaceId, w.workspaceId))
+    .orderBy(asc(keywords.id))
+    .all();
   return rows.map(serializeKeyword);
 }
 
@@ -79,7 +98,12 @@ export async function createKeyword(w: WorkspaceDb, input: KeywordInput): Promis
   const row = await uniquely(`keyword "${input.keyword}"`, () =>
     w.db
       .insert(keywords)
-      .values({ workspaceId: w.workspaceId, keyword: input.keyword, active: input.active ?? true, isAmbiguous: input.is_ambiguous ?? false })
+      .values({
+        workspaceId: w.workspaceId,
+        keyword: input.keyword,
+        active: input.active ?? true,
+        isAmbiguous: input.is_ambiguous ?? false,
+      })
       .returning()
       .get(),
   );
@@ -87,8 +111,16 @@ export async function createKeyword(w: WorkspaceDb, input: KeywordInput): Promis
 }
 
 // In the updates below a field left undefined is left out of the SET (drizzle drops undefined values).
-export async function updateKeyword(w: WorkspaceDb, id: number, patch: Partial<KeywordInput>): Promise<KeywordView | undefined> {
-  if (patch.keyword !== undefined && !assertUniqueText(`keyword "${patch.keyword}"`, await keywordTexts(w), patch.keyword, id)) return undefined;
+export async function updateKeyword(
+  w: WorkspaceDb,
+  id: number,
+  patch: Partial<KeywordInput>,
+): Promise<KeywordView | undefined> {
+  if (
+    patch.keyword !== undefined &&
+    !assertUniqueText(`keyword "${patch.keyword}"`, await keywordTexts(w), patch.keyword, id)
+  )
+    return undefined;
   const row = await uniquely(`keyword "${patch.keyword}"`, () =>
     w.db
       .update(keywords)
@@ -115,7 +147,12 @@ export async function deleteKeyword(w: WorkspaceDb, id: number): Promise<boolean
 }
 
 export async function listCompetitors(w: WorkspaceDb): Promise<CompetitorView[]> {
-  const rows = await w.db.select().from(competitors).where(eq(competitors.workspaceId, w.workspaceId)).orderBy(asc(competitors.id)).all();
+  const rows = await w.db
+    .select()
+    .from(competitors)
+    .where(eq(competitors.workspaceId, w.workspaceId))
+    .orderBy(asc(competitors.id))
+    .all();
   return rows.map(serializeCompetitor);
 }
 
@@ -146,8 +183,16 @@ export async function createCompetitor(w: WorkspaceDb, input: CompetitorInput): 
   return serializeCompetitor(row);
 }
 
-export async function updateCompetitor(w: WorkspaceDb, id: number, patch: Partial<CompetitorInput>): Promise<CompetitorView | undefined> {
-  if (patch.name !== undefined && !assertUniqueText(`competitor "${patch.name}"`, await competitorNames(w), patch.name, id)) return undefined;
+export async function updateCompetitor(
+  w: WorkspaceDb,
+  id: number,
+  patch: Partial<CompetitorInput>,
+): Promise<CompetitorView | undefined> {
+  if (
+    patch.name !== undefined &&
+    !assertUniqueText(`competitor "${patch.name}"`, await competitorNames(w), patch.name, id)
+  )
+    return undefined;
   const row = await uniquely(`competitor "${patch.name}"`, () =>
     w.db
       .update(competitors)
@@ -173,4 +218,3 @@ export async function deleteCompetitor(w: WorkspaceDb, id: number): Promise<bool
     .get();
   return row !== undefined;
 }
-

@@ -53,8 +53,12 @@ export class BrowserSlot {
   ) {}
 
   holder(): BrowserHolder | undefined {
-    const row = this.sql.exec<HolderRecord>("SELECT token, operation, acquired_at, deadline FROM browser_slot WHERE id = 1").toArray()[0];
-    return row ? { token: row.token, operation: row.operation, acquiredAt: row.acquired_at, deadline: row.deadline } : undefined;
+    const row = this.sql
+      .exec<HolderRecord>("SELECT token, operation, acquired_at, deadline FROM browser_slot WHERE id = 1")
+      .toArray()[0];
+    return row
+      ? { token: row.token, operation: row.operation, acquiredAt: row.acquired_at, deadline: row.deadline }
+      : undefined;
   }
 
   get waiting(): number {
@@ -92,7 +96,8 @@ export class BrowserSlot {
     const leaseMs = options.leaseMs ?? BROWSER_LEASE_MS;
     this.expire(now);
     // Free and nobody queued before us: take it now. Otherwise wait in line, even if the slot just freed.
-    if (!this.holder() && this.waiters.length === 0) return Promise.resolve({ ok: true, ...this.grant(operation, leaseMs, now), waitedMs: 0 });
+    if (!this.holder() && this.waiters.length === 0)
+      return Promise.resolve({ ok: true, ...this.grant(operation, leaseMs, now), waitedMs: 0 });
     const waitMs = Math.max(0, Math.min(BROWSER_WAIT_MS, options.waitMs ?? BROWSER_WAIT_MS));
     return new Promise<AcquireResult>((resolve) => {
       const waiter: Waiter = {
@@ -105,7 +110,11 @@ export class BrowserSlot {
           if (at >= 0) this.waiters.splice(at, 1);
           const holder = this.holder();
           const remaining = holder ? holder.deadline - Date.now() : 1000;
-          resolve({ ok: false, retryAfterSeconds: Math.min(60, Math.max(1, Math.ceil(remaining / 1000))), holder: holder?.operation ?? "none" });
+          resolve({
+            ok: false,
+            retryAfterSeconds: Math.min(60, Math.max(1, Math.ceil(remaining / 1000))),
+            holder: holder?.operation ?? "none",
+          });
         }, waitMs),
       };
       this.waiters.push(waiter);

@@ -68,7 +68,10 @@ export class RunLeases {
 
   private knownFingerprint(configId: number): { revision: number; fingerprint: string } | undefined {
     return this.sql
-      .exec<{ revision: number; fingerprint: string }>("SELECT revision, fingerprint FROM config_fingerprints WHERE config_id = ?", configId)
+      .exec<{ revision: number; fingerprint: string }>(
+        "SELECT revision, fingerprint FROM config_fingerprints WHERE config_id = ?",
+        configId,
+      )
       .toArray()[0];
   }
 
@@ -93,7 +96,13 @@ export class RunLeases {
   }
 
   /** `replaced`: an expired lease this claim took over (its run record must be closed by the caller). */
-  begin(configId: number, revision: number, fingerprint: string, now: number, leaseMs = RUN_LEASE_MS): BeginRunResult & { replaced?: RunLease } {
+  begin(
+    configId: number,
+    revision: number,
+    fingerprint: string,
+    now: number,
+    leaseMs = RUN_LEASE_MS,
+  ): BeginRunResult & { replaced?: RunLease } {
     const current = this.noteFingerprint(configId, revision, fingerprint);
     if (current.revision !== revision) return { ok: false, reason: "stale" };
     const held = this.lease(configId);
@@ -114,7 +123,10 @@ export class RunLeases {
 
   /** Ties the run's record to its lease, so an expired lease can close that record. */
   attach(configId: number, token: string, runId: number): boolean {
-    return this.sql.exec("UPDATE run_leases SET run_id = ? WHERE config_id = ? AND token = ?", runId, configId, token).rowsWritten > 0;
+    return (
+      this.sql.exec("UPDATE run_leases SET run_id = ? WHERE config_id = ? AND token = ?", runId, configId, token)
+        .rowsWritten > 0
+    );
   }
 
   /**
@@ -144,7 +156,10 @@ export class RunLeases {
 
   /** Removes and returns the leases whose deadline has passed. */
   expire(now: number): RunLease[] {
-    return this.sql.exec<LeaseRecord>("DELETE FROM run_leases WHERE deadline <= ? RETURNING *", now).toArray().map(toLease);
+    return this.sql
+      .exec<LeaseRecord>("DELETE FROM run_leases WHERE deadline <= ? RETURNING *", now)
+      .toArray()
+      .map(toLease);
   }
 
   active(): RunLease[] {

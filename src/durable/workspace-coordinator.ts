@@ -1,14 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
-import { workspaceDb } from "../db/client";
 import { failAbandonedRun } from "../db/blog-sync-runs";
+import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
-import { BrowserSlot, SCHEMA as BROWSER_SCHEMA, type AcquireResult, type BrowserHolder } from "./browser-slot";
-import { RunLeases, SCHEMA as RUN_SCHEMA, type BeginRunResult, type CheckRunResult, type RunLease } from "./run-leases";
+import { type AcquireResult, SCHEMA as BROWSER_SCHEMA, type BrowserHolder, BrowserSlot } from "./browser-slot";
+import { type BeginRunResult, type CheckRunResult, SCHEMA as RUN_SCHEMA, type RunLease, RunLeases } from "./run-leases";
 
 export type { AcquireResult, BeginRunResult, CheckRunResult };
 
-const ABANDONED_RUN = "the run stopped reporting before it finished (its deadline passed); nothing after its last write was done";
+const ABANDONED_RUN =
+  "the run stopped reporting before it finished (its deadline passed); nothing after its last write was done";
 
 /**
  * One per workspace (idFromName(`ws:${id}`)). The workspace's coordinator: it holds the fingerprint each
@@ -24,7 +25,12 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const sql = ctx.storage.sql;
-    for (const statement of [...RUN_SCHEMA, ...BROWSER_SCHEMA, "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"]) sql.exec(statement);
+    for (const statement of [
+      ...RUN_SCHEMA,
+      ...BROWSER_SCHEMA,
+      "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ])
+      sql.exec(statement);
     this.runs = new RunLeases(sql);
     this.browser = new BrowserSlot(sql, () => void this.scheduleAlarm());
   }
@@ -32,9 +38,21 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   // --- sync runs -----------------------------------------------------------------------------------------
 
   /** Claims the config for a real run that starts with `fingerprint`; `busy` is 409 `run_in_progress`. */
-  async beginRun(input: { workspaceId: number; configId: number; revision: number; fingerprint: string; leaseMs?: number }): Promise<BeginRunResult> {
+  async beginRun(input: {
+    workspaceId: number;
+    configId: number;
+    revision: number;
+    fingerprint: string;
+    leaseMs?: number;
+  }): Promise<BeginRunResult> {
     this.rememberWorkspace(input.workspaceId);
-    const { replaced, ...result } = this.runs.begin(input.configId, input.revision, input.fingerprint, Date.now(), input.leaseMs);
+    const { replaced, ...result } = this.runs.begin(
+      input.configId,
+      input.revision,
+      input.fingerprint,
+      Date.now(),
+      input.leaseMs,
+    );
     if (result.ok) await this.scheduleAlarm();
     // A dead run whose deadline passed before its alarm fired: close its record now.
     if (replaced) await this.closeAbandoned([replaced]);
@@ -56,7 +74,9 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   }
 
   /** A config update tells the coordinator its new fingerprint; an active run started with another aborts. */
-  configChanged(input: { workspaceId: number; configId: number; revision: number; fingerprint: string }): { runWillAbort: boolean } {
+  configChanged(input: { workspaceId: number; configId: number; revision: number; fingerprint: string }): {
+    runWillAbort: boolean;
+  } {
     this.rememberWorkspace(input.workspaceId);
     this.runs.noteFingerprint(input.configId, input.revision, input.fingerprint);
     return { runWillAbort: this.runs.runWillAbort(input.configId) };
@@ -117,11 +137,16 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   }
 
   private rememberWorkspace(workspaceId: number): void {
-    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO meta (key, value) VALUES ('workspace_id', ?)", String(workspaceId));
+    this.ctx.storage.sql.exec(
+      "INSERT OR IGNORE INTO meta (key, value) VALUES ('workspace_id', ?)",
+      String(workspaceId),
+    );
   }
 
   private workspaceId(): number | undefined {
-    const row = this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'workspace_id'").toArray()[0];
+    const row = this.ctx.storage.sql
+      .exec<{ value: string }>("SELECT value FROM meta WHERE key = 'workspace_id'")
+      .toArray()[0];
     return row ? Number(row.value) : undefined;
   }
 }
@@ -144,9 +169,13 @@ export async function withBrowserSlot<T>(
   const coordinator = coordinatorFor(env, workspaceId);
   const slot = await coordinator.acquireBrowserSlot(operation, options);
   if (!slot.ok) {
-    throw new ApiError("browser_busy", `another browser operation of this workspace (${slot.holder}) is running; retry in ${slot.retryAfterSeconds} s`, {
-      headers: { "retry-after": String(slot.retryAfterSeconds) },
-    });
+    throw new ApiError(
+      "browser_busy",
+      `another browser operation of this workspace (${slot.holder}) is running; retry in ${slot.retryAfterSeconds} s`,
+      {
+        headers: { "retry-after": String(slot.retryAfterSeconds) },
+      },
+    );
   }
   try {
     return await work();

@@ -1,12 +1,13 @@
 // What each queue message does. Every consumer is safe under repeated delivery: it re-reads the current
 // state and does nothing when the work is already done.
+
+import { runSync } from "../blog-sync/run-sync";
 import { getConfigRow } from "../db/blog-sync-configs";
 import { getSyncedPost, transitionSyncedPost } from "../db/blog-sync-posts";
 import { scheduledRunDone } from "../db/blog-sync-runs";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
-import { runSync } from "../sync/run/run-sync";
 import type { PublishPostMessage, SyncRunMessage } from "./messages";
 
 export type Verdict =
@@ -28,11 +29,17 @@ export async function consumeSyncRun(message: SyncRunMessage, env: Env): Promise
   if (!config.active) return ack("config is not active");
   if (await scheduledRunDone(w, config.id, message.schedule_key)) return ack("this day's run already finished");
   try {
-    const { run } = await runSync(env, w, config.id, { dryRun: false, publish: true, trigger: "schedule", scheduleKey: message.schedule_key });
+    const { run } = await runSync(env, w, config.id, {
+      dryRun: false,
+      publish: true,
+      trigger: "schedule",
+      scheduleKey: message.schedule_key,
+    });
     if (run.status === "failed" || run.status === "aborted") return retry(`run ${run.id} ${run.status}: ${run.error}`);
     return ack(`run ${run.id} ${run.status}`);
   } catch (err) {
-    if (err instanceof ApiError && err.code === "run_in_progress") return retry("another run of the config is active", BUSY_RETRY_SECONDS);
+    if (err instanceof ApiError && err.code === "run_in_progress")
+      return retry("another run of the config is active", BUSY_RETRY_SECONDS);
     throw err;
   }
 }
@@ -51,7 +58,9 @@ export async function consumePublishPost(message: PublishPostMessage, env: Env):
   const config = await getConfigRow(w, message.config_id);
   if (!config || config.fingerprint !== message.fingerprint) {
     const moved = await transitionSyncedPost(w, post.id, "queued", "draft");
-    return ack(moved ? "config changed since the post was queued: back to draft, task skipped" : "post left the queue meanwhile");
+    return ack(
+      moved ? "config changed since the post was queued: back to draft, task skipped" : "post left the queue meanwhile",
+    );
   }
   if (!post.approvedAt) return ack("post is not approved: stays queued, nothing submitted");
   return ack("post is approved, but submission is not available yet: stays queued");

@@ -1,8 +1,8 @@
 import { deleteExpiredKeys } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import type { Env } from "../env";
-import { enqueueDailySyncs } from "./daily-sync";
 import { log } from "../lib/log";
+import { enqueueDailySyncs } from "./daily-sync";
 
 export const CRON_DAILY_SYNC = "0 6 * * *";
 export const CRON_HOURLY_MAINTENANCE = "0 * * * *";

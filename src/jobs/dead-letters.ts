@@ -11,12 +11,27 @@ export async function consumeDeadLetter(message: QueueMessage, attempts: number,
   const w = workspaceDb(env, message.workspace_id);
   if (message.type === "publish.post") {
     // Only a post still waiting is failed; one that moved on meanwhile (draft, published) is left alone.
-    const failed = await transitionSyncedPost(w, message.synced_post_id, "queued", "failed", "publishing was given up after every retry");
-    return { outcome: "ack", note: failed ? "publish task dead-lettered: post marked failed" : "publish task dead-lettered: post no longer queued" };
+    const failed = await transitionSyncedPost(
+      w,
+      message.synced_post_id,
+      "queued",
+      "failed",
+      "publishing was given up after every retry",
+    );
+    return {
+      outcome: "ack",
+      note: failed
+        ? "publish task dead-lettered: post marked failed"
+        : "publish task dead-lettered: post no longer queued",
+    };
   }
   const config = await getConfigRow(w, message.config_id);
   if (!config) return { outcome: "ack", note: "sync run dead-lettered: config no longer exists" };
   const last = config.lastError ? `; last failure: ${config.lastError}` : "";
-  await recordConfigError(w, config.id, `the daily run of ${message.schedule_key} was given up after every retry${last}`);
+  await recordConfigError(
+    w,
+    config.id,
+    `the daily run of ${message.schedule_key} was given up after every retry${last}`,
+  );
   return { outcome: "ack", note: `sync run dead-lettered after ${attempts} deliveries: recorded as last_error` };
 }

@@ -2,16 +2,17 @@
 // and acknowledged or retried on its own with exponential backoff. After the consumer's max_retries
 // (wrangler.toml) a retried message goes to that queue's dead-letter queue.
 import type { Env } from "../env";
+import { log, messageOf } from "../lib/log";
 import { consumePublishPost, consumeSyncRun, type Verdict } from "./consumers";
 import { consumeDeadLetter } from "./dead-letters";
 import { QueueMessage } from "./messages";
-import { log, messageOf } from "../lib/log";
 
 const BASE_DELAY_SECONDS = 30;
 const MAX_DELAY_SECONDS = 3600;
 
 /** 30 s, 2 min, 8 min, 32 min, then an hour: attempt n waits 30·4^(n-1) seconds. */
-export const backoffSeconds = (attempts: number) => Math.min(MAX_DELAY_SECONDS, BASE_DELAY_SECONDS * 4 ** Math.max(0, attempts - 1));
+export const backoffSeconds = (attempts: number) =>
+  Math.min(MAX_DELAY_SECONDS, BASE_DELAY_SECONDS * 4 ** Math.max(0, attempts - 1));
 
 /** Dead-letter queues are named after their queue with a `-dlq` suffix (wrangler.toml). */
 export const isDeadLetterQueue = (queue: string) => queue.endsWith("-dlq");
@@ -34,7 +35,12 @@ async function handle(message: Message<unknown>, env: Env, deadLetter: boolean):
         : await consumePublishPost(body, env);
   } catch (err) {
     verdict = { outcome: "retry", note: `unexpected error: ${messageOf(err)}` };
-    log("error", "queue message failed", { id: message.id, type: body.type, attempts: message.attempts, error: verdict.note });
+    log("error", "queue message failed", {
+      id: message.id,
+      type: body.type,
+      attempts: message.attempts,
+      error: verdict.note,
+    });
   }
   if (verdict.outcome === "ack") {
     log("info", "queue message handled", { id: message.id, type: body.type, note: verdict.note });
@@ -42,7 +48,13 @@ async function handle(message: Message<unknown>, env: Env, deadLetter: boolean):
     return;
   }
   const delaySeconds = verdict.delaySeconds ?? backoffSeconds(message.attempts);
-  log("warn", "queue message retried", { id: message.id, type: body.type, attempts: message.attempts, delaySeconds, note: verdict.note });
+  log("warn", "queue message retried", {
+    id: message.id,
+    type: body.type,
+    attempts: message.attempts,
+    delaySeconds,
+    note: verdict.note,
+  });
   message.retry({ delaySeconds });
 }
 

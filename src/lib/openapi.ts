@@ -1,7 +1,7 @@
-import { OpenAPIHono, createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env";
-import { requireScope } from "../auth/middleware";
 import type { KeyScope } from "../auth/keys";
+import { requireScope } from "../auth/middleware";
 import { errorResponses, validationHook } from "../errors";
 
 /** Every router is built here, so every one of them answers schema failures with our error body. */
@@ -82,14 +82,23 @@ export const listEnvelope = <T extends z.ZodType>(item: T, name: string) =>
   z.object({ data: z.array(item), count: z.number().int() }).openapi(name);
 
 /** One page of a paged list: the items, the total over all pages and where the next page starts. */
-export const pageEnvelope = <T extends z.ZodType>(item: T, name: string, countDescription = "Items matching the filter (all pages)") =>
+export const pageEnvelope = <T extends z.ZodType>(
+  item: T,
+  name: string,
+  countDescription = "Items matching the filter (all pages)",
+) =>
   z
     .object({
       data: z.array(item),
       count: z.number().int().openapi({ description: countDescription }),
-      next_offset: z.number().int().nullable().openapi({ description: "Offset of the next page; null on the last page" }),
+      next_offset: z
+        .number()
+        .int()
+        .nullable()
+        .openapi({ description: "Offset of the next page; null on the last page" }),
     })
     .openapi(name);
 
 /** `next_offset` of a page of `n` items read at `offset` out of `count`: null on the last page. */
-export const nextOffset = (offset: number, n: number, count: number): number | null => (offset + n < count ? offset + n : null);
+export const nextOffset = (offset: number, n: number, count: number): number | null =>
+  offset + n < count ? offset + n : null;

@@ -115,7 +115,9 @@ function parseIPv6(host: string): number[] | null {
   if (v4?.[1]) {
     const quad = parseIPv4(v4[1]);
     if (!quad) return null;
-    text = text.slice(0, -v4[1].length) + `${((quad[0]! << 8) | quad[1]!).toString(16)}:${((quad[2]! << 8) | quad[3]!).toString(16)}`;
+    text =
+      text.slice(0, -v4[1].length) +
+      `${((quad[0]! << 8) | quad[1]!).toString(16)}:${((quad[2]! << 8) | quad[3]!).toString(16)}`;
   }
   const halves = text.split("::");
   if (halves.length > 2) return null;
@@ -184,7 +186,12 @@ export function assertFetchableUrl(url: string, allowPrivate: boolean): URL {
   if (!allowPrivate) {
     const host = parsed.hostname;
     if (isIpLiteral(host) ? isBlockedAddress(host) : isLocalName(host))
-      throw new FetchError("blocked_address", `refusing to fetch a private, loopback or local address: ${host}`, undefined, url);
+      throw new FetchError(
+        "blocked_address",
+        `refusing to fetch a private, loopback or local address: ${host}`,
+        undefined,
+        url,
+      );
   }
   return parsed;
 }
@@ -229,7 +236,12 @@ async function assertPublicHost(url: URL, policy: FetchPolicy, signal: AbortSign
     throw new FetchError("network", `DNS lookup of ${url.hostname} failed: ${messageOf(err)}`, undefined, url.href);
   }
   if (blocked)
-    throw new FetchError("blocked_address", `refusing to fetch ${url.hostname}: it resolves to ${blocked}`, undefined, url.href);
+    throw new FetchError(
+      "blocked_address",
+      `refusing to fetch ${url.hostname}: it resolves to ${blocked}`,
+      undefined,
+      url.href,
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -335,7 +347,12 @@ function patternMatches(pattern: string, path: string): number {
   const anchored = pattern.endsWith("$");
   const body = anchored ? pattern.slice(0, -1) : pattern;
   const regex = new RegExp(
-    "^" + body.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + (anchored ? "$" : ""),
+    "^" +
+      body
+        .split("*")
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*") +
+      (anchored ? "$" : ""),
   );
   return regex.test(path) ? pattern.length : -1;
 }
@@ -381,7 +398,10 @@ export async function getRobots(origin: string, policy: FetchPolicy): Promise<Ro
       skipRobots: true,
       acceptStatus: (s) => s >= 400 && s < 500,
     });
-    robots = res.status >= 400 ? { rules: [], sitemaps: [], disallowAll: false } : parseRobots(new TextDecoder().decode(res.bytes));
+    robots =
+      res.status >= 400
+        ? { rules: [], sitemaps: [], disallowAll: false }
+        : parseRobots(new TextDecoder().decode(res.bytes));
   } catch (err) {
     if (!(err instanceof FetchError)) throw err;
     // A host that cannot be reached at all: that is the error to report (and nothing is cached).
@@ -390,7 +410,12 @@ export async function getRobots(origin: string, policy: FetchPolicy): Promise<Ro
     robots =
       err.code === "too_large"
         ? { rules: [], sitemaps: [], disallowAll: false }
-        : { rules: [], sitemaps: [], disallowAll: true, reason: `robots.txt of ${new URL(origin).host} could not be read (${err.message})` };
+        : {
+            rules: [],
+            sitemaps: [],
+            disallowAll: true,
+            reason: `robots.txt of ${new URL(origin).host} could not be read (${err.message})`,
+          };
   }
   if (robotsCache.size > 500) robotsCache.clear();
   robotsCache.set(key, { robots, expires: Date.now() + ROBOTS_TTL_MS });
@@ -418,7 +443,12 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       if (!options.skipRobots) {
         const robots = await getRobots(target.origin, policy);
         if (!robotsAllows(robots, target))
-          throw new FetchError("robots_disallowed", robots.reason ?? `robots.txt of ${target.host} disallows ${target.pathname}`, undefined, target.href);
+          throw new FetchError(
+            "robots_disallowed",
+            robots.reason ?? `robots.txt of ${target.host} disallows ${target.pathname}`,
+            undefined,
+            target.href,
+          );
       }
       let res: Response;
       try {
@@ -428,12 +458,24 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
           headers: { "user-agent": policy.userAgent ?? USER_AGENT, accept: ACCEPT[kind] },
         });
       } catch (err) {
-        if (controller.signal.aborted) throw new FetchError("timeout", `no answer from ${target.host} within ${timeoutMs} ms`, undefined, target.href);
+        if (controller.signal.aborted)
+          throw new FetchError(
+            "timeout",
+            `no answer from ${target.host} within ${timeoutMs} ms`,
+            undefined,
+            target.href,
+          );
         throw new FetchError("network", `could not fetch ${target.href}: ${messageOf(err)}`, undefined, target.href);
       }
       if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
         await res.body?.cancel();
-        if (hop >= MAX_REDIRECTS) throw new FetchError("too_many_redirects", `more than ${MAX_REDIRECTS} redirects from ${url}`, res.status, target.href);
+        if (hop >= MAX_REDIRECTS)
+          throw new FetchError(
+            "too_many_redirects",
+            `more than ${MAX_REDIRECTS} redirects from ${url}`,
+            res.status,
+            target.href,
+          );
         current = new URL(res.headers.get("location")!, target).href;
         continue;
       }
@@ -445,17 +487,40 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       const declared = Number(res.headers.get("content-length"));
       if (Number.isFinite(declared) && declared > limit) {
         await res.body?.cancel();
-        throw new FetchError("too_large", `${target.href} is ${declared} bytes, over the ${kind} limit of ${limit}`, res.status, target.href);
+        throw new FetchError(
+          "too_large",
+          `${target.href} is ${declared} bytes, over the ${kind} limit of ${limit}`,
+          res.status,
+          target.href,
+        );
       }
       let bytes: Uint8Array;
       try {
         bytes = res.body ? await readCapped(res.body, limit, target.href) : new Uint8Array();
       } catch (err) {
-        if (err instanceof FetchError) throw new FetchError(err.code, `${target.href} is over the ${kind} limit of ${limit} bytes`, res.status, target.href);
-        if (controller.signal.aborted) throw new FetchError("timeout", `${target.href} did not finish within ${timeoutMs} ms`, undefined, target.href);
+        if (err instanceof FetchError)
+          throw new FetchError(
+            err.code,
+            `${target.href} is over the ${kind} limit of ${limit} bytes`,
+            res.status,
+            target.href,
+          );
+        if (controller.signal.aborted)
+          throw new FetchError(
+            "timeout",
+            `${target.href} did not finish within ${timeoutMs} ms`,
+            undefined,
+            target.href,
+          );
         throw new FetchError("network", `reading ${target.href} failed: ${messageOf(err)}`, undefined, target.href);
       }
-      return { url: target.href, status: res.status, headers: res.headers, contentType: res.headers.get("content-type") ?? "", bytes };
+      return {
+        url: target.href,
+        status: res.status,
+        headers: res.headers,
+        contentType: res.headers.get("content-type") ?? "",
+        bytes,
+      };
     }
   } finally {
     clearTimeout(timer);

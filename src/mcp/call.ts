@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError, errorBody, validationFailed, type ErrorDetail } from "../errors";
+import { type ApiError, type ErrorDetail, errorBody, validationFailed } from "../errors";
 import type { ApiTool } from "./tools";
 
 /**
@@ -64,11 +64,18 @@ export function toolRequest(
   // fromEntries defines each field as an own property, so even "__proto__" reaches REST (and is refused).
   const body = tool.body === "fields" ? Object.fromEntries(fields) : tool.body === "whole" ? wholeBody : undefined;
 
-  const url = new URL(`/api/v1${tool.path.replace(/\{([^}]+)\}/g, (_, name: string) => segments.get(name)!)}`, base.origin);
+  const url = new URL(
+    `/api/v1${tool.path.replace(/\{([^}]+)\}/g, (_, name: string) => segments.get(name)!)}`,
+    base.origin,
+  );
   url.search = query.toString();
   const headers = new Headers({ authorization: base.authorization, accept: "application/json" });
   if (body !== undefined) headers.set("content-type", "application/json");
-  return new Request(url, { method: tool.method.toUpperCase(), headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return new Request(url, {
+    method: tool.method.toUpperCase(),
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 /** Keys of the tool result's `_meta`: the REST status, its request id, and `retry-after` when given. */

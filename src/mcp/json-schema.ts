@@ -11,9 +11,14 @@ const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
 const SUBSCHEMAS = ["items", "not", "additionalProperties"] as const;
 const DROPPED = new Set(["nullable", "example", "discriminator", "xml", "externalDocs"]);
 
-const isObject = (value: unknown): value is SchemaObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is SchemaObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
-export function toJsonSchema(schema: unknown, components: Record<string, unknown>, resolving: readonly string[] = []): SchemaObject {
+export function toJsonSchema(
+  schema: unknown,
+  components: Record<string, unknown>,
+  resolving: readonly string[] = [],
+): SchemaObject {
   if (!isObject(schema)) return {};
   if (typeof schema.$ref === "string") {
     const name = schema.$ref.startsWith(REF_PREFIX) ? schema.$ref.slice(REF_PREFIX.length) : undefined;
@@ -26,7 +31,9 @@ export function toJsonSchema(schema: unknown, components: Record<string, unknown
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key) || key.startsWith("x-")) continue;
     if (key === "properties" && isObject(value)) {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub, components, resolving)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub, components, resolving)]),
+      );
     } else if ((SUBSCHEMAS as readonly string[]).includes(key) && isObject(value)) {
       out[key] = toJsonSchema(value, components, resolving);
     } else if ((SUBSCHEMA_LISTS as readonly string[]).includes(key) && Array.isArray(value)) {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { AuthContext } from "../auth/check";
 import { ApiError } from "../errors";
 import { toolError, toolRequest, toolResult } from "./call";
-import { toolsForScope, type ApiTool } from "./tools";
+import { type ApiTool, toolsForScope } from "./tools";
 
 export const SERVER_INFO = { name: "threadwatch", version: "1.0.0" } as const;
 
@@ -47,7 +47,10 @@ const toolListing = (tool: ApiTool): Tool => ({
 
 /** A fresh protocol server for one HTTP request (stateless mode), bound to the caller's key. */
 export function createMcpServer(tools: readonly ApiTool[], caller: McpCaller): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+  });
   const visible = toolsForScope(tools, caller.auth.scope);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map(toolListing) }));

@@ -1,6 +1,6 @@
 import type { KeyScope } from "../auth/keys";
 import { SCOPE_EXTENSION, TOOL_EXTENSION } from "../lib/openapi";
-import { toJsonSchema, type SchemaObject } from "./json-schema";
+import { type SchemaObject, toJsonSchema } from "./json-schema";
 
 /**
  * MCP tools derived from the OpenAPI document of /api/v1 (SPEC 7): one tool per operation, except the
@@ -22,7 +22,12 @@ export interface ApiTool {
   method: Method;
   /** The operation's path under /api/v1, as the document writes it: `/posts/{id}`. */
   path: string;
-  inputSchema: { type: "object"; properties: Record<string, SchemaObject>; required?: string[]; additionalProperties: false };
+  inputSchema: {
+    type: "object";
+    properties: Record<string, SchemaObject>;
+    required?: string[];
+    additionalProperties: false;
+  };
   annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
   pathParams: readonly string[];
   queryParams: ReadonlySet<string>;
@@ -94,7 +99,8 @@ function buildTool(method: Method, path: string, operation: OperationObject, doc
   const queryParams = new Set<string>();
 
   const addArgument = (argument: string, schema: SchemaObject, isRequired: boolean) => {
-    if (argument in properties) throw new Error(`tool ${name}: argument "${argument}" is declared twice (path, query or body)`);
+    if (argument in properties)
+      throw new Error(`tool ${name}: argument "${argument}" is declared twice (path, query or body)`);
     properties[argument] = schema;
     if (isRequired) required.push(argument);
   };
@@ -128,7 +134,9 @@ function buildTool(method: Method, path: string, operation: OperationObject, doc
 
   return {
     name,
-    description: [operation.summary ?? `${method.toUpperCase()} ${path}`, operation.description].filter(Boolean).join("\n\n"),
+    description: [operation.summary ?? `${method.toUpperCase()} ${path}`, operation.description]
+      .filter(Boolean)
+      .join("\n\n"),
     scope: operation[SCOPE_EXTENSION] === "read" ? "read" : "read_write",
     method,
     path,
@@ -150,7 +158,8 @@ export function toolsFromOpenApi(doc: OpenApiDocumentLike): ApiTool[] {
       if (!operation || operation[TOOL_EXTENSION] === false) continue;
       const tool = buildTool(method, path, operation, doc);
       const clash = names.get(tool.name);
-      if (clash) throw new Error(`tool name ${tool.name} is produced by both ${clash} and ${method.toUpperCase()} ${path}`);
+      if (clash)
+        throw new Error(`tool name ${tool.name} is produced by both ${clash} and ${method.toUpperCase()} ${path}`);
       names.set(tool.name, `${method.toUpperCase()} ${path}`);
       tools.push(tool);
     }

@@ -7,7 +7,6 @@ import { directoryDb } from "../db/client";
 import { notFound } from "../errors";
 import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../lib/openapi";
 
-
 const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
 const KeySchema = z.object({
   id: z.number().int(),
@@ -24,7 +23,11 @@ const KeySchema = z.object({
 const workspaceIdParam = z.object({ workspace_id: integerParam(1) });
 const MAX_TEMPORARY_KEY_SECONDS = 90 * 24 * 3600;
 
-const serializeWorkspace = (w: { id: number; name: string; createdAt: string }) => ({ id: w.id, name: w.name, created_at: w.createdAt });
+const serializeWorkspace = (w: { id: number; name: string; createdAt: string }) => ({
+  id: w.id,
+  name: w.name,
+  created_at: w.createdAt,
+});
 
 export const adminRouter = createRouter();
 adminRouter.use("*", requireAdmin);
@@ -44,7 +47,9 @@ adminRouter
       method: "get",
       path: "/workspaces",
       request: { query: noQuery },
-      responses: { 200: jsonResponse(z.object({ data: z.array(WorkspaceSchema), count: z.number() }), "All workspaces") },
+      responses: {
+        200: jsonResponse(z.object({ data: z.array(WorkspaceSchema), count: z.number() }), "All workspaces"),
+      },
     }),
     async (c) => {
       const data = (await listWorkspaces(directoryDb(c.env))).map(serializeWorkspace);
@@ -67,14 +72,18 @@ adminRouter
           }),
         ),
       },
-      responses: { 201: jsonResponse(KeySchema.extend({ key: z.string() }), "The key; `key` is shown only here, once") },
+      responses: {
+        201: jsonResponse(KeySchema.extend({ key: z.string() }), "The key; `key` is shown only here, once"),
+      },
     }),
     async (c) => {
       const db = directoryDb(c.env);
       const { workspace_id } = c.req.valid("param");
       if (!(await getWorkspace(db, workspace_id))) throw notFound("workspace");
       const body = c.req.valid("json");
-      const expiresAt = body.expires_in_seconds ? new Date(Date.now() + body.expires_in_seconds * 1000).toISOString() : null;
+      const expiresAt = body.expires_in_seconds
+        ? new Date(Date.now() + body.expires_in_seconds * 1000).toISOString()
+        : null;
       const { key, record } = await createKey(db, workspace_id, { name: body.name, scope: body.scope, expiresAt });
       return c.json({ ...record, key }, 201);
     },
@@ -84,7 +93,12 @@ adminRouter
       method: "get",
       path: "/workspaces/{workspace_id}/keys",
       request: { query: noQuery, params: workspaceIdParam },
-      responses: { 200: jsonResponse(z.object({ data: z.array(KeySchema), count: z.number() }), "The workspace's keys (no secrets)") },
+      responses: {
+        200: jsonResponse(
+          z.object({ data: z.array(KeySchema), count: z.number() }),
+          "The workspace's keys (no secrets)",
+        ),
+      },
     }),
     async (c) => {
       const db = directoryDb(c.env);
@@ -108,4 +122,3 @@ adminRouter
       return c.json(key, 200);
     },
   );
-

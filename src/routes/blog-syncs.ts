@@ -1,12 +1,22 @@
 import { z } from "@hono/zod-openapi";
+import { SUBREDDIT_INPUT } from "../blog-sync/config-rules";
+import { saveConfig } from "../blog-sync/configs";
+import { runSync } from "../blog-sync/run-sync";
 import { getConfig, getConfigRow, listConfigs } from "../db/blog-sync-configs";
 import { listSyncedPosts } from "../db/blog-sync-posts";
 import { notFound } from "../errors";
 import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, integerParam, jsonBody, jsonResponse, listEnvelope, nextOffset, pageEnvelope } from "../lib/openapi";
-import { SUBREDDIT_INPUT } from "../sync/run/config-rules";
-import { saveConfig } from "../sync/run/configs";
-import { runSync } from "../sync/run/run-sync";
+import {
+  apiRoute,
+  createRouter,
+  idParam,
+  integerParam,
+  jsonBody,
+  jsonResponse,
+  listEnvelope,
+  nextOffset,
+  pageEnvelope,
+} from "../lib/openapi";
 
 const STATES = ["draft", "queued", "published", "failed"] as const;
 const maxPosts = z.number().int().min(1).max(50);
@@ -20,7 +30,11 @@ export const BlogSyncConfigSchema = z
     id: z.number().int(),
     blog_url: z.string().openapi({ description: "Normalized blog index, feed, sitemap or landing page URL" }),
     subreddit: z.string().openapi({ description: "Destination subreddit, without `r/`" }),
-    persona_id: z.number().int().nullable().openapi({ description: "Preferred persona; null: one is selected at publish time" }),
+    persona_id: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Preferred persona; null: one is selected at publish time" }),
     include_media: z.boolean(),
     active: z.boolean(),
     publish_immediately: z.boolean(),
@@ -28,7 +42,12 @@ export const BlogSyncConfigSchema = z
     fingerprint: z.string().openapi({ description: "SHA-256 hex of the fingerprinted settings (interface-spec 2.6)" }),
     last_run_at: z.string().nullable().openapi({ format: "date-time" }),
     last_error: z.string().nullable().openapi({ description: "Null after a clean run" }),
-    item_counts: z.object({ draft: z.number().int(), queued: z.number().int(), published: z.number().int(), failed: z.number().int() }),
+    item_counts: z.object({
+      draft: z.number().int(),
+      queued: z.number().int(),
+      published: z.number().int(),
+      failed: z.number().int(),
+    }),
     created_at: z.string().openapi({ format: "date-time" }),
     updated_at: z.string().openapi({ format: "date-time" }),
   })
@@ -36,8 +55,19 @@ export const BlogSyncConfigSchema = z
 
 const BlogSyncConfigInput = z
   .strictObject({
-    id: z.number().int().min(1).optional().openapi({ description: "Update this config; without it, blog_url + subreddit select or create one" }),
-    blog_url: z.string().trim().min(1).max(2048).optional().openapi({ description: "Absolute http(s) URL of a blog index, feed, sitemap or landing page" }),
+    id: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .openapi({ description: "Update this config; without it, blog_url + subreddit select or create one" }),
+    blog_url: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2048)
+      .optional()
+      .openapi({ description: "Absolute http(s) URL of a blog index, feed, sitemap or landing page" }),
     subreddit: z
       .string()
       .trim()
@@ -53,7 +83,8 @@ const BlogSyncConfigInput = z
   .superRefine((body, ctx) => {
     if (body.id !== undefined) return;
     for (const field of ["blog_url", "subreddit"] as const) {
-      if (body[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: "required when no id is given" });
+      if (body[field] === undefined)
+        ctx.addIssue({ code: "custom", path: [field], message: "required when no id is given" });
     }
   })
   .openapi("BlogSyncConfigInput");
@@ -65,7 +96,10 @@ const SyncedPostSchema = z
     source_url: z.string().openapi({ description: "Canonical URL of the blog post" }),
     title: z.string(),
     body_markdown: z.string(),
-    body_richtext: z.unknown().nullable().openapi({ description: "Forum rich-text document; null unless the config includes media" }),
+    body_richtext: z
+      .unknown()
+      .nullable()
+      .openapi({ description: "Forum rich-text document; null unless the config includes media" }),
     images: z.array(ImageSchema),
     state: z.enum(STATES),
     approved_at: z.string().nullable().openapi({ format: "date-time" }),
@@ -99,7 +133,10 @@ const RunItemSchema = z.object({
   source_url: z.string(),
   title: z.string().nullable(),
   action: z.enum(["create", "update", "unchanged", "skip", "error"]),
-  state: z.enum(STATES).nullable().openapi({ description: "State after the run (in a dry run: the state it would have)" }),
+  state: z
+    .enum(STATES)
+    .nullable()
+    .openapi({ description: "State after the run (in a dry run: the state it would have)" }),
   body_markdown: z.string().nullable(),
   images: z.array(ImageSchema),
   warnings: z.array(z.string()),
@@ -139,7 +176,8 @@ export const blogSyncsRouter = createRouter()
       method: "post",
       path: "/actions/blog-subreddit-syncs",
       tags: [TAG],
-      summary: "Create or update a blog-to-subreddit sync config (with id: that config; else the one with the same blog_url + subreddit)",
+      summary:
+        "Create or update a blog-to-subreddit sync config (with id: that config; else the one with the same blog_url + subreddit)",
       scope: "read_write",
       conflict: "Another config of the workspace already syncs that blog to that subreddit (`invalid_state`)",
       request: { body: jsonBody(BlogSyncConfigInput) },
@@ -160,7 +198,9 @@ export const blogSyncsRouter = createRouter()
       tags: [TAG],
       summary: "List the workspace's blog-to-subreddit sync configs",
       scope: "read",
-      responses: { 200: jsonResponse(listEnvelope(BlogSyncConfigSchema, "BlogSyncConfigList"), "All configs of the workspace") },
+      responses: {
+        200: jsonResponse(listEnvelope(BlogSyncConfigSchema, "BlogSyncConfigList"), "All configs of the workspace"),
+      },
     }),
     async (c) => {
       const data = await listConfigs(callerDb(c));
@@ -207,7 +247,8 @@ export const blogSyncsRouter = createRouter()
       method: "post",
       path: "/actions/blog-subreddit-syncs/{id}/run",
       tags: [TAG],
-      summary: "Run a sync: discovery, full-content extraction, conversion, write (dry_run=true previews and writes nothing)",
+      summary:
+        "Run a sync: discovery, full-content extraction, conversion, write (dry_run=true previews and writes nothing)",
       scope: "read_write",
       conflict: "A run of this config is already active (`run_in_progress`; dry runs never conflict)",
       request: {

@@ -17,7 +17,10 @@ export const CompetitorSchema = z
   .openapi("Competitor");
 
 const name = z.string().trim().min(1).max(200);
-const websiteUrl = z.url({ protocol: /^https?$/ }).max(2000).nullable();
+const websiteUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2000)
+  .nullable();
 const aliases = z.array(z.string().trim().min(1).max(200)).max(50);
 
 const CompetitorCreate = z

@@ -9,10 +9,16 @@ export const KeywordSchema = z
     id: z.number().int(),
     keyword: z.string(),
     active: z.boolean(),
-    is_ambiguous: z.boolean().openapi({ description: "Counts only with context: another tracked term in the same post" }),
+    is_ambiguous: z
+      .boolean()
+      .openapi({ description: "Counts only with context: another tracked term in the same post" }),
     search_volume: z.number().int().nullable().openapi({ description: "Monthly searches; null until known" }),
     cpc: z.string().nullable().openapi({ description: "Cost per click as a decimal string; null until known" }),
-    serp_forum_position: z.number().int().nullable().openapi({ description: "Position of the forum in search results for the keyword" }),
+    serp_forum_position: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Position of the forum in search results for the keyword" }),
     serp_forum_url: z.string().nullable(),
     serp_checked_at: z.string().nullable().openapi({ format: "date-time" }),
     created_at: z.string().openapi({ format: "date-time" }),
@@ -24,7 +30,11 @@ const KeywordCreate = z
   .strictObject({ keyword: keywordText, active: z.boolean().optional(), is_ambiguous: z.boolean().optional() })
   .openapi("KeywordCreate");
 const KeywordPatch = z
-  .strictObject({ keyword: keywordText.optional(), active: z.boolean().optional(), is_ambiguous: z.boolean().optional() })
+  .strictObject({
+    keyword: keywordText.optional(),
+    active: z.boolean().optional(),
+    is_ambiguous: z.boolean().optional(),
+  })
   .refine((v) => Object.keys(v).length > 0, { message: "give at least one field to change" })
   .openapi("KeywordPatch", { minProperties: 1 });
 

@@ -1,13 +1,13 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { Hono, type ExecutionContext } from "hono";
+import { type ExecutionContext, Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { authenticate } from "../auth/check";
 import type { Env } from "../env";
 import { requestIdOf } from "../errors";
 import { optionalExecutionCtx } from "../lib/context";
 import { createMcpServer } from "../mcp/server";
-import { toolsFromOpenApi, type ApiTool, type OpenApiDocumentLike } from "../mcp/tools";
-import { openApiDocument, type ApiRouter } from "./api";
+import { type ApiTool, type OpenApiDocumentLike, toolsFromOpenApi } from "../mcp/tools";
+import { type ApiRouter, openApiDocument } from "./api";
 
 /** How a tool call reaches the app: `app.fetch`, so it passes every middleware a REST call passes. */
 export type AppFetch = (request: Request, env: Env, ctx: ExecutionContext | undefined) => Response | Promise<Response>;
@@ -29,7 +29,11 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
     if (c.req.method !== "POST") {
       // Stateless: no standalone event stream (GET) and no session to end (DELETE).
       return c.json(
-        { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this endpoint is stateless; POST JSON-RPC messages" }, id: null },
+        {
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Method not allowed: this endpoint is stateless; POST JSON-RPC messages" },
+          id: null,
+        },
         405,
         { allow: "POST" },
       );
@@ -43,7 +47,10 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
       requestId: requestIdOf(c),
       dispatch: async (request) => appFetch(request, c.env, ctx),
     });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       return await transport.handleRequest(c.req.raw);

@@ -1,9 +1,19 @@
 import { z } from "@hono/zod-openapi";
+import { batchWithKey, checkingKeyInQuery } from "../auth/key-in-query";
 import { listPosts, updatePostState } from "../db/posts";
 import { notFound } from "../errors";
-import { batchWithKey, checkingKeyInQuery } from "../auth/key-in-query";
 import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, integerParam, jsonBody, jsonResponse, nextOffset, pageEnvelope, queryBoolean } from "../lib/openapi";
+import {
+  apiRoute,
+  createRouter,
+  idParam,
+  integerParam,
+  jsonBody,
+  jsonResponse,
+  nextOffset,
+  pageEnvelope,
+  queryBoolean,
+} from "../lib/openapi";
 
 export const PostSchema = z
   .object({
@@ -12,7 +22,9 @@ export const PostSchema = z
     subreddit: z.string(),
     title: z.string(),
     selftext: z.string().openapi({ description: "Body text" }),
-    author: z.string().openapi({ description: 'Author\'s username; "[deleted]" when the forum no longer names the account' }),
+    author: z
+      .string()
+      .openapi({ description: 'Author\'s username; "[deleted]" when the forum no longer names the account' }),
     url: z.string(),
     score: z.number().int(),
     num_comments: z.number().int(),
@@ -32,11 +44,20 @@ const PostListSchema = pageEnvelope(PostSchema, "PostList", "Rows matching the f
 
 const PostsQuery = z.strictObject({
   keyword_id: integerParam(1).optional().openapi({ description: "Only posts that matched this keyword" }),
-  subreddit: z.string().min(1).max(100).optional().openapi({ description: "Subreddit name (without r/), case-insensitive" }),
+  subreddit: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ description: "Subreddit name (without r/), case-insensitive" }),
   priority: z.enum(["high", "medium", "low"]).optional(),
   answered_status: z.enum(["answered", "unanswered"]).optional(),
-  has_competitors: queryBoolean.optional().openapi({ description: "true: only posts mentioning a competitor; false: only posts mentioning none" }),
-  include_archived: queryBoolean.optional().openapi({ default: false, description: "Include archived posts (default false)" }),
+  has_competitors: queryBoolean
+    .optional()
+    .openapi({ description: "true: only posts mentioning a competitor; false: only posts mentioning none" }),
+  include_archived: queryBoolean
+    .optional()
+    .openapi({ default: false, description: "Include archived posts (default false)" }),
   sort_by: z.enum(["priority", "urgency", "date", "score", "comments"]).optional().openapi({
     default: "date",
     description: "Default `date`; with `search` and no sort_by, best match first. Ties: date, then id",
@@ -53,7 +74,11 @@ const PostsQuery = z.strictObject({
 });
 
 const PostPatch = z
-  .strictObject({ is_answered: z.boolean().optional(), archived: z.boolean().optional(), skipped: z.boolean().optional() })
+  .strictObject({
+    is_answered: z.boolean().optional(),
+    archived: z.boolean().optional(),
+    skipped: z.boolean().optional(),
+  })
   .refine((v) => Object.keys(v).length > 0, { message: "give at least one of is_answered, archived, skipped" })
   .openapi("PostPatch", { minProperties: 1 });
 
@@ -79,29 +104,31 @@ const patchPostRoute = apiRoute({
 
 export const postsRouter = createRouter()
   // The hot read: its key check rides in the same D1 batch as the page and the count.
-  .openapi(listPostsRoute, checkingKeyInQuery(async (c) => {
-    const q = c.req.valid("query");
-    const limit = q.limit ?? 100;
-    const offset = q.offset ?? 0;
-    const { data, count } = await listPosts(c.env.DB, (build) => batchWithKey(c, build), {
-      keywordId: q.keyword_id,
-      subreddit: q.subreddit?.replace(/^\/?r\//i, ""),
-      priority: q.priority,
-      answered: q.answered_status === undefined ? undefined : q.answered_status === "answered",
-      hasCompetitors: q.has_competitors,
-      includeArchived: q.include_archived ?? false,
-      search: q.search,
-      sortBy: q.sort_by,
-      sortOrder: q.sort_order ?? "desc",
-      limit,
-      offset,
-    });
-    return c.json({ data, count, next_offset: nextOffset(offset, data.length, count) }, 200);
-  }))
+  .openapi(
+    listPostsRoute,
+    checkingKeyInQuery(async (c) => {
+      const q = c.req.valid("query");
+      const limit = q.limit ?? 100;
+      const offset = q.offset ?? 0;
+      const { data, count } = await listPosts(c.env.DB, (build) => batchWithKey(c, build), {
+        keywordId: q.keyword_id,
+        subreddit: q.subreddit?.replace(/^\/?r\//i, ""),
+        priority: q.priority,
+        answered: q.answered_status === undefined ? undefined : q.answered_status === "answered",
+        hasCompetitors: q.has_competitors,
+        includeArchived: q.include_archived ?? false,
+        search: q.search,
+        sortBy: q.sort_by,
+        sortOrder: q.sort_order ?? "desc",
+        limit,
+        offset,
+      });
+      return c.json({ data, count, next_offset: nextOffset(offset, data.length, count) }, 200);
+    }),
+  )
   .openapi(patchPostRoute, async (c) => {
     const { id } = c.req.valid("param");
     const post = await updatePostState(callerDb(c), id, c.req.valid("json"));
     if (!post) throw notFound("post");
     return c.json(post, 200);
   });
-

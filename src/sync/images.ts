@@ -33,7 +33,12 @@ export async function fetchImage(url: string, options: { policy: FetchPolicy }):
   const sniffed = sniffImageType(res.bytes);
   if (!sniffed) {
     const declared = res.contentType.split(";")[0]!.trim() || "unknown type";
-    throw new FetchError("parse", `${res.url} is not a PNG, JPEG, GIF or WebP image (${declared})`, res.status, res.url);
+    throw new FetchError(
+      "parse",
+      `${res.url} is not a PNG, JPEG, GIF or WebP image (${declared})`,
+      res.status,
+      res.url,
+    );
   }
   return { url: res.url, contentType: sniffed, bytes: res.bytes };
 }

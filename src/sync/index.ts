@@ -1,5 +1,13 @@
 // The sync engine's public face: discovery, extraction, rendering and safe fetching, as plain functions over
-// `fetch` (no database). The sync runs (src/sync/run), the extract command and the benchmark use only this.
+// `fetch` (no database). The blog-sync service (src/blog-sync), the extract command and the benchmark use only this.
+
+export { FetchError } from "../lib/safe-fetch";
+export { canonicalizeUrl } from "./canonical-url";
+export { discoverPosts } from "./discovery/discover";
+export { extractArticle, fetchArticle } from "./extract/article";
+export { type FetchedImage, fetchImage } from "./images";
+export { fitBody, imagesKept, toRedditMarkdown } from "./render/markdown";
+export { toRedditRichText } from "./render/richtext";
 export type {
   Article,
   ArticleImage,
@@ -11,10 +19,3 @@ export type {
   SourceKind,
   TableRow,
 } from "./types";
-export { FetchError } from "../lib/safe-fetch";
-export { canonicalizeUrl } from "./canonical-url";
-export { discoverPosts } from "./discovery/discover";
-export { extractArticle, fetchArticle } from "./extract/article";
-export { fitBody, imagesKept, toRedditMarkdown } from "./render/markdown";
-export { toRedditRichText } from "./render/richtext";
-export { type FetchedImage, fetchImage } from "./images";

@@ -8,12 +8,19 @@ import worker from "../../src/index";
 import { ADMIN_TOKEN, callJson } from "../helpers";
 
 const admin = (path: string, options: { method?: string; body?: unknown; token?: string | null } = {}) =>
-  callJson(`/admin/v1${path}`, { key: options.token === undefined ? ADMIN_TOKEN : options.token, method: options.method, body: options.body });
+  callJson(`/admin/v1${path}`, {
+    key: options.token === undefined ? ADMIN_TOKEN : options.token,
+    method: options.method,
+    body: options.body,
+  });
 
 const sha256Hex = async (value: string) =>
-  [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
 
-const keyRow = (id: number) => env.DB.prepare("SELECT * FROM api_keys WHERE id = ?").bind(id).first<Record<string, unknown>>();
+const keyRow = (id: number) =>
+  env.DB.prepare("SELECT * FROM api_keys WHERE id = ?").bind(id).first<Record<string, unknown>>();
 
 async function newWorkspace(name = "admin test") {
   const res = await admin("/workspaces", { method: "POST", body: { name } });
@@ -24,7 +31,15 @@ async function newWorkspace(name = "admin test") {
 async function newKey(workspaceId: number, body: Record<string, unknown>) {
   const res = await admin(`/workspaces/${workspaceId}/keys`, { method: "POST", body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: number; key: string; prefix: string; scope: string; expires_at: string | null; revoked_at: string | null; last_used_at: string | null };
+  return res.body as {
+    id: number;
+    key: string;
+    prefix: string;
+    scope: string;
+    expires_at: string | null;
+    revoked_at: string | null;
+    last_used_at: string | null;
+  };
 }
 
 /** `last_used_at` is written off the hot path (waitUntil), so it may land just after the response. */
@@ -54,7 +69,9 @@ describe("admin bearer token", () => {
     ["an API key", `tw_live_${"a".repeat(40)}`],
   ];
   it.each(routes)("%s %s is 401 without the admin token", async (method, path, body) => {
-    const before = await env.DB.prepare("SELECT (SELECT count(*) FROM workspaces) + (SELECT count(*) FROM api_keys) AS n").first<{ n: number }>();
+    const before = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM workspaces) + (SELECT count(*) FROM api_keys) AS n",
+    ).first<{ n: number }>();
     for (const [what, token] of wrongTokens) {
       const res = await admin(path, { method, body, token });
       expect(res.status, what).toBe(401);
@@ -62,7 +79,9 @@ describe("admin bearer token", () => {
       expect(res.res.headers.get("www-authenticate")).toBe("Bearer");
       expect(res.body.error.request_id).toBe(res.res.headers.get("x-request-id"));
     }
-    const after = await env.DB.prepare("SELECT (SELECT count(*) FROM workspaces) + (SELECT count(*) FROM api_keys) AS n").first<{ n: number }>();
+    const after = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM workspaces) + (SELECT count(*) FROM api_keys) AS n",
+    ).first<{ n: number }>();
     expect(after).toEqual(before);
   });
 
@@ -83,7 +102,11 @@ describe("admin bearer token", () => {
 describe("workspaces and keys", () => {
   it("creates and lists workspaces", async () => {
     const ws = await newWorkspace("Acme Inc");
-    expect(ws).toEqual({ id: expect.any(Number), name: "Acme Inc", created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) });
+    expect(ws).toEqual({
+      id: expect.any(Number),
+      name: "Acme Inc",
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+    });
     const list = await admin("/workspaces");
     expect(list.status).toBe(200);
     expect(list.body.data).toContainEqual(ws);
@@ -122,13 +145,22 @@ describe("workspaces and keys", () => {
       [`/workspaces/${ws.id}/keys/0${key.id}`, "DELETE", "key_id"],
     ] as const) {
       const res = await admin(path, { method });
-      expect([path, res.status, res.body.error?.code, res.body.error?.details?.[0]?.path]).toEqual([path, 400, "validation_failed", `path.${name}`]);
+      expect([path, res.status, res.body.error?.code, res.body.error?.details?.[0]?.path]).toEqual([
+        path,
+        400,
+        "validation_failed",
+        `path.${name}`,
+      ]);
     }
-    expect((await admin(`/workspaces/${ws.id}/keys`)).body.data).toEqual([expect.objectContaining({ id: key.id, revoked_at: null })]);
+    expect((await admin(`/workspaces/${ws.id}/keys`)).body.data).toEqual([
+      expect.objectContaining({ id: key.id, revoked_at: null }),
+    ]);
   });
 
   it("is 404 for a workspace that does not exist", async () => {
-    expect((await admin("/workspaces/999999/keys", { method: "POST", body: { name: "k", scope: "read" } })).status).toBe(404);
+    expect(
+      (await admin("/workspaces/999999/keys", { method: "POST", body: { name: "k", scope: "read" } })).status,
+    ).toBe(404);
     expect((await admin("/workspaces/999999/keys")).status).toBe(404);
   });
 
@@ -136,7 +168,15 @@ describe("workspaces and keys", () => {
     const ws = await newWorkspace();
     const created = await newKey(ws.id, { name: "ci", scope: "read" });
     expect(created.key).toMatch(/^tw_live_[0-9A-Za-z]{32,}$/);
-    expect(created).toMatchObject({ name: "ci", scope: "read", workspace_id: ws.id, prefix: created.key.slice(0, 12), expires_at: null, revoked_at: null, last_used_at: null });
+    expect(created).toMatchObject({
+      name: "ci",
+      scope: "read",
+      workspace_id: ws.id,
+      prefix: created.key.slice(0, 12),
+      expires_at: null,
+      revoked_at: null,
+      last_used_at: null,
+    });
 
     const row = (await keyRow(created.id))!;
     expect(row.key_hash).toBe(await sha256Hex(created.key));
@@ -159,8 +199,12 @@ describe("workspaces and keys", () => {
     const read = await newKey(ws.id, { name: "r", scope: "read" });
     const write = await newKey(ws.id, { name: "w", scope: "read_write" });
     expect((await callJson("/api/v1/keywords", { key: read.key })).status).toBe(200);
-    expect((await callJson("/api/v1/keywords", { key: read.key, method: "POST", body: { keyword: "a" } })).status).toBe(403);
-    expect((await callJson("/api/v1/keywords", { key: write.key, method: "POST", body: { keyword: "a" } })).status).toBe(201);
+    expect((await callJson("/api/v1/keywords", { key: read.key, method: "POST", body: { keyword: "a" } })).status).toBe(
+      403,
+    );
+    expect(
+      (await callJson("/api/v1/keywords", { key: write.key, method: "POST", body: { keyword: "a" } })).status,
+    ).toBe(201);
     // The bearer scheme name is case-insensitive (RFC 7235).
     expect((await callJson("/api/v1/keywords", { headers: { authorization: `bearer ${read.key}` } })).status).toBe(200);
   });
@@ -173,7 +217,9 @@ describe("workspaces and keys", () => {
     expect(expires).toBeGreaterThanOrEqual(before + 3600_000 - 1000);
     expect(expires).toBeLessThanOrEqual(Date.now() + 3600_000 + 1000);
     expect((await callJson("/api/v1/keywords", { key: temp.key })).status).toBe(200);
-    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), temp.id).run();
+    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), temp.id)
+      .run();
     const refused = await callJson("/api/v1/keywords", { key: temp.key });
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe("unauthorized");
@@ -243,9 +289,16 @@ describe("hourly cron", () => {
     const live = await newKey(ws.id, { name: "live", scope: "read", expires_in_seconds: 3600 });
     const permanent = await newKey(ws.id, { name: "permanent", scope: "read" });
     const revoked = await newKey(ws.id, { name: "revoked", scope: "read" });
-    const revokedTemporary = await newKey(ws.id, { name: "revoked temporary", scope: "read_write", expires_in_seconds: 3600 });
-    for (const key of [revoked, revokedTemporary]) await admin(`/workspaces/${ws.id}/keys/${key.id}`, { method: "DELETE" });
-    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 60_000).toISOString(), expired.id).run();
+    const revokedTemporary = await newKey(ws.id, {
+      name: "revoked temporary",
+      scope: "read_write",
+      expires_in_seconds: 3600,
+    });
+    for (const key of [revoked, revokedTemporary])
+      await admin(`/workspaces/${ws.id}/keys/${key.id}`, { method: "DELETE" });
+    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 60_000).toISOString(), expired.id)
+      .run();
 
     const controller = createScheduledController({ scheduledTime: Date.now(), cron: "0 * * * *" });
     const ctx = createExecutionContext();

@@ -50,19 +50,33 @@ function expectErrorShape(res: { status: number; body: any; res: Response }, sta
 
 describe("validation failures, on every route (one validation hook)", () => {
   it.each(operations.map((op) => [op.label, op] as const))("%s rejects an unknown query parameter", async (_, op) => {
-    const res = await callJson(`${op.url}?not_a_param=1`, { key: ws.writeKey, method: op.method, body: op.hasBody ? {} : undefined });
+    const res = await callJson(`${op.url}?not_a_param=1`, {
+      key: ws.writeKey,
+      method: op.method,
+      body: op.hasBody ? {} : undefined,
+    });
     const error = expectErrorShape(res, 400, "validation_failed");
     expect(error.details).toContainEqual({ path: "query.not_a_param", message: "unknown field" });
     for (const detail of error.details!) expect(Object.keys(detail).sort()).toEqual(["message", "path"]);
   });
 
-  it.each(pathParams.map((op) => [op.label, op] as const))("%s refuses an id not in plain decimal digits", async (_, op) => {
-    for (const spelled of ["1e1", "0x1a", "026", "26.0", "%2026", "-1"]) {
-      const res = await callJson(op.url(spelled), { key: ws.writeKey, method: op.method, body: op.hasBody ? {} : undefined });
-      const error = expectErrorShape(res, 400, "validation_failed");
-      expect(error.details!.map((d) => d.path), spelled).toContain(`path.${op.name}`);
-    }
-  });
+  it.each(pathParams.map((op) => [op.label, op] as const))(
+    "%s refuses an id not in plain decimal digits",
+    async (_, op) => {
+      for (const spelled of ["1e1", "0x1a", "026", "26.0", "%2026", "-1"]) {
+        const res = await callJson(op.url(spelled), {
+          key: ws.writeKey,
+          method: op.method,
+          body: op.hasBody ? {} : undefined,
+        });
+        const error = expectErrorShape(res, 400, "validation_failed");
+        expect(
+          error.details!.map((d) => d.path),
+          spelled,
+        ).toContain(`path.${op.name}`);
+      }
+    },
+  );
 
   it.each(withBody.map((op) => [op.label, op] as const))("%s rejects an unknown body field", async (_, op) => {
     const res = await callJson(op.url, { key: ws.writeKey, method: op.method, body: { not_a_field: true } });
@@ -70,20 +84,23 @@ describe("validation failures, on every route (one validation hook)", () => {
     expect(error.details).toContainEqual({ path: "body.not_a_field", message: "unknown field" });
   });
 
-  it.each(withBody.map((op) => [op.label, op] as const))("%s answers invalid_json for a body that is not JSON or not sent as JSON", async (_, op) => {
-    const cases: [string, BodyInit | undefined, Record<string, string>][] = [
-      ["broken JSON", "{\"a\":", { "content-type": "application/json" }],
-      ["an empty JSON body", "", { "content-type": "application/json" }],
-      ["text/plain", "{}", { "content-type": "text/plain" }],
-      ["a form", "a=1", { "content-type": "application/x-www-form-urlencoded" }],
-      ["no content type", "{}", {}],
-    ];
-    for (const [what, rawBody, headers] of cases) {
-      const res = await callJson(op.url, { key: ws.writeKey, method: op.method, rawBody, headers });
-      expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(400);
-      expectErrorShape(res, 400, "invalid_json");
-    }
-  });
+  it.each(withBody.map((op) => [op.label, op] as const))(
+    "%s answers invalid_json for a body that is not JSON or not sent as JSON",
+    async (_, op) => {
+      const cases: [string, BodyInit | undefined, Record<string, string>][] = [
+        ["broken JSON", '{"a":', { "content-type": "application/json" }],
+        ["an empty JSON body", "", { "content-type": "application/json" }],
+        ["text/plain", "{}", { "content-type": "text/plain" }],
+        ["a form", "a=1", { "content-type": "application/x-www-form-urlencoded" }],
+        ["no content type", "{}", {}],
+      ];
+      for (const [what, rawBody, headers] of cases) {
+        const res = await callJson(op.url, { key: ws.writeKey, method: op.method, rawBody, headers });
+        expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(400);
+        expectErrorShape(res, 400, "invalid_json");
+      }
+    },
+  );
 
   it("accepts JSON sent with a charset parameter", async () => {
     const res = await callJson("/api/v1/keywords", {
@@ -97,15 +114,27 @@ describe("validation failures, on every route (one validation hook)", () => {
 
   it("rejects booleans other than true|false|1|0", async () => {
     for (const value of ["yes", "no", "TRUE", "", "2"]) {
-      const error = expectErrorShape(await callJson(`/api/v1/posts?include_archived=${value}`, { key: ws.readKey }), 400, "validation_failed");
+      const error = expectErrorShape(
+        await callJson(`/api/v1/posts?include_archived=${value}`, { key: ws.readKey }),
+        400,
+        "validation_failed",
+      );
       expect(error.details).toEqual([{ path: "query.include_archived", message: expect.any(String) }]);
     }
-    expectErrorShape(await callJson("/api/v1/posts?has_competitors=yes", { key: ws.readKey }), 400, "validation_failed");
+    expectErrorShape(
+      await callJson("/api/v1/posts?has_competitors=yes", { key: ws.readKey }),
+      400,
+      "validation_failed",
+    );
   });
 
   it("refuses a repeated query parameter instead of picking one", async () => {
     for (const query of ["priority=high&priority=low", "limit=5&limit=5", "search=a&sort_by=score&search=b"]) {
-      const error = expectErrorShape(await callJson(`/api/v1/posts?${query}`, { key: ws.readKey }), 400, "validation_failed");
+      const error = expectErrorShape(
+        await callJson(`/api/v1/posts?${query}`, { key: ws.readKey }),
+        400,
+        "validation_failed",
+      );
       const name = query.split("=")[0];
       expect(error.details).toEqual([{ path: `query.${name}`, message: "given more than once; give it once" }]);
       expect(error.message).toBe(`query.${name}: given more than once; give it once`);
@@ -123,10 +152,18 @@ describe("validation failures, on every route (one validation hook)", () => {
 describe("payload limits", () => {
   const big = JSON.stringify({ keyword: "x".repeat(1024 * 1024) });
 
-  it.each(withBody.map((op) => [op.label, op] as const))("%s refuses a body over 1 MB with 413 payload_too_large", async (_, op) => {
-    const res = await callJson(op.url, { key: ws.writeKey, method: op.method, rawBody: big, headers: { "content-type": "application/json" } });
-    expectErrorShape(res, 413, "payload_too_large");
-  });
+  it.each(withBody.map((op) => [op.label, op] as const))(
+    "%s refuses a body over 1 MB with 413 payload_too_large",
+    async (_, op) => {
+      const res = await callJson(op.url, {
+        key: ws.writeKey,
+        method: op.method,
+        rawBody: big,
+        headers: { "content-type": "application/json" },
+      });
+      expectErrorShape(res, 413, "payload_too_large");
+    },
+  );
 
   it("counts a streamed body without content-length too, and writes nothing", async () => {
     const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
@@ -144,7 +181,12 @@ describe("payload limits", () => {
       },
     });
     const before = (await callJson("/api/v1/keywords", { key: ws.readKey })).body;
-    const res = await callJson("/api/v1/keywords", { key: ws.writeKey, method: "POST", rawBody: stream, headers: { "content-type": "application/json" } });
+    const res = await callJson("/api/v1/keywords", {
+      key: ws.writeKey,
+      method: "POST",
+      rawBody: stream,
+      headers: { "content-type": "application/json" },
+    });
     expectErrorShape(res, 413, "payload_too_large");
     expect((await callJson("/api/v1/keywords", { key: ws.readKey })).body).toEqual(before);
   });
@@ -191,7 +233,11 @@ describe("request ids and unknown routes", () => {
 
   it("a non-integer or non-positive id in the path is validation_failed", async () => {
     for (const id of ["abc", "0", "-1", "1.5", "99999999999999999999"]) {
-      const error = expectErrorShape(await callJson(`/api/v1/keywords/${id}`, { key: ws.writeKey, method: "DELETE" }), 400, "validation_failed");
+      const error = expectErrorShape(
+        await callJson(`/api/v1/keywords/${id}`, { key: ws.writeKey, method: "DELETE" }),
+        400,
+        "validation_failed",
+      );
       expect(error.details![0]!.path).toBe("path.id");
     }
   });

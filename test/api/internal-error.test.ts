@@ -19,7 +19,11 @@ it("answers 500 internal_error with the request id and no stack, SQL or driver t
   const res = await callJson("/api/v1/keywords", { key: ws.readKey });
   expect(res.status).toBe(500);
   expect(Object.keys(res.body)).toEqual(["error"]);
-  expect(res.body.error).toEqual({ code: "internal_error", message: expect.any(String), request_id: res.res.headers.get("x-request-id") });
+  expect(res.body.error).toEqual({
+    code: "internal_error",
+    message: expect.any(String),
+    request_id: res.res.headers.get("x-request-id"),
+  });
   const text = res.body.error.message as string;
   for (const leak of ["keywords", "SELECT", "sqlite", "D1_ERROR", "no such table", " at ", ".ts", "stack", "Error:"]) {
     expect(text.toLowerCase()).not.toContain(leak.toLowerCase());

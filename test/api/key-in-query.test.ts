@@ -8,12 +8,12 @@ import type { AppEnv } from "../../src/app-env";
 import { checksKeyInQuery } from "../../src/auth/key-in-query";
 import { sha256Hex } from "../../src/auth/keys";
 import { createKey, revokeKey } from "../../src/db/api-keys";
-import { liveKeyWorkspace } from "../../src/db/key-sql";
 import { directoryDb } from "../../src/db/client";
+import { liveKeyWorkspace } from "../../src/db/key-sql";
 import { buildPostsQueries, type PostFilters } from "../../src/db/posts-query";
 import { postsRouter } from "../../src/routes/posts";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { seedWorkspace, type SeededWorkspace } from "./seed";
+import { type SeededWorkspace, seedWorkspace } from "./seed";
 
 const FILTERS: PostFilters = { includeArchived: true, sortOrder: "desc", limit: 500, offset: 0 };
 
@@ -30,14 +30,20 @@ beforeAll(async () => {
   const revoked = await createKey(db, ws.id, { name: "revoked", scope: "read" });
   await revokeKey(db, ws.id, revoked.record.id);
   revokedKey = revoked.key;
-  expiredKey = (await createKey(db, ws.id, { name: "expired", scope: "read", expiresAt: new Date(Date.now() - 1000).toISOString() })).key;
+  expiredKey = (
+    await createKey(db, ws.id, { name: "expired", scope: "read", expiresAt: new Date(Date.now() - 1000).toISOString() })
+  ).key;
 });
 
 /** Runs GET /posts' statements for the workspace of `key` as seen at `at`, the way the route scopes them. */
 async function rowsForKey(key: string, filters: Partial<PostFilters> = {}, at = new Date()) {
   const q = buildPostsQueries(liveKeyWorkspace(await sha256Hex(key), at.toISOString()), { ...FILTERS, ...filters });
-  const page = await env.DB.prepare(q.page.sql).bind(...q.page.params).all();
-  const count = await env.DB.prepare(q.count.sql).bind(...q.count.params).first<{ count: number }>();
+  const page = await env.DB.prepare(q.page.sql)
+    .bind(...q.page.params)
+    .all();
+  const count = await env.DB.prepare(q.count.sql)
+    .bind(...q.count.params)
+    .first<{ count: number }>();
   return { page: page.results.length, count: count?.count };
 }
 
@@ -53,24 +59,32 @@ describe("statements scoped by the live-key subquery", () => {
 
   it("stop reading a temporary key's workspace the moment it expires", async () => {
     const expiresAt = new Date(Date.now() + 60_000);
-    const temporary = (await createKey(directoryDb(env), ws.id, { name: "soon", scope: "read", expiresAt: expiresAt.toISOString() })).key;
+    const temporary = (
+      await createKey(directoryDb(env), ws.id, { name: "soon", scope: "read", expiresAt: expiresAt.toISOString() })
+    ).key;
     expect((await rowsForKey(temporary, {}, new Date(expiresAt.getTime() - 1))).count).toBe(seeded.posts.length);
     expect((await rowsForKey(temporary, {}, expiresAt)).count).toBe(0);
   });
 });
 
 describe("GET /posts: the key decides first", () => {
-  const deadKeys = () => [
-    ["unknown", unknownKey, "unknown API key"],
-    ["revoked", revokedKey, "API key has been revoked"],
-    ["expired", expiredKey, "API key has expired"],
-  ] as const;
+  const deadKeys = () =>
+    [
+      ["unknown", unknownKey, "unknown API key"],
+      ["revoked", revokedKey, "API key has been revoked"],
+      ["expired", expiredKey, "API key has expired"],
+    ] as const;
 
   it("answers 401 for a dead key even when the query is invalid or the search malformed", async () => {
     for (const [, key, message] of deadKeys()) {
       for (const query of ["", "?limit=0", "?sort_by=nope", "?search=%22unclosed", "?search=pricing"]) {
         const res = await callJson(`/api/v1/posts${query}`, { key });
-        expect([query, res.status, res.body.error?.code, res.body.error?.message]).toEqual([query, 401, "unauthorized", message]);
+        expect([query, res.status, res.body.error?.code, res.body.error?.message]).toEqual([
+          query,
+          401,
+          "unauthorized",
+          message,
+        ]);
         expect(res.res.headers.get("www-authenticate")).toBe("Bearer");
       }
     }
@@ -86,7 +100,9 @@ describe("GET /posts: the key decides first", () => {
   it("records the key's use (last_used_at) as every other route does", async () => {
     const fresh = await createKey(directoryDb(env), ws.id, { name: "fresh", scope: "read" });
     expect((await callJson("/api/v1/posts?limit=1", { key: fresh.key })).status).toBe(200);
-    const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?").bind(fresh.record.id).first<{ last_used_at: string | null }>();
+    const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?")
+      .bind(fresh.record.id)
+      .first<{ last_used_at: string | null }>();
     expect(row?.last_used_at).not.toBeNull();
   });
 });
@@ -97,9 +113,13 @@ describe("GET /posts search counts", () => {
     const total = all.body.count as number;
     expect(total).toBeGreaterThan(3);
     expect(all.body.data).toHaveLength(total);
-    const middle = await callJson(`/api/v1/posts?search=pricing&include_archived=true&limit=2&offset=${total - 3}`, { key: ws.readKey });
+    const middle = await callJson(`/api/v1/posts?search=pricing&include_archived=true&limit=2&offset=${total - 3}`, {
+      key: ws.readKey,
+    });
     expect([middle.body.data.length, middle.body.count, middle.body.next_offset]).toEqual([2, total, total - 1]);
-    const past = await callJson(`/api/v1/posts?search=pricing&include_archived=true&offset=${total + 5}`, { key: ws.readKey });
+    const past = await callJson(`/api/v1/posts?search=pricing&include_archived=true&offset=${total + 5}`, {
+      key: ws.readKey,
+    });
     expect([past.status, past.body.data.length, past.body.count, past.body.next_offset]).toEqual([200, 0, total, null]);
     const none = await callJson("/api/v1/posts?search=nosuchwordanywhere", { key: ws.readKey });
     expect([none.body.data.length, none.body.count]).toEqual([0, 0]);
@@ -115,7 +135,12 @@ describe("which routes check the key in their own batch", () => {
       return c.body(null, 204);
     });
     app.route("/api/v1", postsRouter);
-    for (const [method, path] of [["GET", "/api/v1/posts"], ["PATCH", "/api/v1/posts/1"], ["GET", "/api/v1/elsewhere"], ["POST", "/api/v1/posts"]]) {
+    for (const [method, path] of [
+      ["GET", "/api/v1/posts"],
+      ["PATCH", "/api/v1/posts/1"],
+      ["GET", "/api/v1/elsewhere"],
+      ["POST", "/api/v1/posts"],
+    ]) {
       await app.request(path!, { method });
     }
     expect(seen).toEqual({

@@ -33,7 +33,11 @@ describe("GET /api/v1/openapi.json", () => {
 
   it("refuses unknown query parameters like every other route", async () => {
     const res = await callJson("/api/v1/openapi.json?format=yaml");
-    expect([res.status, res.body.error?.code, res.body.error?.details]).toEqual([400, "validation_failed", [{ path: "query.format", message: "unknown field" }]]);
+    expect([res.status, res.body.error?.code, res.body.error?.details]).toEqual([
+      400,
+      "validation_failed",
+      [{ path: "query.format", message: "unknown field" }],
+    ]);
   });
 
   it("declares the bearer scheme and requires it globally", () => {
@@ -50,9 +54,14 @@ describe("GET /api/v1/openapi.json", () => {
       const needed = ["400", "401", "404", "429", "500", ...(method === "get" ? [] : ["403", "413"])];
       for (const status of needed) {
         expect(statuses, `${label} documents ${status}`).toContain(status);
-        expect(op.responses[status].content["application/json"].schema, `${label} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
+        expect(op.responses[status].content["application/json"].schema, `${label} ${status}`).toEqual({
+          $ref: "#/components/schemas/Error",
+        });
       }
-      expect(statuses.some((s) => s.startsWith("2")), label).toBe(true);
+      expect(
+        statuses.some((s) => s.startsWith("2")),
+        label,
+      ).toBe(true);
     }
   });
 
@@ -62,7 +71,20 @@ describe("GET /api/v1/openapi.json", () => {
     const inner = resolve(served, error.properties.error);
     expect(inner.required.sort()).toEqual(["code", "message", "request_id"]);
     expect(inner.properties.code.enum.sort()).toEqual(
-      ["browser_busy", "forbidden", "internal_error", "invalid_json", "invalid_state", "not_found", "payload_too_large", "persona_not_ready", "rate_limited", "run_in_progress", "unauthorized", "validation_failed"].sort(),
+      [
+        "browser_busy",
+        "forbidden",
+        "internal_error",
+        "invalid_json",
+        "invalid_state",
+        "not_found",
+        "payload_too_large",
+        "persona_not_ready",
+        "rate_limited",
+        "run_in_progress",
+        "unauthorized",
+        "validation_failed",
+      ].sort(),
     );
     expect(resolve(served, inner.properties.details.items).required.sort()).toEqual(["message", "path"]);
   });
@@ -71,7 +93,19 @@ describe("GET /api/v1/openapi.json", () => {
     const op = served.paths["/posts"].get;
     const params = Object.fromEntries(op.parameters.map((p: Schema) => [p.name, p]));
     expect(Object.keys(params).sort()).toEqual(
-      ["answered_status", "has_competitors", "include_archived", "keyword_id", "limit", "offset", "priority", "search", "sort_by", "sort_order", "subreddit"].sort(),
+      [
+        "answered_status",
+        "has_competitors",
+        "include_archived",
+        "keyword_id",
+        "limit",
+        "offset",
+        "priority",
+        "search",
+        "sort_by",
+        "sort_order",
+        "subreddit",
+      ].sort(),
     );
     for (const p of Object.values(params) as Schema[]) {
       expect(p.in).toBe("query");
@@ -100,25 +134,60 @@ describe("GET /api/v1/openapi.json", () => {
   });
 
   it("describes Post, Keyword and Competitor with the fields and types of interface-spec 2.1-2.3", () => {
-    const typeOf = (schema: Schema) => `${schema.type}${schema.nullable ? "?" : ""}${schema.type === "array" ? `<${schema.items.type}>` : ""}`;
+    const typeOf = (schema: Schema) =>
+      `${schema.type}${schema.nullable ? "?" : ""}${schema.type === "array" ? `<${schema.items.type}>` : ""}`;
     const shape = (name: string) =>
-      Object.fromEntries(Object.entries(resolve(served, served.components.schemas[name]).properties as Record<string, Schema>).map(([k, v]) => [k, typeOf(v)]));
+      Object.fromEntries(
+        Object.entries(resolve(served, served.components.schemas[name]).properties as Record<string, Schema>).map(
+          ([k, v]) => [k, typeOf(v)],
+        ),
+      );
     expect(shape("Post")).toEqual({
-      id: "integer", forum_id: "string", subreddit: "string", title: "string", selftext: "string", author: "string", url: "string",
-      score: "integer", num_comments: "integer", created_utc: "string", permalink: "string", matched_keywords: "array<string>",
-      mentioned_competitors: "array<string>", is_answered: "boolean", archived: "boolean", skipped: "boolean", priority: "string?", urgency: "string?",
+      id: "integer",
+      forum_id: "string",
+      subreddit: "string",
+      title: "string",
+      selftext: "string",
+      author: "string",
+      url: "string",
+      score: "integer",
+      num_comments: "integer",
+      created_utc: "string",
+      permalink: "string",
+      matched_keywords: "array<string>",
+      mentioned_competitors: "array<string>",
+      is_answered: "boolean",
+      archived: "boolean",
+      skipped: "boolean",
+      priority: "string?",
+      urgency: "string?",
     });
     const post = resolve(served, served.components.schemas.Post).properties;
     expect(post.priority.enum).toEqual(["high", "medium", "low", null]);
     expect(post.urgency.enum).toEqual(["urgent", "not_urgent", null]);
     expect(shape("Keyword")).toEqual({
-      id: "integer", keyword: "string", active: "boolean", is_ambiguous: "boolean", search_volume: "integer?", cpc: "string?",
-      serp_forum_position: "integer?", serp_forum_url: "string?", serp_checked_at: "string?", created_at: "string",
+      id: "integer",
+      keyword: "string",
+      active: "boolean",
+      is_ambiguous: "boolean",
+      search_volume: "integer?",
+      cpc: "string?",
+      serp_forum_position: "integer?",
+      serp_forum_url: "string?",
+      serp_checked_at: "string?",
+      created_at: "string",
     });
     expect(shape("Competitor")).toEqual({
-      id: "integer", name: "string", website_url: "string?", keywords: "array<string>", active: "boolean", is_ambiguous: "boolean", created_at: "string",
+      id: "integer",
+      name: "string",
+      website_url: "string?",
+      keywords: "array<string>",
+      active: "boolean",
+      is_ambiguous: "boolean",
+      created_at: "string",
     });
-    const list = (path: string) => resolve(served, served.paths[path].get.responses["200"].content["application/json"].schema);
+    const list = (path: string) =>
+      resolve(served, served.paths[path].get.responses["200"].content["application/json"].schema);
     for (const path of ["/posts", "/keywords", "/competitors"]) {
       expect(list(path).required, path).toEqual(expect.arrayContaining(["data", "count"]));
       expect(list(path).properties.count.type).toBe("integer");
@@ -128,10 +197,16 @@ describe("GET /api/v1/openapi.json", () => {
   it("is valid OpenAPI 3.0: no 3.1-only constructs, every $ref resolves", () => {
     const refs: string[] = [];
     const walk = (node: unknown, at: string) => {
-      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}[${i}]`));
+      if (Array.isArray(node)) {
+        node.forEach((n, i) => {
+          walk(n, `${at}[${i}]`);
+        });
+        return;
+      }
       if (!node || typeof node !== "object") return;
       const obj = node as Schema;
-      if ("type" in obj && typeof obj.type !== "string" && at.includes("schema")) throw new Error(`${at}: type must be a string in 3.0`);
+      if ("type" in obj && typeof obj.type !== "string" && at.includes("schema"))
+        throw new Error(`${at}: type must be a string in 3.0`);
       if (obj.type === "null") throw new Error(`${at}: type null is 3.1 only`);
       for (const key of ["const", "examples", "prefixItems", "$defs"]) expect(Object.keys(obj), at).not.toContain(key);
       if (typeof obj.$ref === "string") refs.push(obj.$ref);

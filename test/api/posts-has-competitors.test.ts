@@ -30,10 +30,15 @@ async function addPost(forumId: string) {
 }
 
 async function addCompetitor(name: string) {
-  return db.insert(schema.competitors).values({ workspaceId: ws.id, name }).returning({ id: schema.competitors.id }).get();
+  return db
+    .insert(schema.competitors)
+    .values({ workspaceId: ws.id, name })
+    .returning({ id: schema.competitors.id })
+    .get();
 }
 
-const link = (postId: number, competitorId: number) => db.insert(schema.postCompetitors).values({ workspaceId: ws.id, postId, competitorId }).run();
+const link = (postId: number, competitorId: number) =>
+  db.insert(schema.postCompetitors).values({ workspaceId: ws.id, postId, competitorId }).run();
 
 /** The ids GET /posts lists for has_competitors=true and =false. */
 async function listed() {
@@ -69,7 +74,10 @@ describe("posts.has_competitors follows post_competitors", () => {
   });
 
   it("removing one of two links keeps it; removing the last clears it", async () => {
-    await db.delete(schema.postCompetitors).where(and(eq(schema.postCompetitors.postId, b), eq(schema.postCompetitors.competitorId, globex))).run();
+    await db
+      .delete(schema.postCompetitors)
+      .where(and(eq(schema.postCompetitors.postId, b), eq(schema.postCompetitors.competitorId, globex)))
+      .run();
     expect(await stored(b)).toBe(true);
     await db.delete(schema.postCompetitors).where(eq(schema.postCompetitors.postId, b)).run();
     expect(await stored(b)).toBe(false);
@@ -92,12 +100,16 @@ describe("posts.has_competitors follows post_competitors", () => {
     // a mentioned only Acme; b still mentions Globex.
     expect(await listed()).toEqual({ with: [b], without: [a, c] });
     const after = await callJson("/api/v1/posts?has_competitors=true", { key: ws.readKey });
-    expect(after.body.data.map((p: { id: number; mentioned_competitors: string[] }) => [p.id, p.mentioned_competitors])).toEqual([[b, ["Globex"]]]);
+    expect(
+      after.body.data.map((p: { id: number; mentioned_competitors: string[] }) => [p.id, p.mentioned_competitors]),
+    ).toEqual([[b, ["Globex"]]]);
   });
 
   it("deleting a post cascades its links without disturbing the others", async () => {
     await db.delete(schema.posts).where(eq(schema.posts.id, b)).run();
-    expect(await db.select().from(schema.postCompetitors).where(eq(schema.postCompetitors.postId, b)).all()).toEqual([]);
+    expect(await db.select().from(schema.postCompetitors).where(eq(schema.postCompetitors.postId, b)).all()).toEqual(
+      [],
+    );
     expect(await listed()).toEqual({ with: [], without: [a, c] });
     await link(c, globex);
     expect(await listed()).toEqual({ with: [c], without: [a] });

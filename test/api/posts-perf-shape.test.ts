@@ -13,13 +13,18 @@ import { seedWorkspace } from "./seed";
 const BASE: PostFilters = { includeArchived: false, sortOrder: "desc", limit: 100, offset: 0 };
 
 async function plan(sql: string, params: (string | number)[]): Promise<string[]> {
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
   return results.map((r) => r.detail);
 }
 
 /** The plans of the statements the route sends: scoped by the live-key subquery, as GET /posts scopes them. */
 async function plans(filters: Partial<PostFilters>) {
-  const { page, count } = buildPostsQueries(liveKeyWorkspace("0".repeat(64), new Date().toISOString()), { ...BASE, ...filters });
+  const { page, count } = buildPostsQueries(liveKeyWorkspace("0".repeat(64), new Date().toISOString()), {
+    ...BASE,
+    ...filters,
+  });
   return { page: await plan(page.sql, page.params), count: await plan(count.sql, count.params) };
 }
 
@@ -37,7 +42,11 @@ describe("GET /posts statements use indexes", () => {
     ["subreddit (NOCASE)", { subreddit: "saas" }, /posts_ws_subreddit_nocase_idx \(workspace_id=\? AND subreddit=\?/],
     ["include_archived", { includeArchived: true }, /posts_ws_all_date_idx/],
     ["keyword", { keywordId: 7 }, /post_keywords_keyword_idx \(keyword_id=\?\)/],
-    ["two filters", { priority: "high", hasCompetitors: true }, /posts_ws_flags_idx \(workspace_id=\? AND archived=\? AND priority_rank=\? AND has_competitors=\?\)/],
+    [
+      "two filters",
+      { priority: "high", hasCompetitors: true },
+      /posts_ws_flags_idx \(workspace_id=\? AND archived=\? AND priority_rank=\? AND has_competitors=\?\)/,
+    ],
   ];
   it.each(cases)("%s: the count reads an index, never every post", async (_name, filters, index) => {
     const { page, count } = await plans(filters);
@@ -62,15 +71,22 @@ describe("GET /posts statements use indexes", () => {
     }
   });
 
-  it.each(["priority", "urgency", "score", "comments"] as const)("sort_by=%s walks its index (no sort of the workspace)", async (sortBy) => {
-    const { page } = await plans({ sortBy });
-    expect(page.join(" | ")).toMatch(new RegExp(`posts_ws_${sortBy}_idx`));
-    // The only sorts left are of the 100 chosen rows and of the two subqueries' few names.
-    expect(page.filter((s) => s.startsWith("USE TEMP B-TREE")).length).toBeLessThanOrEqual(3);
-  });
+  it.each(["priority", "urgency", "score", "comments"] as const)(
+    "sort_by=%s walks its index (no sort of the workspace)",
+    async (sortBy) => {
+      const { page } = await plans({ sortBy });
+      expect(page.join(" | ")).toMatch(new RegExp(`posts_ws_${sortBy}_idx`));
+      // The only sorts left are of the 100 chosen rows and of the two subqueries' few names.
+      expect(page.filter((s) => s.startsWith("USE TEMP B-TREE")).length).toBeLessThanOrEqual(3);
+    },
+  );
 
   it("a search starts from the FTS index and checks hits in the narrow id index", async () => {
-    for (const filters of [{ search: "pricing" }, { search: '"customer support"', sortBy: "date" as const }, { search: "integrat*", keywordId: 3 }]) {
+    for (const filters of [
+      { search: "pricing" },
+      { search: '"customer support"', sortBy: "date" as const },
+      { search: "integrat*", keywordId: 3 },
+    ]) {
       const { page, count } = await plans(filters);
       for (const steps of [page, count]) {
         const fts = steps.findIndex((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"));
@@ -116,7 +132,10 @@ describe("search stays inside the caller's workspace", () => {
     'workspace_id : "1" OR pricing',
   ];
   it.each(queries)("%j returns only the caller's posts (or is refused as malformed)", async (search) => {
-    const res = await callJson(`/api/v1/posts?${new URLSearchParams({ search, include_archived: "true", limit: "500" })}`, { key: mine.readKey });
+    const res = await callJson(
+      `/api/v1/posts?${new URLSearchParams({ search, include_archived: "true", limit: "500" })}`,
+      { key: mine.readKey },
+    );
     if (res.status === 400) {
       expect(res.body.error.code).toBe("validation_failed");
       return;
@@ -128,7 +147,10 @@ describe("search stays inside the caller's workspace", () => {
   });
 
   it("the other workspace finds its own posts with the same query", async () => {
-    const res = await callJson(`/api/v1/posts?${new URLSearchParams({ search: "pricing OR customer", include_archived: "true", limit: "500" })}`, { key: theirs.readKey });
+    const res = await callJson(
+      `/api/v1/posts?${new URLSearchParams({ search: "pricing OR customer", include_archived: "true", limit: "500" })}`,
+      { key: theirs.readKey },
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeGreaterThan(0);
     for (const p of res.body.data as { id: number }[]) expect(theirIds.has(p.id)).toBe(true);

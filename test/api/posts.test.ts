@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { SUBREDDITS, seedWorkspace, toApiPost, type ModelPost, type SeededWorkspace } from "./seed";
+import { type ModelPost, type SeededWorkspace, SUBREDDITS, seedWorkspace, toApiPost } from "./seed";
 
 type Query = Record<string, string>;
 
@@ -68,14 +68,14 @@ function sortKey(post: ModelPost, sortBy: string): number | string {
 const compare = (a: number | string, b: number | string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What GET /posts must answer for `q`, computed without SQL. */
-export function expectedPosts(all: ModelPost[], q: Query): ModelPost[] {
+function expectedPosts(all: ModelPost[], q: Query): ModelPost[] {
   const terms = q.search ? parseSearch(q.search) : [];
   const rows = all.filter((p) => {
     if (!(q.include_archived && asBool(q.include_archived)) && p.archived) return false;
     if (q.subreddit && p.subreddit.toLowerCase() !== q.subreddit.replace(/^r\//i, "").toLowerCase()) return false;
     if (q.priority && p.priority !== q.priority) return false;
     if (q.answered_status && p.is_answered !== (q.answered_status === "answered")) return false;
-    if (q.has_competitors && (p.competitorIds.length > 0) !== asBool(q.has_competitors)) return false;
+    if (q.has_competitors && p.competitorIds.length > 0 !== asBool(q.has_competitors)) return false;
     if (q.keyword_id && !p.keywordIds.includes(Number(q.keyword_id))) return false;
     if (q.search && termFrequency(p, terms) === 0) return false;
     return true;
@@ -153,13 +153,32 @@ describe("GET /posts", () => {
     for (const post of body.data) {
       expect(Object.keys(post).sort()).toEqual(
         [
-          "archived", "author", "created_utc", "forum_id", "id", "is_answered", "matched_keywords", "mentioned_competitors",
-          "num_comments", "permalink", "priority", "score", "selftext", "skipped", "subreddit", "title", "url", "urgency",
+          "archived",
+          "author",
+          "created_utc",
+          "forum_id",
+          "id",
+          "is_answered",
+          "matched_keywords",
+          "mentioned_competitors",
+          "num_comments",
+          "permalink",
+          "priority",
+          "score",
+          "selftext",
+          "skipped",
+          "subreddit",
+          "title",
+          "url",
+          "urgency",
         ].sort(),
       );
-      expect(Number.isInteger(post.id) && Number.isInteger(post.score) && Number.isInteger(post.num_comments)).toBe(true);
+      expect(Number.isInteger(post.id) && Number.isInteger(post.score) && Number.isInteger(post.num_comments)).toBe(
+        true,
+      );
       // Only priority and urgency are nullable in interface-spec 2.1.
-      for (const field of ["forum_id", "subreddit", "title", "selftext", "author", "url", "permalink"] as const) expect(typeof post[field]).toBe("string");
+      for (const field of ["forum_id", "subreddit", "title", "selftext", "author", "url", "permalink"] as const)
+        expect(typeof post[field]).toBe("string");
       for (const field of ["is_answered", "archived", "skipped"] as const) expect(typeof post[field]).toBe("boolean");
       expect(post.created_utc).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect([null, "high", "medium", "low"]).toContain(post.priority);
@@ -209,11 +228,15 @@ describe("GET /posts", () => {
   });
 
   const sorts = ["priority", "urgency", "date", "score", "comments"];
-  it.each(sorts.flatMap((sort_by): Query[] => [{ sort_by }, { sort_by, sort_order: "asc" }, { sort_by, sort_order: "desc" }]))("sort %o", async (q) => {
+  it.each(
+    sorts.flatMap((sort_by): Query[] => [{ sort_by }, { sort_by, sort_order: "asc" }, { sort_by, sort_order: "desc" }]),
+  )("sort %o", async (q) => {
     const rows = await expectMatches({ ...q, include_archived: "true" });
     if (q.sort_by === "priority") {
       const order = rows.map((p) => p.priority);
-      const ranks = (q.sort_order === "asc" ? [null, "low", "medium", "high"] : ["high", "medium", "low", null]) as unknown[];
+      const ranks = (
+        q.sort_order === "asc" ? [null, "low", "medium", "high"] : ["high", "medium", "low", null]
+      ) as unknown[];
       expect(order.map((p) => ranks.indexOf(p))).toEqual([...order.map((p) => ranks.indexOf(p))].sort((a, b) => a - b));
     }
   });
@@ -224,15 +247,28 @@ describe("GET /posts", () => {
 
   it("breaks ties by date, then id, in the sort direction", async () => {
     const body = await listPosts({ sort_by: "score", include_archived: "true", limit: "500" });
-    const tied = body.data.filter((p, i, all) => all.some((q, j) => j !== i && q.score === p.score && q.created_utc === p.created_utc));
+    const tied = body.data.filter((p, i, all) =>
+      all.some((q, j) => j !== i && q.score === p.score && q.created_utc === p.created_utc),
+    );
     expect(tied.length).toBeGreaterThan(0);
     for (let i = 1; i < body.data.length; i++) {
       const [a, b] = [body.data[i - 1]!, body.data[i]!];
-      expect(a.score > b.score || (a.score === b.score && (a.created_utc > b.created_utc || (a.created_utc === b.created_utc && a.id > b.id)))).toBe(true);
+      expect(
+        a.score > b.score ||
+          (a.score === b.score && (a.created_utc > b.created_utc || (a.created_utc === b.created_utc && a.id > b.id))),
+      ).toBe(true);
     }
   });
 
-  const searches = ["pricing", "PRICING", "pricing migration", '"customer support"', "integrat*", "customer support", "nosuchword"];
+  const searches = [
+    "pricing",
+    "PRICING",
+    "pricing migration",
+    '"customer support"',
+    "integrat*",
+    "customer support",
+    "nosuchword",
+  ];
   it.each(searches)("search %s with an explicit sort matches the same rows", async (search) => {
     const rows = await expectMatches({ search, sort_by: "date", include_archived: "true" });
     if (search !== "nosuchword") expect(rows.length).toBeGreaterThan(0);
@@ -254,16 +290,26 @@ describe("GET /posts", () => {
   it("OR and NOT combine searches as sets", async () => {
     const ids = (search: string) => new Set(expectedPosts(seeded.posts, { search, sort_by: "date" }).map((p) => p.id));
     const [pricing, migration] = [ids("pricing"), ids("migration")];
-    const union = expectedPosts(seeded.posts, { sort_by: "date" }).filter((p) => pricing.has(p.id) || migration.has(p.id));
+    const union = expectedPosts(seeded.posts, { sort_by: "date" }).filter(
+      (p) => pricing.has(p.id) || migration.has(p.id),
+    );
     const difference = union.filter((p) => !migration.has(p.id));
     expect(difference.length).toBeGreaterThan(0);
-    expect((await listPosts({ search: "pricing OR migration", sort_by: "date", limit: "500" })).data.map((p) => p.id)).toEqual(union.map((p) => p.id));
-    expect((await listPosts({ search: "pricing NOT migration", sort_by: "date", limit: "500" })).data.map((p) => p.id)).toEqual(difference.map((p) => p.id));
+    expect(
+      (await listPosts({ search: "pricing OR migration", sort_by: "date", limit: "500" })).data.map((p) => p.id),
+    ).toEqual(union.map((p) => p.id));
+    expect(
+      (await listPosts({ search: "pricing NOT migration", sort_by: "date", limit: "500" })).data.map((p) => p.id),
+    ).toEqual(difference.map((p) => p.id));
   });
 
   it("search without sort_by ranks best match first; sort_order=asc reverses it", async () => {
     const best = await expectMatches({ search: "pricing" });
-    const tf = (p: ModelPost) => (p.title + " " + p.selftext).toLowerCase().split(" ").filter((t) => t === "pricing").length;
+    const tf = (p: ModelPost) =>
+      `${p.title} ${p.selftext}`
+        .toLowerCase()
+        .split(" ")
+        .filter((t) => t === "pricing").length;
     expect(tf(best[0]!)).toBeGreaterThan(tf(best[best.length - 1]!));
     await expectMatches({ search: "pricing", sort_order: "asc" });
     await expectMatches({ search: "customer", include_archived: "true" });
@@ -273,8 +319,19 @@ describe("GET /posts", () => {
     const cases: Query[] = [
       { search: "pricing", subreddit: "SaaS", sort_by: "score", sort_order: "asc", include_archived: "true" },
       { search: "customer*", priority: "high", answered_status: "unanswered", sort_by: "priority" },
-      { search: '"customer support"', has_competitors: "true", keyword_id: String(seeded.keywords[0]!.id), sort_by: "comments" },
-      { keyword_id: String(seeded.keywords[1]!.id), has_competitors: "false", priority: "low", sort_by: "urgency", sort_order: "asc" },
+      {
+        search: '"customer support"',
+        has_competitors: "true",
+        keyword_id: String(seeded.keywords[0]!.id),
+        sort_by: "comments",
+      },
+      {
+        keyword_id: String(seeded.keywords[1]!.id),
+        has_competitors: "false",
+        priority: "low",
+        sort_by: "urgency",
+        sort_order: "asc",
+      },
       { subreddit: "webdev", answered_status: "answered", include_archived: "1", sort_by: "date", sort_order: "asc" },
     ];
     let nonEmpty = 0;
@@ -282,7 +339,17 @@ describe("GET /posts", () => {
     expect(nonEmpty).toBeGreaterThanOrEqual(3);
   });
 
-  const malformed = ['"unterminated', "pricing AND", "(", "*", "nosuchcolumn:pricing", "NEAR(pricing migration, x)", "don't", "e-mail", ")"];
+  const malformed = [
+    '"unterminated',
+    "pricing AND",
+    "(",
+    "*",
+    "nosuchcolumn:pricing",
+    "NEAR(pricing migration, x)",
+    "don't",
+    "e-mail",
+    ")",
+  ];
   it.each(malformed)("a malformed search %s is validation_failed, never a 500", async (search) => {
     const res = await callJson(`/api/v1/posts?${qs({ search })}`, { key: ws.readKey });
     expect(res.status).toBe(400);
@@ -291,8 +358,32 @@ describe("GET /posts", () => {
     expect(res.body.error.request_id).toBe(res.res.headers.get("x-request-id"));
   });
 
-  const odd = ["\u0000", "pricing\u0000", '""', '"', "NOT pricing", "-pricing", "+", ":", "title:", "{title}: pricing", "^pricing", "pri*ng", "pricing**",
-    "😀", "ünïcödé", "\u2028", "a".repeat(500), "NEAR(pricing migration, 99999999999999999999)", "pricing AND (migration OR", "AND", "OR OR", "(())", "title:pricing", "selftext:customer"];
+  const odd = [
+    "\u0000",
+    "pricing\u0000",
+    '""',
+    '"',
+    "NOT pricing",
+    "-pricing",
+    "+",
+    ":",
+    "title:",
+    "{title}: pricing",
+    "^pricing",
+    "pri*ng",
+    "pricing**",
+    "😀",
+    "ünïcödé",
+    "\u2028",
+    "a".repeat(500),
+    "NEAR(pricing migration, 99999999999999999999)",
+    "pricing AND (migration OR",
+    "AND",
+    "OR OR",
+    "(())",
+    "title:pricing",
+    "selftext:customer",
+  ];
   it.each(odd)("an unusual search %j answers 200 or 400 validation_failed, never 500", async (search) => {
     const res = await callJson(`/api/v1/posts?${qs({ search })}`, { key: ws.readKey });
     expect([200, 400], JSON.stringify(res.body)).toContain(res.status);
@@ -300,7 +391,11 @@ describe("GET /posts", () => {
   });
 
   it("pages with limit/offset visit every row exactly once, and next_offset is null on the last page", async () => {
-    for (const q of [{ include_archived: "true" }, { sort_by: "priority", sort_order: "asc" }, { search: "customer", sort_by: "urgency" }] as Query[]) {
+    for (const q of [
+      { include_archived: "true" },
+      { sort_by: "priority", sort_order: "asc" },
+      { search: "customer", sort_by: "urgency" },
+    ] as Query[]) {
       const expected = expectedPosts(seeded.posts, q).map((p) => p.id);
       const seen: number[] = [];
       let offset: number | null = 0;
@@ -331,8 +426,17 @@ describe("GET /posts", () => {
     expect((await listPosts({ limit: "1" })).data).toHaveLength(1);
     expect((await listPosts({ limit: "500" })).next_offset).toBeNull();
     const notPlainDecimal = ["", " 5", "5 ", "+5", "05", "5.0", "1e1", "0x10", "0b11", "0o7", "Infinity"];
-    const refused = [["limit", "0"], ["limit", "501"], ["limit", "2.5"], ["limit", "ten"], ["offset", "-1"], ["keyword_id", "0"], ["keyword_id", "x"]];
-    for (const name of ["limit", "offset", "keyword_id"]) for (const value of notPlainDecimal) refused.push([name, value]);
+    const refused = [
+      ["limit", "0"],
+      ["limit", "501"],
+      ["limit", "2.5"],
+      ["limit", "ten"],
+      ["offset", "-1"],
+      ["keyword_id", "0"],
+      ["keyword_id", "x"],
+    ];
+    for (const name of ["limit", "offset", "keyword_id"])
+      for (const value of notPlainDecimal) refused.push([name, value]);
     for (const [name, value] of refused) {
       const res = await callJson(`/api/v1/posts?${qs({ [name!]: value! })}`, { key: ws.readKey });
       expect(res.status, `${name}=${value}`).toBe(400);
@@ -342,7 +446,14 @@ describe("GET /posts", () => {
   });
 
   it("refuses enum values outside the documented ones", async () => {
-    for (const [name, value] of [["priority", "urgent"], ["answered_status", "yes"], ["sort_by", "title"], ["sort_order", "up"], ["has_competitors", "yes"], ["include_archived", "TRUE"]]) {
+    for (const [name, value] of [
+      ["priority", "urgent"],
+      ["answered_status", "yes"],
+      ["sort_by", "title"],
+      ["sort_order", "up"],
+      ["has_competitors", "yes"],
+      ["include_archived", "TRUE"],
+    ]) {
       const res = await callJson(`/api/v1/posts?${qs({ [name!]: value! })}`, { key: ws.readKey });
       expect(res.status, `${name}=${value}`).toBe(400);
       expect(res.body.error.details[0].path).toBe(`query.${name}`);
@@ -351,7 +462,8 @@ describe("GET /posts", () => {
 });
 
 describe("PATCH /posts/:id", () => {
-  const patch = (id: number, body: unknown, key = ws.writeKey) => callJson(`/api/v1/posts/${id}`, { key, method: "PATCH", body });
+  const patch = (id: number, body: unknown, key = ws.writeKey) =>
+    callJson(`/api/v1/posts/${id}`, { key, method: "PATCH", body });
 
   it("sets and clears is_answered, archived and skipped, and the list follows", async () => {
     const target = seeded.posts.find((p) => !p.archived && !p.is_answered && !p.skipped)!;
@@ -372,7 +484,13 @@ describe("PATCH /posts/:id", () => {
 
   it("refuses an empty, unknown-field or non-boolean body and changes nothing", async () => {
     const target = seeded.posts.find((p) => !p.archived)!;
-    for (const body of [{}, { archived: true, pinned: true }, { archived: "true" }, { is_answered: 1 }, { title: "x" }]) {
+    for (const body of [
+      {},
+      { archived: true, pinned: true },
+      { archived: "true" },
+      { is_answered: 1 },
+      { title: "x" },
+    ]) {
       const res = await patch(target.id, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe("validation_failed");
@@ -387,9 +505,25 @@ describe("PATCH /posts/:id", () => {
   it("refuses an id not written in plain decimal digits, and changes no post (1e1 is not post 10)", async () => {
     // An id divisible by ten, so `${id / 10}e1` is the same number as the id.
     const target = seeded.posts.find((p) => !p.archived && p.id % 10 === 0)!;
-    for (const spelled of [`${target.id}.0`, `0${target.id}`, `+${target.id}`, `%20${target.id}`, `0x${target.id.toString(16)}`, `${target.id / 10}e1`]) {
-      const res = await callJson(`/api/v1/posts/${spelled}`, { key: ws.writeKey, method: "PATCH", body: { archived: true } });
-      expect([spelled, res.status, res.body.error?.code, res.body.error?.details?.[0]?.path]).toEqual([spelled, 400, "validation_failed", "path.id"]);
+    for (const spelled of [
+      `${target.id}.0`,
+      `0${target.id}`,
+      `+${target.id}`,
+      `%20${target.id}`,
+      `0x${target.id.toString(16)}`,
+      `${target.id / 10}e1`,
+    ]) {
+      const res = await callJson(`/api/v1/posts/${spelled}`, {
+        key: ws.writeKey,
+        method: "PATCH",
+        body: { archived: true },
+      });
+      expect([spelled, res.status, res.body.error?.code, res.body.error?.details?.[0]?.path]).toEqual([
+        spelled,
+        400,
+        "validation_failed",
+        "path.id",
+      ]);
     }
     const after = await listPosts({ limit: "500" });
     expect(after.data.find((p) => p.id === target.id)).toEqual(toApiPost(target));
@@ -407,17 +541,30 @@ describe("PATCH /posts/:id", () => {
 describe("stored posts", () => {
   it("refuse a NULL author, url or permalink on insert and on update, leaving the row as it was", async () => {
     const insert = (author: string | null, url: string | null, permalink: string | null) =>
-      env.DB.prepare("INSERT INTO posts (workspace_id, forum_id, subreddit, title, author, url, permalink, created_utc) VALUES (?, ?, 'x', 't', ?, ?, ?, ?)")
+      env.DB.prepare(
+        "INSERT INTO posts (workspace_id, forum_id, subreddit, title, author, url, permalink, created_utc) VALUES (?, ?, 'x', 't', ?, ?, ?, ?)",
+      )
         .bind(ws.id, `null-check-${author}-${url}-${permalink}`, author, url, permalink, new Date().toISOString())
         .run();
-    for (const [author, url, permalink] of [[null, "u", "p"], ["a", null, "p"], ["a", "u", null]]) {
-      await expect(insert(author!, url!, permalink!), JSON.stringify([author, url, permalink])).rejects.toThrow(/NOT NULL constraint failed: posts\.author, posts\.url and posts\.permalink/);
+    for (const [author, url, permalink] of [
+      [null, "u", "p"],
+      ["a", null, "p"],
+      ["a", "u", null],
+    ]) {
+      await expect(insert(author!, url!, permalink!), JSON.stringify([author, url, permalink])).rejects.toThrow(
+        /NOT NULL constraint failed: posts\.author, posts\.url and posts\.permalink/,
+      );
     }
     const target = seeded.posts[0]!;
     for (const column of ["author", "url", "permalink"]) {
-      await expect(env.DB.prepare(`UPDATE posts SET ${column} = NULL WHERE id = ?`).bind(target.id).run(), column).rejects.toThrow(/NOT NULL constraint failed/);
+      await expect(
+        env.DB.prepare(`UPDATE posts SET ${column} = NULL WHERE id = ?`).bind(target.id).run(),
+        column,
+      ).rejects.toThrow(/NOT NULL constraint failed/);
     }
-    expect((await listPosts({ include_archived: "true", limit: "500" })).data.find((p) => p.id === target.id)).toEqual(toApiPost(target));
+    expect((await listPosts({ include_archived: "true", limit: "500" })).data.find((p) => p.id === target.id)).toEqual(
+      toApiPost(target),
+    );
     await insert("a", "u", "p");
   });
 });

@@ -20,7 +20,9 @@ it(`answers 429 rate_limited with retry-after after ${LIMIT} requests of one key
 
   const statuses: number[] = [];
   for (let sent = 0; sent < LIMIT; sent += 50) {
-    const batch = await Promise.all(Array.from({ length: 50 }, () => callJson("/api/v1/keywords", { key: ws.readKey })));
+    const batch = await Promise.all(
+      Array.from({ length: 50 }, () => callJson("/api/v1/keywords", { key: ws.readKey })),
+    );
     statuses.push(...batch.map((r) => r.status));
   }
   expect(statuses.filter((s) => s !== 200)).toEqual([]);
@@ -49,7 +51,9 @@ it("counts a GET /posts once, whether it succeeds, fails validation or carries a
 
   const statuses: number[] = [];
   for (let sent = 0; sent < LIMIT - 3; sent += 199) {
-    const batch = await Promise.all(Array.from({ length: 199 }, () => callJson("/api/v1/posts?limit=1", { key: ws.readKey })));
+    const batch = await Promise.all(
+      Array.from({ length: 199 }, () => callJson("/api/v1/posts?limit=1", { key: ws.readKey })),
+    );
     statuses.push(...batch.map((r) => r.status));
   }
   statuses.push((await callJson("/api/v1/posts?limit=0", { key: ws.readKey })).status);
@@ -76,11 +80,17 @@ it("counts an MCP tool call once, through its REST request, and initialize and t
   };
 
   for (let sent = 0; sent < LIMIT - 1; sent += 233) {
-    const batch = await Promise.all(Array.from({ length: Math.min(233, LIMIT - 1 - sent) }, () => callJson("/api/v1/keywords", { key: ws.readKey })));
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(233, LIMIT - 1 - sent) }, () => callJson("/api/v1/keywords", { key: ws.readKey })),
+    );
     expect(batch.filter((r) => r.status !== 200)).toEqual([]);
   }
   // 599 counted. Neither of these counts:
-  const init = await rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+  const init = await rpc(1, "initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "t", version: "1" },
+  });
   expect(init.status).toBe(200);
   expect((await rpc(2, "tools/list")).body.result.tools.length).toBeGreaterThan(0);
   // The 600th: allowed.

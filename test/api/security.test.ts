@@ -17,7 +17,10 @@ interface Operation {
   body?: Schema;
 }
 
-const doc = openApiDocument(createApiRouter()) as { paths: Record<string, Record<string, Schema>>; components: { schemas: Record<string, Schema> } };
+const doc = openApiDocument(createApiRouter()) as {
+  paths: Record<string, Record<string, Schema>>;
+  components: { schemas: Record<string, Schema> };
+};
 
 const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item]) =>
   Object.entries(item).map(([method, op]) => ({
@@ -50,7 +53,8 @@ function sample(raw: Schema, field?: string, unique = ""): unknown {
   if (field && field in FIELD_VALUES) return FIELD_VALUES[field];
   if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s: Schema) => sample(s, field, unique)));
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives) return sample(alternatives.find((s: Schema) => deref(s).type !== "null") ?? alternatives[0], field, unique);
+  if (alternatives)
+    return sample(alternatives.find((s: Schema) => deref(s).type !== "null") ?? alternatives[0], field, unique);
   if (schema.enum) return schema.enum.find((v: unknown) => v !== null);
   switch (schema.type) {
     case "object": {
@@ -58,7 +62,8 @@ function sample(raw: Schema, field?: string, unique = ""): unknown {
       // Required fields, the fields a create needs whatever its schema says (FIELD_VALUES), and at least
       // one field when the schema asks for one (a PATCH body).
       const keys = properties.filter((key) => schema.required?.includes(key) || key in FIELD_VALUES);
-      if (keys.length < (schema.minProperties ?? 0)) keys.push(...properties.filter((k) => !keys.includes(k)).slice(0, schema.minProperties - keys.length));
+      if (keys.length < (schema.minProperties ?? 0))
+        keys.push(...properties.filter((k) => !keys.includes(k)).slice(0, schema.minProperties - keys.length));
       return Object.fromEntries(keys.map((key) => [key, sample(schema.properties[key], key, unique)]));
     }
     case "array":
@@ -102,7 +107,9 @@ function concretePath(op: Operation): string {
 /** Every parameterless GET of a workspace: what must be unchanged after the refused calls. */
 async function snapshot(key: string) {
   const reads = operations.filter((op) => op.method === "GET" && op.pathParams.length === 0);
-  return Promise.all(reads.map(async (op) => [op.path, (await callJson(op.path.replace(/^/, "/api/v1"), { key })).body]));
+  return Promise.all(
+    reads.map(async (op) => [op.path, (await callJson(op.path.replace(/^/, "/api/v1"), { key })).body]),
+  );
 }
 
 let before: { mine: unknown; theirs: unknown };
@@ -115,12 +122,25 @@ beforeAll(async () => {
   theirIds.set("/posts", seeded.posts[0]!.id);
   // Every other collection with a create operation gets a real row in `theirs`, made through the API.
   for (const op of operations.filter((o) => o.method === "POST" && o.pathParams.length === 0)) {
-    const created = await callJson(`/api/v1${op.path}`, { key: theirs.writeKey, method: "POST", body: validBody(op, "theirs") });
+    const created = await callJson(`/api/v1${op.path}`, {
+      key: theirs.writeKey,
+      method: "POST",
+      body: validBody(op, "theirs"),
+    });
     if (created.status === 201 && Number.isInteger(created.body?.id)) theirIds.set(op.path, created.body.id);
-    else console.warn(`security table: could not create a row for ${op.path} (${created.status}); using a non-existent id: ${JSON.stringify(created.body)}`);
+    else
+      console.warn(
+        `security table: could not create a row for ${op.path} (${created.status}); using a non-existent id: ${JSON.stringify(created.body)}`,
+      );
   }
   const db = directoryDb(env);
-  expiredKey = (await createKey(db, mine.id, { name: "expired", scope: "read_write", expiresAt: new Date(Date.now() - 1000).toISOString() })).key;
+  expiredKey = (
+    await createKey(db, mine.id, {
+      name: "expired",
+      scope: "read_write",
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    })
+  ).key;
   const revoked = await createKey(db, mine.id, { name: "revoked", scope: "read_write" });
   await revokeKey(db, mine.id, revoked.record.id);
   revokedKey = revoked.key;
@@ -157,15 +177,26 @@ describe("the security table covers the API", () => {
     expect([...new Set(served)].filter((r) => !documented.has(r))).toEqual([]);
   });
 
-
   it("found the operations of every resource", () => {
     const labels = operations.map(label);
-    for (const expected of ["GET /posts", "PATCH /posts/{id}", "GET /keywords", "POST /keywords", "PATCH /keywords/{id}", "DELETE /keywords/{id}", "GET /competitors", "POST /competitors", "PATCH /competitors/{id}", "DELETE /competitors/{id}"]) {
+    for (const expected of [
+      "GET /posts",
+      "PATCH /posts/{id}",
+      "GET /keywords",
+      "POST /keywords",
+      "PATCH /keywords/{id}",
+      "DELETE /keywords/{id}",
+      "GET /competitors",
+      "POST /competitors",
+      "PATCH /competitors/{id}",
+      "DELETE /competitors/{id}",
+    ]) {
       expect(labels).toContain(expected);
     }
     for (const op of operations) {
       expect(["read", "read_write"], label(op)).toContain(op.scope);
-      if (op.method !== "GET") expect(op.scope, `${label(op)} writes, so it must need a read_write key`).toBe("read_write");
+      if (op.method !== "GET")
+        expect(op.scope, `${label(op)} writes, so it must need a read_write key`).toBe("read_write");
     }
   });
 });
@@ -215,6 +246,7 @@ describe("after the table", () => {
   });
 
   it("the other workspace's rows used as targets were real rows", () => {
-    for (const collection of ["/posts", "/keywords", "/competitors"]) expect(theirIds.get(collection)).toBeGreaterThan(0);
+    for (const collection of ["/posts", "/keywords", "/competitors"])
+      expect(theirIds.get(collection)).toBeGreaterThan(0);
   });
 });

@@ -1,10 +1,10 @@
 // Seeds a workspace's posts, keywords and competitors straight into D1 through the drizzle schema, and
 // keeps a plain-JS model of every row so tests can apply the same filters and sorts themselves.
 import { env } from "cloudflare:workers";
-import { createRandom } from "../../src/lib/random";
 import { drizzle } from "drizzle-orm/d1";
 import type { PostView } from "../../src/db/posts";
 import * as schema from "../../src/db/schema";
+import { createRandom } from "../../src/lib/random";
 
 const db = drizzle(env.DB, { schema });
 
@@ -19,7 +19,22 @@ export const toApiPost = ({ keywordIds: _k, competitorIds: _c, ...post }: ModelP
 export const prng = createRandom;
 
 export const SUBREDDITS = ["SaaS", "marketing", "startups", "webdev"] as const;
-const FILLER = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "oscar"];
+const FILLER = [
+  "alpha",
+  "bravo",
+  "charlie",
+  "delta",
+  "echo",
+  "foxtrot",
+  "golf",
+  "hotel",
+  "india",
+  "juliet",
+  "kilo",
+  "lima",
+  "mike",
+  "oscar",
+];
 /** Words the search tests look for; "customer support" also appears as an adjacent phrase. */
 export const SEARCH_WORDS = ["pricing", "migration", "customer", "support", "integration", "integrations", "integrate"];
 export const TITLE_TOKENS = 4;
@@ -44,12 +59,20 @@ export async function seedWorkspace(
   const rand = prng(options.seed);
   const keywords = await Promise.all(
     (options.keywordNames ?? ["pricing", "Migration tool", "onboarding"]).map((keyword) =>
-      db.insert(schema.keywords).values({ workspaceId, keyword }).returning({ id: schema.keywords.id, keyword: schema.keywords.keyword }).get(),
+      db
+        .insert(schema.keywords)
+        .values({ workspaceId, keyword })
+        .returning({ id: schema.keywords.id, keyword: schema.keywords.keyword })
+        .get(),
     ),
   );
   const competitors = await Promise.all(
     (options.competitorNames ?? ["Acme", "Globex"]).map((name) =>
-      db.insert(schema.competitors).values({ workspaceId, name }).returning({ id: schema.competitors.id, name: schema.competitors.name }).get(),
+      db
+        .insert(schema.competitors)
+        .values({ workspaceId, name })
+        .returning({ id: schema.competitors.id, name: schema.competitors.name })
+        .get(),
     ),
   );
 
@@ -89,18 +112,31 @@ export async function seedWorkspace(
     };
   });
 
-  const inserted = await db.batch(
+  const inserted = (await db.batch(
     drafts.map((d) => db.insert(schema.posts).values(d.post).returning({ id: schema.posts.id })) as unknown as [never],
-  ) as unknown as { id: number }[][];
+  )) as unknown as { id: number }[][];
   const ids = inserted.map((rows) => rows[0]!.id);
 
-  const keywordLinks = drafts.flatMap((d, i) => d.keywordIds.map((keywordId) => ({ workspaceId, postId: ids[i]!, keywordId })));
-  const competitorLinks = drafts.flatMap((d, i) => d.competitorIds.map((competitorId) => ({ workspaceId, postId: ids[i]!, competitorId })));
+  const keywordLinks = drafts.flatMap((d, i) =>
+    d.keywordIds.map((keywordId) => ({ workspaceId, postId: ids[i]!, keywordId })),
+  );
+  const competitorLinks = drafts.flatMap((d, i) =>
+    d.competitorIds.map((competitorId) => ({ workspaceId, postId: ids[i]!, competitorId })),
+  );
   // D1 binds at most 100 parameters per statement: 3 columns a row, so 30 rows an insert.
-  for (let i = 0; i < keywordLinks.length; i += 30) await db.insert(schema.postKeywords).values(keywordLinks.slice(i, i + 30)).run();
-  for (let i = 0; i < competitorLinks.length; i += 30) await db.insert(schema.postCompetitors).values(competitorLinks.slice(i, i + 30)).run();
+  for (let i = 0; i < keywordLinks.length; i += 30)
+    await db
+      .insert(schema.postKeywords)
+      .values(keywordLinks.slice(i, i + 30))
+      .run();
+  for (let i = 0; i < competitorLinks.length; i += 30)
+    await db
+      .insert(schema.postCompetitors)
+      .values(competitorLinks.slice(i, i + 30))
+      .run();
 
-  const nameOf = <T extends { id: number }>(items: T[], id: number, field: keyof T) => String(items.find((x) => x.id === id)![field]);
+  const nameOf = <T extends { id: number }>(items: T[], id: number, field: keyof T) =>
+    String(items.find((x) => x.id === id)![field]);
   const posts: ModelPost[] = drafts.map((d, i) => ({
     id: ids[i]!,
     forum_id: d.post.forumId,

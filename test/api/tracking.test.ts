@@ -2,12 +2,13 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { seedWorkspace, toApiPost, type SeededWorkspace } from "./seed";
+import { type SeededWorkspace, seedWorkspace, toApiPost } from "./seed";
 
 let ws: TestWorkspace;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-const write = (path: string, method: string, body?: unknown) => callJson(`/api/v1${path}`, { key: ws.writeKey, method, body });
+const write = (path: string, method: string, body?: unknown) =>
+  callJson(`/api/v1${path}`, { key: ws.writeKey, method, body });
 const list = async (path: string) => {
   const res = await callJson(`/api/v1${path}`, { key: ws.readKey });
   expect(res.status).toBe(200);
@@ -49,7 +50,9 @@ describe("keywords", () => {
     const created = await write("/keywords", "POST", { keyword: "measured", is_ambiguous: true, active: false });
     await env.DB.prepare(
       "UPDATE keywords SET search_volume = 1300, cpc = '4.25', serp_forum_position = 3, serp_forum_url = 'https://forum.test/r/x/1', serp_checked_at = '2026-11-01T00:00:00.000Z' WHERE id = ?",
-    ).bind(created.body.id).run();
+    )
+      .bind(created.body.id)
+      .run();
     const found = (await list("/keywords")).data.find((k) => k.id === created.body.id);
     expect(found).toEqual({
       ...created.body,
@@ -88,7 +91,11 @@ describe("keywords", () => {
 
   it("the same keyword may exist in another workspace", async () => {
     const other = await createTestWorkspace("other");
-    const res = await callJson("/api/v1/keywords", { key: other.writeKey, method: "POST", body: { keyword: "helpdesk" } });
+    const res = await callJson("/api/v1/keywords", {
+      key: other.writeKey,
+      method: "POST",
+      body: { keyword: "helpdesk" },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -119,7 +126,11 @@ describe("keywords", () => {
 
   it("renaming another workspace's keyword onto one of mine is 404, not 409", async () => {
     const other = await createTestWorkspace("rename other");
-    const theirs = await callJson("/api/v1/keywords", { key: other.writeKey, method: "POST", body: { keyword: "theirs" } });
+    const theirs = await callJson("/api/v1/keywords", {
+      key: other.writeKey,
+      method: "POST",
+      body: { keyword: "theirs" },
+    });
     await write("/keywords", "POST", { keyword: "already mine" });
     const res = await write(`/keywords/${theirs.body.id}`, "PATCH", { keyword: "Already Mine" });
     expect(res.status).toBe(404);
@@ -127,7 +138,10 @@ describe("keywords", () => {
   });
 
   it("is 404 for unknown ids", async () => {
-    for (const [method, body] of [["PATCH", { active: false }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["PATCH", { active: false }],
+      ["DELETE", undefined],
+    ] as const) {
       const res = await write("/keywords/424242", method, body);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe("not_found");
@@ -151,7 +165,10 @@ describe("keywords", () => {
     expect(keywords.body.data.map((k: { id: number }) => k.id)).not.toContain(victim.id);
     const posts = await callJson("/api/v1/posts?include_archived=true&limit=500", { key: own.readKey });
     expect(posts.body.count).toBe(seeded.posts.length);
-    const expected = seeded.posts.map((p) => ({ ...toApiPost(p), matched_keywords: p.matched_keywords.filter((k) => k !== victim.keyword) }));
+    const expected = seeded.posts.map((p) => ({
+      ...toApiPost(p),
+      matched_keywords: p.matched_keywords.filter((k) => k !== victim.keyword),
+    }));
     expect([...posts.body.data].sort((a, b) => a.id - b.id)).toEqual(expected.sort((a, b) => a.id - b.id));
     const filtered = await callJson(`/api/v1/posts?keyword_id=${victim.id}`, { key: own.readKey });
     expect(filtered.body).toEqual({ data: [], count: 0, next_offset: null });
@@ -177,7 +194,13 @@ describe("competitors", () => {
       keywords: ["fresh desk", "freshworks"],
       is_ambiguous: true,
     });
-    expect(full.body).toMatchObject({ name: "Freshdesk", website_url: "https://freshdesk.example/", keywords: ["fresh desk", "freshworks"], is_ambiguous: true, active: true });
+    expect(full.body).toMatchObject({
+      name: "Freshdesk",
+      website_url: "https://freshdesk.example/",
+      keywords: ["fresh desk", "freshworks"],
+      is_ambiguous: true,
+      active: true,
+    });
     const body = await list("/competitors");
     expect(body.count).toBe(body.data.length);
     expect(body.data).toEqual(expect.arrayContaining([created.body, full.body]));
@@ -190,11 +213,19 @@ describe("competitors", () => {
   });
 
   it("patches fields, clears the website with null, and validates", async () => {
-    const c = (await write("/competitors", "POST", { name: "Intercom", website_url: "https://intercom.example/" })).body;
-    const patched = await write(`/competitors/${c.id}`, "PATCH", { website_url: null, keywords: ["intercom.io"], active: false });
+    const c = (await write("/competitors", "POST", { name: "Intercom", website_url: "https://intercom.example/" }))
+      .body;
+    const patched = await write(`/competitors/${c.id}`, "PATCH", {
+      website_url: null,
+      keywords: ["intercom.io"],
+      active: false,
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({ ...c, website_url: null, keywords: ["intercom.io"], active: false });
-    expectValidation(await write(`/competitors/${c.id}`, "PATCH", { website_url: "ftp://intercom.example/" }), "body.website_url");
+    expectValidation(
+      await write(`/competitors/${c.id}`, "PATCH", { website_url: "ftp://intercom.example/" }),
+      "body.website_url",
+    );
     expectValidation(await write(`/competitors/${c.id}`, "PATCH", { keywords: "intercom" }), "body.keywords");
     expectValidation(await write(`/competitors/${c.id}`, "PATCH", { keywords: [""] }), "body.keywords.0");
     expectValidation(await write(`/competitors/${c.id}`, "PATCH", { nickname: "x" }), "body.nickname");
@@ -207,11 +238,15 @@ describe("competitors", () => {
     const seeded = await seedWorkspace(own.id, { count: 30, seed: 4 });
     const victim = seeded.competitors[0]!;
     expect(seeded.posts.some((p) => p.competitorIds.includes(victim.id))).toBe(true);
-    expect((await callJson(`/api/v1/competitors/${victim.id}`, { key: own.writeKey, method: "DELETE" })).status).toBe(204);
+    expect((await callJson(`/api/v1/competitors/${victim.id}`, { key: own.writeKey, method: "DELETE" })).status).toBe(
+      204,
+    );
     const posts = await callJson("/api/v1/posts?include_archived=true&limit=500", { key: own.readKey });
     expect(posts.body.count).toBe(seeded.posts.length);
     for (const post of posts.body.data) expect(post.mentioned_competitors).not.toContain(victim.name);
-    const none = await callJson("/api/v1/posts?has_competitors=false&include_archived=true&limit=500", { key: own.readKey });
+    const none = await callJson("/api/v1/posts?has_competitors=false&include_archived=true&limit=500", {
+      key: own.readKey,
+    });
     expect(none.body.count).toBe(seeded.posts.filter((p) => p.competitorIds.every((id) => id === victim.id)).length);
   });
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkBlogUrl } from "../../src/sync/run/config-rules";
+import { checkBlogUrl } from "../../src/blog-sync/config-rules";
 import { ApiError } from "../../src/errors";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { SYNCS, createConfig } from "./helpers";
+import { createConfig, SYNCS } from "./helpers";
 
 let ws: TestWorkspace;
 let other: TestWorkspace;
@@ -50,7 +50,11 @@ describe("POST /actions/blog-subreddit-syncs: upsert", () => {
     const first = await save({ blog_url: blog("b"), subreddit: "rust", max_posts: 3 });
     expect(first.status).toBe(201);
     // Same target: tracking parameters and fragment dropped, subreddit case and r/ prefix ignored.
-    const second = await save({ blog_url: `${blog("b")}?utm_source=x#top`, subreddit: "r/RUST", publish_immediately: true });
+    const second = await save({
+      blog_url: `${blog("b")}?utm_source=x#top`,
+      subreddit: "r/RUST",
+      publish_immediately: true,
+    });
     expect(second.status).toBe(200);
     expect(second.body.id).toBe(first.body.id);
     expect(second.body.publish_immediately).toBe(true);
@@ -68,7 +72,13 @@ describe("POST /actions/blog-subreddit-syncs: upsert", () => {
     expect(same.body.fingerprint).toBe(created.fingerprint);
     const moved = await save({ id: created.id, subreddit: "programming", persona_id: 7 });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ id: created.id, blog_url: blog("c"), subreddit: "programming", persona_id: 7, include_media: true });
+    expect(moved.body).toMatchObject({
+      id: created.id,
+      blog_url: blog("c"),
+      subreddit: "programming",
+      persona_id: 7,
+      include_media: true,
+    });
     expect(moved.body.fingerprint).not.toBe(created.fingerprint);
     const cleared = await save({ id: created.id, persona_id: null });
     expect(cleared.body.persona_id).toBeNull();
@@ -144,16 +154,25 @@ describe("validation", () => {
   });
 
   it("enforces max_posts 1..50 and integer types", async () => {
-    for (const max_posts of [0, 51, 2.5, "5"]) await invalid({ blog_url: "https://example.com/", subreddit: "rust", max_posts }, "body.max_posts");
+    for (const max_posts of [0, 51, 2.5, "5"])
+      await invalid({ blog_url: "https://example.com/", subreddit: "rust", max_posts }, "body.max_posts");
   });
 
   it("rejects unknown fields, missing required fields and wrong types", async () => {
-    await invalid({ blog_url: "https://example.com/", subreddit: "rust", publish_immediatly: true }, "body.publish_immediatly");
+    await invalid(
+      { blog_url: "https://example.com/", subreddit: "rust", publish_immediatly: true },
+      "body.publish_immediatly",
+    );
     await invalid({ subreddit: "rust" }, "body.blog_url");
     await invalid({ blog_url: "https://example.com/" }, "body.subreddit");
     await invalid({ blog_url: "https://example.com/", subreddit: "rust", active: "yes" }, "body.active");
     await invalid({ id: 0 }, "body.id");
-    const res = await callJson(SYNCS, { key: ws.writeKey, method: "POST", rawBody: "{nope", headers: { "content-type": "application/json" } });
+    const res = await callJson(SYNCS, {
+      key: ws.writeKey,
+      method: "POST",
+      rawBody: "{nope",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_json");
   });
@@ -212,7 +231,9 @@ describe("private addresses (SPEC 8)", () => {
   });
 
   it("accepts public hosts, and private ones when ALLOW_PRIVATE_FETCH is on (as in local development)", () => {
-    expect(checkBlogUrl("https://Blog.Example.com:443/feed.xml?utm_medium=x&b=2&a=1#frag", false)).toBe("https://blog.example.com/feed.xml?a=1&b=2");
+    expect(checkBlogUrl("https://Blog.Example.com:443/feed.xml?utm_medium=x&b=2&a=1#frag", false)).toBe(
+      "https://blog.example.com/feed.xml?a=1&b=2",
+    );
     expect(checkBlogUrl("http://127.0.0.1:8080/feed", true)).toBe("http://127.0.0.1:8080/feed");
   });
 

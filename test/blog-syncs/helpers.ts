@@ -9,14 +9,19 @@ export function newBlog(label = "blog") {
   const name = `${label}-${Date.now().toString(36)}-${++blogCounter}`;
   const base = `${env.FIXTURE_ORIGIN}/__blogsync/${name}`;
   const post = async (path: string, body: unknown = {}) => {
-    const res = await fetch(`${base}/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
   };
   return {
     name,
     feedUrl: `${base}/feed.xml`,
     postUrl: (n: number) => `${base}/posts/${n}.html`,
-    control: (body: { posts?: number; versions?: Record<number, number>; fail?: number[]; hold?: number | null }) => post("control", body),
+    control: (body: { posts?: number; versions?: Record<number, number>; fail?: number[]; hold?: number | null }) =>
+      post("control", body),
     release: () => post("release"),
     /** Resolves once a request for the held post is waiting at the blog. */
     waitHeld: async () => {

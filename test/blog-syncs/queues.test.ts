@@ -1,14 +1,20 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
 import { getConfigRow } from "../../src/db/blog-sync-configs";
 import { getSyncedPost, insertSyncedPost } from "../../src/db/blog-sync-posts";
 import { finishRun, insertRun } from "../../src/db/blog-sync-runs";
 import { workspaceDb } from "../../src/db/client";
 import { syncRuns } from "../../src/db/schema";
+import worker from "../../src/index";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { SYNCS, createConfig, newBlog } from "./helpers";
+import { createConfig, newBlog, SYNCS } from "./helpers";
 
 let ws: TestWorkspace;
 beforeAll(async () => {
@@ -30,19 +36,40 @@ async function queuedPost(configId: number, url: string) {
   return insertSyncedPost(
     workspaceDb(env, ws.id),
     configId,
-    { sourceUrl: url, title: "A post", bodyMarkdown: "Body", bodyRichtext: null, images: [], contentHash: "0".repeat(64) },
+    {
+      sourceUrl: url,
+      title: "A post",
+      bodyMarkdown: "Body",
+      bodyRichtext: null,
+      images: [],
+      contentHash: "0".repeat(64),
+    },
     "queued",
   );
 }
 
 describe("publish queue consumer", () => {
   it("a task whose fingerprint no longer matches returns the post to draft and is skipped; redelivery is harmless", async () => {
-    const config = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust", publish_immediately: true });
+    const config = await createConfig(ws, {
+      blog_url: newBlog().feedUrl,
+      subreddit: "rust",
+      publish_immediately: true,
+    });
     const post = await queuedPost(config.id, "https://example.com/a");
-    const task = { type: "publish.post", workspace_id: ws.id, config_id: config.id, synced_post_id: post.id, fingerprint: config.fingerprint };
+    const task = {
+      type: "publish.post",
+      workspace_id: ws.id,
+      config_id: config.id,
+      synced_post_id: post.id,
+      fingerprint: config.fingerprint,
+    };
 
     // Destination changed before publishing.
-    const changed = await callJson(SYNCS, { key: ws.writeKey, method: "POST", body: { id: config.id, subreddit: "golang" } });
+    const changed = await callJson(SYNCS, {
+      key: ws.writeKey,
+      method: "POST",
+      body: { id: config.id, subreddit: "golang" },
+    });
     expect(changed.body.fingerprint).not.toBe(config.fingerprint);
 
     const first = await deliver("threadwatch-publish", [task]);
@@ -58,12 +85,24 @@ describe("publish queue consumer", () => {
   });
 
   it("a task with the current fingerprint leaves an unapproved (or, until submission exists, approved) post queued", async () => {
-    const config = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust", publish_immediately: true });
+    const config = await createConfig(ws, {
+      blog_url: newBlog().feedUrl,
+      subreddit: "rust",
+      publish_immediately: true,
+    });
     const w = workspaceDb(env, ws.id);
     const unapproved = await queuedPost(config.id, "https://example.com/b");
     const approved = await queuedPost(config.id, "https://example.com/c");
-    await env.DB.prepare("UPDATE synced_posts SET approved_at = ? WHERE id = ?").bind(new Date().toISOString(), approved.id).run();
-    const task = (id: number) => ({ type: "publish.post", workspace_id: ws.id, config_id: config.id, synced_post_id: id, fingerprint: config.fingerprint });
+    await env.DB.prepare("UPDATE synced_posts SET approved_at = ? WHERE id = ?")
+      .bind(new Date().toISOString(), approved.id)
+      .run();
+    const task = (id: number) => ({
+      type: "publish.post",
+      workspace_id: ws.id,
+      config_id: config.id,
+      synced_post_id: id,
+      fingerprint: config.fingerprint,
+    });
     const { result, ids } = await deliver("threadwatch-publish", [task(unapproved.id), task(approved.id)]);
     expect(result.explicitAcks.sort()).toEqual(ids.sort());
     expect((await getSyncedPost(w, unapproved.id))?.state).toBe("queued");
@@ -76,7 +115,13 @@ describe("publish queue consumer", () => {
     const post = await queuedPost(config.id, "https://example.com/d");
     const stranger = await createTestWorkspace("queues stranger");
     const { result, ids } = await deliver("threadwatch-publish", [
-      { type: "publish.post", workspace_id: stranger.id, config_id: config.id, synced_post_id: post.id, fingerprint: "f".repeat(64) },
+      {
+        type: "publish.post",
+        workspace_id: stranger.id,
+        config_id: config.id,
+        synced_post_id: post.id,
+        fingerprint: "f".repeat(64),
+      },
     ]);
     expect(result.explicitAcks).toEqual(ids);
     expect((await getSyncedPost(workspaceDb(env, ws.id), post.id))?.state).toBe("queued");
@@ -108,7 +153,9 @@ describe("sync queue consumer", () => {
         const { result, ids } = await deliver("threadwatch-sync", [message], attempts);
         expect(result.explicitAcks).toEqual([]);
         expect(result.retryMessages.map((m) => m.msgId)).toEqual(ids);
-        const line = warn.mock.calls.map((c) => JSON.parse(String(c[0]))).find((l) => l.msg === "queue message retried" && l.id === ids[0]);
+        const line = warn.mock.calls
+          .map((c) => JSON.parse(String(c[0])))
+          .find((l) => l.msg === "queue message retried" && l.id === ids[0]);
         expect(line?.attempts).toBe(attempts);
         delays.push(line?.delaySeconds);
       }
@@ -121,17 +168,35 @@ describe("sync queue consumer", () => {
     const runs = await w.db.select().from(syncRuns).all();
     const mine = runs.filter((r) => r.configId === config.id);
     expect(mine).toHaveLength(4);
-    expect(mine.every((r) => r.status === "failed" && r.trigger === "schedule" && r.scheduleKey === "2026-03-01")).toBe(true);
+    expect(mine.every((r) => r.status === "failed" && r.trigger === "schedule" && r.scheduleKey === "2026-03-01")).toBe(
+      true,
+    );
   });
 
   it("does nothing for an inactive or missing config, or a day whose run already finished", async () => {
     const inactive = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust", active: false });
     const done = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust" });
     const w = workspaceDb(env, ws.id);
-    const run = await insertRun(w, { configId: done.id, trigger: "schedule", scheduleKey: "2026-03-02", publish: true, maxPosts: 5, fingerprint: done.fingerprint });
+    const run = await insertRun(w, {
+      configId: done.id,
+      trigger: "schedule",
+      scheduleKey: "2026-03-02",
+      publish: true,
+      maxPosts: 5,
+      fingerprint: done.fingerprint,
+    });
     await finishRun(w, run.id, done.id, {
-      status: "completed", sourceKind: "feed", sourceUrl: "x", discovered: 0, created: 0, updated: 0, unchanged: 0, queued: 0, failed: 0,
-      error: null, finishedAt: new Date().toISOString(),
+      status: "completed",
+      sourceKind: "feed",
+      sourceUrl: "x",
+      discovered: 0,
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      queued: 0,
+      failed: 0,
+      error: null,
+      finishedAt: new Date().toISOString(),
     });
     const before = (await w.db.select().from(syncRuns).all()).length;
     const { result, ids } = await deliver("threadwatch-sync", [
@@ -160,7 +225,9 @@ describe("daily cron", () => {
     // The cron itself runs nothing: the queue consumer does, once per active config.
     const seen = async () =>
       (
-        await env.DB.prepare("SELECT workspace_id, config_id FROM sync_runs WHERE schedule_key = '2026-05-17' AND workspace_id IN (?, ?) ORDER BY config_id")
+        await env.DB.prepare(
+          "SELECT workspace_id, config_id FROM sync_runs WHERE schedule_key = '2026-05-17' AND workspace_id IN (?, ?) ORDER BY config_id",
+        )
           .bind(a.id, b.id)
           .all<{ workspace_id: number; config_id: number }>()
       ).results;
@@ -179,9 +246,19 @@ describe("daily cron", () => {
 
 describe("dead-letter queues", () => {
   it("a publish task given up on marks its still-queued post failed with the reason; redelivery is harmless", async () => {
-    const config = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust", publish_immediately: true });
+    const config = await createConfig(ws, {
+      blog_url: newBlog().feedUrl,
+      subreddit: "rust",
+      publish_immediately: true,
+    });
     const queued = await queuedPost(config.id, "https://example.com/dead-letter");
-    const task = { type: "publish.post", workspace_id: ws.id, config_id: config.id, synced_post_id: queued.id, fingerprint: config.fingerprint };
+    const task = {
+      type: "publish.post",
+      workspace_id: ws.id,
+      config_id: config.id,
+      synced_post_id: queued.id,
+      fingerprint: config.fingerprint,
+    };
 
     const first = await deliver("threadwatch-publish-dlq", [task], 1);
     expect(first.result.explicitAcks).toEqual(first.ids);
@@ -195,14 +272,31 @@ describe("dead-letter queues", () => {
   });
 
   it("a dead-lettered publish task leaves a post that already left the queue alone", async () => {
-    const config = await createConfig(ws, { blog_url: newBlog().feedUrl, subreddit: "rust", publish_immediately: true });
+    const config = await createConfig(ws, {
+      blog_url: newBlog().feedUrl,
+      subreddit: "rust",
+      publish_immediately: true,
+    });
     const draft = await insertSyncedPost(
       workspaceDb(env, ws.id),
       config.id,
-      { sourceUrl: "https://example.com/already-draft", title: "A post", bodyMarkdown: "Body", bodyRichtext: null, images: [], contentHash: "1".repeat(64) },
+      {
+        sourceUrl: "https://example.com/already-draft",
+        title: "A post",
+        bodyMarkdown: "Body",
+        bodyRichtext: null,
+        images: [],
+        contentHash: "1".repeat(64),
+      },
       "draft",
     );
-    const task = { type: "publish.post", workspace_id: ws.id, config_id: config.id, synced_post_id: draft.id, fingerprint: config.fingerprint };
+    const task = {
+      type: "publish.post",
+      workspace_id: ws.id,
+      config_id: config.id,
+      synced_post_id: draft.id,
+      fingerprint: config.fingerprint,
+    };
     const { result, ids } = await deliver("threadwatch-publish-dlq", [task], 1);
     expect(result.explicitAcks).toEqual(ids);
     const after = await getSyncedPost(workspaceDb(env, ws.id), draft.id);
@@ -221,6 +315,8 @@ describe("dead-letter queues", () => {
     expect(result.explicitAcks).toEqual(ids);
     expect(result.retryMessages).toEqual([]);
     const lastError = (await getConfigRow(w, config.id))?.lastError;
-    expect(lastError).toMatch(/^the daily run of 2026-03-09 was given up after every retry; last failure: .*discovery failed/);
+    expect(lastError).toMatch(
+      /^the daily run of 2026-03-09 was given up after every retry; last failure: .*discovery failed/,
+    );
   });
 });

@@ -1,12 +1,12 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { runSync } from "../../src/blog-sync/run-sync";
 import { workspaceDb } from "../../src/db/client";
 import { syncRuns } from "../../src/db/schema";
 import { coordinatorFor } from "../../src/durable/workspace-coordinator";
-import { runSync } from "../../src/sync/run/run-sync";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { SYNCS, countAllRows, createConfig, items, newBlog, runConfig } from "./helpers";
+import { countAllRows, createConfig, items, newBlog, runConfig, SYNCS } from "./helpers";
 
 let ws: TestWorkspace;
 beforeAll(async () => {
@@ -43,7 +43,11 @@ describe("dry run", () => {
     });
     expect(run.source_url).toBe(blog.feedUrl);
     expect(preview).toHaveLength(3);
-    expect(preview.map((i: { source_url: string }) => i.source_url)).toEqual([blog.postUrl(3), blog.postUrl(2), blog.postUrl(1)]);
+    expect(preview.map((i: { source_url: string }) => i.source_url)).toEqual([
+      blog.postUrl(3),
+      blog.postUrl(2),
+      blog.postUrl(1),
+    ]);
     for (const item of preview) {
       expect(item).toMatchObject({ synced_post_id: null, action: "create", state: "queued", error: null });
       expect(item.title).toMatch(/^Sync post \d$/);
@@ -61,11 +65,16 @@ describe("dry run after a real run", () => {
   it("names no stored rows: synced_post_id is null for posts that exist too", async () => {
     const blog = newBlog("dry-after");
     const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
-    expect((await runConfig(ws, config.id, { publish: false })).body.run).toMatchObject({ status: "completed", created: 3 });
+    expect((await runConfig(ws, config.id, { publish: false })).body.run).toMatchObject({
+      status: "completed",
+      created: 3,
+    });
     await blog.control({ versions: { 2: 2 } });
     const preview = await runConfig(ws, config.id, { dry_run: true, publish: false });
     expect(preview.body.run).toMatchObject({ id: null, status: "completed", updated: 1, unchanged: 2 });
-    expect(preview.body.items.map((i: { synced_post_id: number | null; action: string }) => [i.synced_post_id, i.action])).toEqual([
+    expect(
+      preview.body.items.map((i: { synced_post_id: number | null; action: string }) => [i.synced_post_id, i.action]),
+    ).toEqual([
       [null, "unchanged"],
       [null, "update"],
       [null, "unchanged"],
@@ -80,17 +89,36 @@ describe("real runs", () => {
 
     const first = await runConfig(ws, config.id, { publish: false });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    expect(first.body.run).toMatchObject({ status: "completed", dry_run: false, publish: false, created: 3, queued: 0, failed: 0, error: null });
+    expect(first.body.run).toMatchObject({
+      status: "completed",
+      dry_run: false,
+      publish: false,
+      created: 3,
+      queued: 0,
+      failed: 0,
+      error: null,
+    });
     expect(first.body.run.id).toBeGreaterThan(0);
-    expect(first.body.items.every((i: { action: string; state: string }) => i.action === "create" && i.state === "draft")).toBe(true);
+    expect(
+      first.body.items.every((i: { action: string; state: string }) => i.action === "create" && i.state === "draft"),
+    ).toBe(true);
 
     const stored = await items(ws, config.id);
     expect(stored.count).toBe(3);
     expect(stored.data.map((p) => p.state)).toEqual(["draft", "draft", "draft"]);
     const post2 = stored.data.find((p) => postN(2).test(p.source_url));
-    expect(post2).toMatchObject({ config_id: config.id, title: "Sync post 2", body_richtext: null, approved_at: null, forum_post_id: null, published_at: null });
+    expect(post2).toMatchObject({
+      config_id: config.id,
+      title: "Sync post 2",
+      body_richtext: null,
+      approved_at: null,
+      forum_post_id: null,
+      published_at: null,
+    });
     expect(post2.body_markdown).toContain("version 1 of post number 2");
-    expect(first.body.items.map((i: { synced_post_id: number }) => i.synced_post_id).sort()).toEqual(stored.data.map((p) => p.id).sort());
+    expect(first.body.items.map((i: { synced_post_id: number }) => i.synced_post_id).sort()).toEqual(
+      stored.data.map((p) => p.id).sort(),
+    );
 
     const configAfter = await getConfig(config.id);
     expect(configAfter.last_run_at).not.toBeNull();
@@ -115,7 +143,9 @@ describe("real runs", () => {
     expect(post2After.updated_at > post2.updated_at).toBe(true);
 
     const runs = await workspaceDb(env, ws.id).db.select().from(syncRuns).all();
-    expect(runs.filter((r) => r.configId === config.id).map((r) => [r.status, r.created, r.updated, r.unchanged])).toEqual([
+    expect(
+      runs.filter((r) => r.configId === config.id).map((r) => [r.status, r.created, r.updated, r.unchanged]),
+    ).toEqual([
       ["completed", 3, 0, 0],
       ["completed", 0, 0, 3],
       ["completed", 0, 1, 2],
@@ -127,7 +157,9 @@ describe("real runs", () => {
     const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
     await runConfig(ws, config.id, { publish: false });
     const post1 = (await items(ws, config.id)).data.find((p) => postN(1).test(p.source_url));
-    await env.DB.prepare("UPDATE synced_posts SET state = 'published', forum_post_id = 't3_abc', permalink = '/r/rust/comments/abc/x/', published_at = ? WHERE id = ?")
+    await env.DB.prepare(
+      "UPDATE synced_posts SET state = 'published', forum_post_id = 't3_abc', permalink = '/r/rust/comments/abc/x/', published_at = ? WHERE id = ?",
+    )
       .bind(new Date().toISOString(), post1.id)
       .run();
     const publishedRow = await env.DB.prepare("SELECT * FROM synced_posts WHERE id = ?").bind(post1.id).first();
@@ -138,29 +170,45 @@ describe("real runs", () => {
     const skipped = res.body.items.find((i: { source_url: string }) => postN(1).test(i.source_url));
     expect(skipped).toMatchObject({ action: "skip", state: "published", synced_post_id: post1.id });
     expect(skipped.warnings.join(" ")).toMatch(/published/);
-    expect(await env.DB.prepare("SELECT * FROM synced_posts WHERE id = ?").bind(post1.id).first()).toEqual(publishedRow);
+    expect(await env.DB.prepare("SELECT * FROM synced_posts WHERE id = ?").bind(post1.id).first()).toEqual(
+      publishedRow,
+    );
     // The published post's page was not even fetched again.
     expect((await blog.hits())["posts/1.html"]).toBe(1);
   });
 
   it("publishing runs of an active, publish_immediately config queue new drafts with one task each", async () => {
     const blog = newBlog("queue");
-    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", publish_immediately: true, max_posts: 2 });
+    const config = await createConfig(ws, {
+      blog_url: blog.feedUrl,
+      subreddit: "rust",
+      publish_immediately: true,
+      max_posts: 2,
+    });
     // The publish consumer (real queue delivery) leaves an unapproved post as it is, so only its log line
     // shows that it handled the task. No earlier test of this file queues a task.
     const logged = vi.spyOn(console, "log");
     const handled = () =>
       logged.mock.calls
-        .flatMap((call) => (String(call[0]).startsWith("{") ? [JSON.parse(String(call[0])) as { msg?: string; type?: string; note?: string }] : []))
+        .flatMap((call) =>
+          String(call[0]).startsWith("{")
+            ? [JSON.parse(String(call[0])) as { msg?: string; type?: string; note?: string }]
+            : [],
+        )
         .filter((line) => line.msg === "queue message handled" && line.type === "publish.post");
     try {
       const res = await runConfig(ws, config.id, {});
       expect(res.body.run).toMatchObject({ status: "completed", publish: true, max_posts: 2, created: 2, queued: 2 });
-      expect(res.body.items.map((i: { source_url: string }) => i.source_url)).toEqual([blog.postUrl(3), blog.postUrl(2)]);
+      expect(res.body.items.map((i: { source_url: string }) => i.source_url)).toEqual([
+        blog.postUrl(3),
+        blog.postUrl(2),
+      ]);
       expect(res.body.items.every((i: { state: string }) => i.state === "queued")).toBe(true);
       const end = Date.now() + 10_000;
       while (handled().length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-      expect(handled().map((line) => line.note)).toEqual(Array(2).fill("post is not approved: stays queued, nothing submitted"));
+      expect(handled().map((line) => line.note)).toEqual(
+        Array(2).fill("post is not approved: stays queued, nothing submitted"),
+      );
     } finally {
       logged.mockRestore();
     }
@@ -168,7 +216,12 @@ describe("real runs", () => {
     expect((await items(ws, config.id, "draft")).count).toBe(0);
 
     // An inactive config never queues: drafts only.
-    const quiet = await createConfig(ws, { blog_url: newBlog("queue-off").feedUrl, subreddit: "rust", publish_immediately: true, active: false });
+    const quiet = await createConfig(ws, {
+      blog_url: newBlog("queue-off").feedUrl,
+      subreddit: "rust",
+      publish_immediately: true,
+      active: false,
+    });
     const off = await runConfig(ws, quiet.id, { max_posts: 1 });
     expect(off.body.run).toMatchObject({ created: 1, queued: 0 });
     expect((await items(ws, quiet.id, "draft")).count).toBe(1);
@@ -176,7 +229,12 @@ describe("real runs", () => {
 
   it("a publishing run queues the drafts an earlier publish=false run wrote, unchanged as they are", async () => {
     const blog = newBlog("queue-later");
-    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", publish_immediately: true, max_posts: 2 });
+    const config = await createConfig(ws, {
+      blog_url: blog.feedUrl,
+      subreddit: "rust",
+      publish_immediately: true,
+      max_posts: 2,
+    });
     await runConfig(ws, config.id, { publish: false });
     expect((await items(ws, config.id, "draft")).count).toBe(2);
     const res = await runConfig(ws, config.id, {});
@@ -213,10 +271,21 @@ describe("real runs", () => {
 
   it("include_media keeps the article's images and stores forum rich text; without it both stay empty", async () => {
     const blog = newBlog("media");
-    const withMedia = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", include_media: true, max_posts: 1 });
+    const withMedia = await createConfig(ws, {
+      blog_url: blog.feedUrl,
+      subreddit: "rust",
+      include_media: true,
+      max_posts: 1,
+    });
     const res = await runConfig(ws, withMedia.id, { publish: false });
     expect(res.body.run).toMatchObject({ status: "completed", created: 1 });
-    expect(res.body.items[0].images).toEqual([{ url: `${env.FIXTURE_ORIGIN}/__blogsync/${blog.name}/images/3.png`, alt: "Diagram of post 3", caption: "The diagram of post 3" }]);
+    expect(res.body.items[0].images).toEqual([
+      {
+        url: `${env.FIXTURE_ORIGIN}/__blogsync/${blog.name}/images/3.png`,
+        alt: "Diagram of post 3",
+        caption: "The diagram of post 3",
+      },
+    ]);
     const [post] = (await items(ws, withMedia.id)).data;
     expect(post.images).toEqual(res.body.items[0].images);
     expect(JSON.stringify(post.body_richtext)).toContain("version 1 of post number 3");
@@ -265,7 +334,10 @@ describe("real runs", () => {
     expect(res.body.run).toMatchObject({ status: "failed", discovered: 0, created: 0 });
     expect(res.body.run.error).toBe(`no posts found at ${blog.feedUrl}`);
     expect((await getConfig(empty.id)).last_error).toBe(res.body.run.error);
-    expect((await runConfig(ws, empty.id, { dry_run: true })).body.run).toMatchObject({ status: "failed", error: res.body.run.error });
+    expect((await runConfig(ws, empty.id, { dry_run: true })).body.run).toMatchObject({
+      status: "failed",
+      error: res.body.run.error,
+    });
   });
 
   it("a second real run while one is active is 409 run_in_progress; dry runs never conflict", async () => {
@@ -300,7 +372,12 @@ describe("a run that writes nothing", () => {
 
     await blog.control({ hold: 2 }); // every post is unchanged: this run writes nothing
     // A claim of 300 ms, as if the run had been silent for most of its lease.
-    const running = runSync(env, workspaceDb(env, ws.id), config.id, { dryRun: false, publish: false, trigger: "api", leaseMs: 300 });
+    const running = runSync(env, workspaceDb(env, ws.id), config.id, {
+      dryRun: false,
+      publish: false,
+      trigger: "api",
+      leaseMs: 300,
+    });
     await blog.waitHeld();
     await new Promise((resolve) => setTimeout(resolve, 400));
     await runDurableObjectAlarm(coordinator); // expires whatever is past its deadline
@@ -319,7 +396,10 @@ describe("a run that writes nothing", () => {
     await blog.control({ hold: 1 }); // the last post
     const running = runConfig(ws, config.id, { publish: false });
     await blog.waitHeld();
-    expect((await callJson(SYNCS, { key: ws.writeKey, method: "POST", body: { id: config.id, subreddit: "golang" } })).status).toBe(200);
+    expect(
+      (await callJson(SYNCS, { key: ws.writeKey, method: "POST", body: { id: config.id, subreddit: "golang" } }))
+        .status,
+    ).toBe(200);
     await blog.release();
 
     const res = await running;
@@ -338,7 +418,11 @@ describe("abort on config change", () => {
     await blog.waitHeld();
     expect((await items(ws, config.id)).count).toBe(1);
 
-    const change = await callJson(SYNCS, { key: ws.writeKey, method: "POST", body: { id: config.id, subreddit: "golang" } });
+    const change = await callJson(SYNCS, {
+      key: ws.writeKey,
+      method: "POST",
+      body: { id: config.id, subreddit: "golang" },
+    });
     expect(change.status).toBe(200);
     await blog.release();
 

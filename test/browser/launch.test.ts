@@ -1,5 +1,5 @@
-import puppeteer from "@cloudflare/puppeteer";
 import { env } from "cloudflare:workers";
+import puppeteer from "@cloudflare/puppeteer";
 import { expect, it } from "vitest";
 
 // The BROWSER binding drives a real Chromium (locally Debian's, set up by scripts/setup-browser.mjs): the

@@ -44,12 +44,19 @@ describe("run leases", () => {
     const coordinator = coordinatorFor(env, ws.id);
     const first = await coordinator.beginRun({ workspaceId: ws.id, configId: 1, revision: 1, fingerprint: FP_A });
     expect(first.ok).toBe(true);
-    expect(await coordinator.beginRun({ workspaceId: ws.id, configId: 1, revision: 1, fingerprint: FP_A })).toEqual({ ok: false, reason: "busy" });
-    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: 2, revision: 1, fingerprint: FP_B })).ok).toBe(true);
+    expect(await coordinator.beginRun({ workspaceId: ws.id, configId: 1, revision: 1, fingerprint: FP_A })).toEqual({
+      ok: false,
+      reason: "busy",
+    });
+    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: 2, revision: 1, fingerprint: FP_B })).ok).toBe(
+      true,
+    );
     if (!first.ok) return;
     expect(await coordinator.endRun(1, "not-the-token")).toBe(false);
     expect(await coordinator.endRun(1, first.token)).toBe(true);
-    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: 1, revision: 1, fingerprint: FP_A })).ok).toBe(true);
+    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: 1, revision: 1, fingerprint: FP_A })).ok).toBe(
+      true,
+    );
   });
 
   it("a config change makes the active run's next check fail; a claim with an older revision is stale", async () => {
@@ -59,45 +66,90 @@ describe("run leases", () => {
     if (!claim.ok) throw new Error("claim failed");
     expect(await coordinator.checkRun(5, claim.token)).toEqual({ ok: true });
     // A no-op update (same fingerprint) does not abort.
-    expect(await coordinator.configChanged({ workspaceId: ws.id, configId: 5, revision: 4, fingerprint: FP_A })).toEqual({ runWillAbort: false });
+    expect(
+      await coordinator.configChanged({ workspaceId: ws.id, configId: 5, revision: 4, fingerprint: FP_A }),
+    ).toEqual({ runWillAbort: false });
     expect(await coordinator.checkRun(5, claim.token)).toEqual({ ok: true });
-    expect(await coordinator.configChanged({ workspaceId: ws.id, configId: 5, revision: 5, fingerprint: FP_B })).toEqual({ runWillAbort: true });
+    expect(
+      await coordinator.configChanged({ workspaceId: ws.id, configId: 5, revision: 5, fingerprint: FP_B }),
+    ).toEqual({ runWillAbort: true });
     expect(await coordinator.checkRun(5, claim.token)).toEqual({ ok: false, reason: "config_changed" });
     // A late, out-of-order notice of an older revision does not undo the newer one.
     await coordinator.configChanged({ workspaceId: ws.id, configId: 5, revision: 4, fingerprint: FP_A });
     expect(await coordinator.checkRun(5, claim.token)).toEqual({ ok: false, reason: "config_changed" });
     await coordinator.endRun(5, claim.token);
-    expect(await coordinator.beginRun({ workspaceId: ws.id, configId: 5, revision: 4, fingerprint: FP_A })).toEqual({ ok: false, reason: "stale" });
-    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: 5, revision: 5, fingerprint: FP_B })).ok).toBe(true);
+    expect(await coordinator.beginRun({ workspaceId: ws.id, configId: 5, revision: 4, fingerprint: FP_A })).toEqual({
+      ok: false,
+      reason: "stale",
+    });
+    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: 5, revision: 5, fingerprint: FP_B })).ok).toBe(
+      true,
+    );
   });
 
   it("a run that died frees its slot at the deadline (alarm) and its record is closed as failed", async () => {
     const { ws, w, config } = await workspaceWithConfig("leases deadline", "https://example.com/feed.xml");
     const coordinator = coordinatorFor(env, ws.id);
-    const claim = await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A, leaseMs: 200 });
+    const claim = await coordinator.beginRun({
+      workspaceId: ws.id,
+      configId: config.id,
+      revision: 1,
+      fingerprint: FP_A,
+      leaseMs: 200,
+    });
     if (!claim.ok) throw new Error("claim failed");
-    const run = await insertRun(w, { configId: config.id, trigger: "api", scheduleKey: null, publish: true, maxPosts: 5, fingerprint: FP_A });
+    const run = await insertRun(w, {
+      configId: config.id,
+      trigger: "api",
+      scheduleKey: null,
+      publish: true,
+      maxPosts: 5,
+      fingerprint: FP_A,
+    });
     expect(await coordinator.attachRun(config.id, claim.token, run.id)).toBe(true);
-    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A })).ok).toBe(false);
+    expect(
+      (await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A })).ok,
+    ).toBe(false);
     // The run never asks again: after its deadline the alarm frees the slot.
     await new Promise((r) => setTimeout(r, 250));
     await runDurableObjectAlarm(coordinator); // runs now if the runtime has not fired it already
-    const closed = await until(() => getRun(w, run.id), (r) => r?.status === "failed");
+    const closed = await until(
+      () => getRun(w, run.id),
+      (r) => r?.status === "failed",
+    );
     expect(closed?.status).toBe("failed");
     expect(closed?.error).toMatch(/deadline/);
     expect(closed?.finishedAt).not.toBeNull();
     expect((await getConfigRow(w, config.id))?.lastError).toMatch(/deadline/);
     expect(await coordinator.activeRuns()).toEqual([]);
     expect(await coordinator.checkRun(config.id, claim.token)).toEqual({ ok: false, reason: "lease_lost" });
-    expect((await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A })).ok).toBe(true);
+    expect(
+      (await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A })).ok,
+    ).toBe(true);
   });
 
   it("closing an abandoned run touches neither a run that already finished nor its config", async () => {
     const { w, config } = await workspaceWithConfig("leases finished", "https://example.com/finished.xml");
-    const run = await insertRun(w, { configId: config.id, trigger: "api", scheduleKey: null, publish: true, maxPosts: 5, fingerprint: FP_A });
+    const run = await insertRun(w, {
+      configId: config.id,
+      trigger: "api",
+      scheduleKey: null,
+      publish: true,
+      maxPosts: 5,
+      fingerprint: FP_A,
+    });
     await finishRun(w, run.id, config.id, {
-      status: "completed", sourceKind: "feed", sourceUrl: "x", discovered: 0, created: 0, updated: 0, unchanged: 0, queued: 0, failed: 0,
-      error: null, finishedAt: "2026-01-01T00:00:00.000Z",
+      status: "completed",
+      sourceKind: "feed",
+      sourceUrl: "x",
+      discovered: 0,
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      queued: 0,
+      failed: 0,
+      error: null,
+      finishedAt: "2026-01-01T00:00:00.000Z",
     });
     const [runBefore, configBefore] = [await getRun(w, run.id), await getConfigRow(w, config.id)];
     expect(await failAbandonedRun(w, run.id, "abandoned")).toBe(false);
@@ -107,7 +159,14 @@ describe("run leases", () => {
     expect(configBefore?.lastError).toBeNull();
     // Another workspace's accessor closes nothing either.
     const stranger = await createTestWorkspace("leases finished stranger");
-    const live = await insertRun(w, { configId: config.id, trigger: "api", scheduleKey: null, publish: true, maxPosts: 5, fingerprint: FP_A });
+    const live = await insertRun(w, {
+      configId: config.id,
+      trigger: "api",
+      scheduleKey: null,
+      publish: true,
+      maxPosts: 5,
+      fingerprint: FP_A,
+    });
     expect(await failAbandonedRun(workspaceDb(env, stranger.id), live.id, "abandoned")).toBe(false);
     expect((await getRun(w, live.id))?.status).toBe("running");
     expect(await getConfigRow(w, config.id)).toEqual(configBefore);
@@ -116,7 +175,13 @@ describe("run leases", () => {
   it("asking extends the deadline: a run that keeps asking keeps its slot", async () => {
     const ws = await createTestWorkspace("leases heartbeat");
     const coordinator = coordinatorFor(env, ws.id);
-    const claim = await coordinator.beginRun({ workspaceId: ws.id, configId: 9, revision: 1, fingerprint: FP_A, leaseMs: 300 });
+    const claim = await coordinator.beginRun({
+      workspaceId: ws.id,
+      configId: 9,
+      revision: 1,
+      fingerprint: FP_A,
+      leaseMs: 300,
+    });
     if (!claim.ok) throw new Error("claim failed");
     await new Promise((r) => setTimeout(r, 150));
     expect(await coordinator.checkRun(9, claim.token)).toEqual({ ok: true });
@@ -133,9 +198,15 @@ describe("browser slot", () => {
     const first = await coordinator.acquireBrowserSlot("readiness");
     if (!first.ok) throw new Error("first acquire failed");
     const order: string[] = [];
-    const second = coordinator.acquireBrowserSlot("preflight", { waitMs: 5000 }).then((r) => (order.push("second"), r));
+    const second = coordinator.acquireBrowserSlot("preflight", { waitMs: 5000 }).then((r) => {
+      order.push("second");
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 20));
-    const third = coordinator.acquireBrowserSlot("persona-check", { waitMs: 5000 }).then((r) => (order.push("third"), r));
+    const third = coordinator.acquireBrowserSlot("persona-check", { waitMs: 5000 }).then((r) => {
+      order.push("third");
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 20));
     expect(await coordinator.browserStatus()).toMatchObject({ holder: { operation: "readiness" }, waiting: 2 });
     expect(await coordinator.releaseBrowserSlot("someone-else")).toBe(false);
@@ -190,14 +261,23 @@ describe("withBrowserSlot", () => {
   it("runs work in turn, releases after it (even when it throws), and answers 409 browser_busy with retry-after", async () => {
     const ws = await createTestWorkspace("with slot");
     const coordinator = coordinatorFor(env, ws.id);
-    await expect(withBrowserSlot(env, ws.id, "readiness", async () => { throw new Error("boom"); })).rejects.toThrow("boom");
+    await expect(
+      withBrowserSlot(env, ws.id, "readiness", async () => {
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
     expect((await coordinator.browserStatus()).holder).toBeNull();
 
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const long = withBrowserSlot(env, ws.id, "publish", () => gate.then(() => "published"));
-    await until(() => coordinator.browserStatus(), (s) => s.holder !== null);
-    const busy = await withBrowserSlot(env, ws.id, "preflight", async () => "never", { waitMs: 100 }).catch((e: unknown) => e);
+    await until(
+      () => coordinator.browserStatus(),
+      (s) => s.holder !== null,
+    );
+    const busy = await withBrowserSlot(env, ws.id, "preflight", async () => "never", { waitMs: 100 }).catch(
+      (e: unknown) => e,
+    );
     expect(busy).toBeInstanceOf(ApiError);
     expect((busy as ApiError).code).toBe("browser_busy");
     expect(Number((busy as ApiError).headers?.["retry-after"])).toBeGreaterThanOrEqual(1);

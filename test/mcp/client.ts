@@ -10,7 +10,11 @@ export async function connectClient(key: string | null): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(MCP_URL), {
     // Through the test harness's call(): the Worker's own fetch handler, as an HTTP client reaches it.
     fetch: (url, init) =>
-      call(new URL(url).pathname, { method: init?.method, rawBody: init?.body ?? undefined, headers: Object.fromEntries(new Headers(init?.headers)) }),
+      call(new URL(url).pathname, {
+        method: init?.method,
+        rawBody: init?.body ?? undefined,
+        headers: Object.fromEntries(new Headers(init?.headers)),
+      }),
     requestInit: key ? { headers: { authorization: `Bearer ${key}` } } : undefined,
   });
   await client.connect(transport);

@@ -1,10 +1,10 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolName } from "../../src/mcp/tools";
 import { call, callJson, createTestWorkspace } from "../helpers";
 import { connectClient, postMcp } from "./client";
-import { seedWorkspace, type SeededWorkspace } from "./seed";
+import { type SeededWorkspace, seedWorkspace } from "./seed";
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
 type Operation = { method: string; path: string; scope: string; tool: boolean };
@@ -18,7 +18,12 @@ async function documentedOperations(): Promise<Operation[]> {
   return Object.entries(body.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
-      .map(([method, op]) => ({ method: method.toUpperCase(), path, scope: op["x-threadwatch-scope"], tool: op["x-threadwatch-tool"] !== false })),
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        scope: op["x-threadwatch-scope"],
+        tool: op["x-threadwatch-tool"] !== false,
+      })),
   );
 }
 
@@ -41,7 +46,12 @@ describe("initialize", () => {
     expect(writer.getServerVersion()).toEqual({ name: "threadwatch", version: "1.0.0" });
     expect(writer.getServerCapabilities()?.tools).toBeDefined();
     const instructions = writer.getInstructions() ?? "";
-    const order = ["get_blog_subreddit_syncs", "post_blog_subreddit_syncs_id_run", "post_blog_subreddit_syncs_id_readiness", "post_blog_subreddit_syncs_id_publish_preflight"];
+    const order = [
+      "get_blog_subreddit_syncs",
+      "post_blog_subreddit_syncs_id_run",
+      "post_blog_subreddit_syncs_id_readiness",
+      "post_blog_subreddit_syncs_id_publish_preflight",
+    ];
     const positions = order.map((name) => instructions.indexOf(name));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -75,7 +85,10 @@ describe("tools/list", () => {
     expect(getPosts.description).toBe(doc.paths["/posts"].get.summary);
     const queryNames = doc.paths["/posts"].get.parameters.map((p: any) => p.name);
     expect(Object.keys(getPosts.inputSchema.properties!)).toEqual(queryNames);
-    expect(getPosts.inputSchema.properties!.priority).toMatchObject({ type: "string", enum: ["high", "medium", "low"] });
+    expect(getPosts.inputSchema.properties!.priority).toMatchObject({
+      type: "string",
+      enum: ["high", "medium", "low"],
+    });
     expect(getPosts.inputSchema.properties!.include_archived).toMatchObject({ type: "boolean" });
     expect(getPosts.inputSchema.required).toBeUndefined();
     expect(getPosts.inputSchema.additionalProperties).toBe(false);
@@ -129,14 +142,19 @@ describe("tools/call answers exactly as REST does", () => {
 
   it("keyword_id filters like REST and a keyword filter returns posts", async () => {
     const args = { keyword_id: ws.keywordIds[0]!, include_archived: true };
-    const rest = await callJson(`/api/v1/posts?keyword_id=${args.keyword_id}&include_archived=true`, { key: ws.readKey });
+    const rest = await callJson(`/api/v1/posts?keyword_id=${args.keyword_id}&include_archived=true`, {
+      key: ws.readKey,
+    });
     const result = await reader.callTool({ name: "get_posts", arguments: args });
     expect(result.structuredContent).toEqual(rest.body);
     expect(rest.body.count).toBeGreaterThan(0);
   });
 
   it("get_keywords and get_competitors equal their REST lists", async () => {
-    for (const [tool, path] of [["get_keywords", "/api/v1/keywords"], ["get_competitors", "/api/v1/competitors"]] as const) {
+    for (const [tool, path] of [
+      ["get_keywords", "/api/v1/keywords"],
+      ["get_competitors", "/api/v1/competitors"],
+    ] as const) {
       const rest = await callJson(path, { key: ws.readKey });
       const result = await reader.callTool({ name: tool, arguments: {} });
       expect(result.structuredContent).toEqual(rest.body);
@@ -146,18 +164,27 @@ describe("tools/call answers exactly as REST does", () => {
 
   it("write tools change the workspace through the REST handlers", async () => {
     const postId = ws.postIds[1]!;
-    const patched = await writer.callTool({ name: "patch_posts_id", arguments: { id: postId, is_answered: true, archived: true } });
+    const patched = await writer.callTool({
+      name: "patch_posts_id",
+      arguments: { id: postId, is_answered: true, archived: true },
+    });
     expect(patched.isError).toBeFalsy();
     expect(patched.structuredContent).toMatchObject({ id: postId, is_answered: true, archived: true });
     const listed = await callJson("/api/v1/posts?include_archived=true&limit=500", { key: ws.readKey });
     expect(listed.body.data.find((p: any) => p.id === postId)).toEqual(patched.structuredContent);
 
-    const created = await writer.callTool({ name: "post_keywords", arguments: { keyword: "helpdesk", is_ambiguous: true } });
+    const created = await writer.callTool({
+      name: "post_keywords",
+      arguments: { keyword: "helpdesk", is_ambiguous: true },
+    });
     expect(created._meta?.["threadwatch/status"]).toBe(201);
     const keyword = created.structuredContent as { id: number; keyword: string; is_ambiguous: boolean };
     expect(keyword).toMatchObject({ keyword: "helpdesk", is_ambiguous: true });
 
-    const renamed = await writer.callTool({ name: "patch_keywords_id", arguments: { id: keyword.id, keyword: "help desk" } });
+    const renamed = await writer.callTool({
+      name: "patch_keywords_id",
+      arguments: { id: keyword.id, keyword: "help desk" },
+    });
     expect(renamed.structuredContent).toMatchObject({ id: keyword.id, keyword: "help desk" });
 
     const deleted = await writer.callTool({ name: "delete_keywords_id", arguments: { id: keyword.id } });
@@ -172,7 +199,13 @@ describe("tools/call answers exactly as REST does", () => {
 describe("blog sync tools (interface-spec 4.2)", () => {
   it("creates a config and lists it exactly as REST does", async () => {
     const { tools } = await writer.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["get_blog_subreddit_syncs", "post_blog_subreddit_syncs", "post_blog_subreddit_syncs_id_run"]));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining([
+        "get_blog_subreddit_syncs",
+        "post_blog_subreddit_syncs",
+        "post_blog_subreddit_syncs_id_run",
+      ]),
+    );
     const created = await writer.callTool({
       name: "post_blog_subreddit_syncs",
       arguments: { blog_url: `${env.FIXTURE_ORIGIN}/mcp-blog/`, subreddit: "r/webdev", max_posts: 3 },
@@ -187,7 +220,10 @@ describe("blog sync tools (interface-spec 4.2)", () => {
     const one = await reader.callTool({ name: "get_blog_subreddit_syncs_id", arguments: { id } });
     expect(one.structuredContent).toEqual(created.structuredContent);
 
-    const refused = await reader.callTool({ name: "post_blog_subreddit_syncs_id_run", arguments: { id, dry_run: true } });
+    const refused = await reader.callTool({
+      name: "post_blog_subreddit_syncs_id_run",
+      arguments: { id, dry_run: true },
+    });
     expect((refused.structuredContent as any).error.code).toBe("forbidden");
   });
 });
@@ -211,7 +247,10 @@ describe("scopes", () => {
     try {
       const posts = await client.callTool({ name: "get_posts", arguments: { include_archived: true } });
       expect(posts.structuredContent).toEqual({ data: [], count: 0, next_offset: null });
-      const foreign = await client.callTool({ name: "patch_posts_id", arguments: { id: ws.postIds[0]!, skipped: false } });
+      const foreign = await client.callTool({
+        name: "patch_posts_id",
+        arguments: { id: ws.postIds[0]!, skipped: false },
+      });
       expect(foreign.isError).toBe(true);
       expect((foreign.structuredContent as any).error.code).toBe("not_found");
     } finally {
@@ -240,14 +279,22 @@ describe("errors", () => {
   });
 
   it("rejects unknown body arguments and wrong body types like REST", async () => {
-    const unknown = await writer.callTool({ name: "patch_posts_id", arguments: { id: ws.postIds[3]!, archived: true, colour: "red" } });
+    const unknown = await writer.callTool({
+      name: "patch_posts_id",
+      arguments: { id: ws.postIds[3]!, archived: true, colour: "red" },
+    });
     expect(unknown.isError).toBe(true);
-    expect((unknown.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "body.colour", message: "unknown field" }] });
+    expect((unknown.structuredContent as any).error).toMatchObject({
+      code: "validation_failed",
+      details: [{ path: "body.colour", message: "unknown field" }],
+    });
     const proto = await postMcp(
       '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"post_keywords","arguments":{"keyword":"x","__proto__":{"a":1}}}}',
       ws.writeKey,
     );
-    expect(((await proto.json()) as any).result.structuredContent.error.details).toEqual([{ path: "body.__proto__", message: "unknown field" }]);
+    expect(((await proto.json()) as any).result.structuredContent.error.details).toEqual([
+      { path: "body.__proto__", message: "unknown field" },
+    ]);
     const wrongType = await writer.callTool({ name: "post_keywords", arguments: { keyword: 42 } });
     expect((wrongType.structuredContent as any).error.code).toBe("validation_failed");
     expect((wrongType.structuredContent as any).error.details[0].path).toBe("body.keyword");
@@ -258,16 +305,31 @@ describe("errors", () => {
   it("reports a missing or unusable path parameter as validation_failed, not a wrong route", async () => {
     const result = await writer.callTool({ name: "patch_posts_id", arguments: { archived: true } });
     expect(result.isError).toBe(true);
-    expect((result.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "path.id", message: "required" }] });
+    expect((result.structuredContent as any).error).toMatchObject({
+      code: "validation_failed",
+      details: [{ path: "path.id", message: "required" }],
+    });
     for (const id of ["..", ".", ""]) {
       const dots = await writer.callTool({ name: "get_blog_subreddit_syncs_id", arguments: { id } });
-      expect((dots.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "path.id" }] });
+      expect((dots.structuredContent as any).error).toMatchObject({
+        code: "validation_failed",
+        details: [{ path: "path.id" }],
+      });
     }
     const unpaired = await writer.callTool({ name: "get_blog_subreddit_syncs_id", arguments: { id: "\ud800" } });
-    expect((unpaired.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "path.id" }] });
+    expect((unpaired.structuredContent as any).error).toMatchObject({
+      code: "validation_failed",
+      details: [{ path: "path.id" }],
+    });
     // A slash stays inside its segment, so REST sees one bad id rather than another route.
-    const slashed = await writer.callTool({ name: "patch_posts_id", arguments: { id: "../keywords/1", archived: true } });
-    expect((slashed.structuredContent as any).error).toMatchObject({ code: "validation_failed", details: [{ path: "path.id" }] });
+    const slashed = await writer.callTool({
+      name: "patch_posts_id",
+      arguments: { id: "../keywords/1", archived: true },
+    });
+    expect((slashed.structuredContent as any).error).toMatchObject({
+      code: "validation_failed",
+      details: [{ path: "path.id" }],
+    });
   });
 
   it("answers not_found for an unknown id and an unknown tool", async () => {
@@ -276,11 +338,14 @@ describe("errors", () => {
     expect(missing._meta?.["threadwatch/status"]).toBe(404);
     const unknown = await writer.callTool({ name: "drop_all_posts", arguments: {} });
     expect(unknown.isError).toBe(true);
-    expect((unknown.structuredContent as any).error).toMatchObject({ code: "not_found", message: "unknown tool drop_all_posts" });
+    expect((unknown.structuredContent as any).error).toMatchObject({
+      code: "not_found",
+      message: "unknown tool drop_all_posts",
+    });
   });
 
   it("answers 401 with the error body before any protocol work", async () => {
-    for (const key of [null, "tw_live_" + "x".repeat(40), "not-a-key"]) {
+    for (const key of [null, `tw_live_${"x".repeat(40)}`, "not-a-key"]) {
       const res = await postMcp("this is not JSON-RPC", key);
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toBe("Bearer");
@@ -297,18 +362,30 @@ describe("errors", () => {
     expect(parse.status).toBe(400);
     expect(((await parse.json()) as any).error.code).toBe(-32700);
 
-    const badArgs = await postMcp(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_posts", arguments: "oops" } }), ws.writeKey);
+    const badArgs = await postMcp(
+      JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_posts", arguments: "oops" } }),
+      ws.writeKey,
+    );
     const badArgsBody = (await badArgs.json()) as any;
     expect(badArgsBody).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32602 } });
 
-    const unknownMethod = await postMcp(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/destroy" }), ws.writeKey);
+    const unknownMethod = await postMcp(
+      JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/destroy" }),
+      ws.writeKey,
+    );
     expect(((await unknownMethod.json()) as any).error.code).toBe(-32601);
 
-    const noName = await postMcp(JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: {} }), ws.writeKey);
+    const noName = await postMcp(
+      JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: {} }),
+      ws.writeKey,
+    );
     expect(((await noName.json()) as any).error.code).toBe(-32602);
 
     // The endpoint still works afterwards.
-    const ok = await postMcp(JSON.stringify({ jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "get_keywords", arguments: {} } }), ws.writeKey);
+    const ok = await postMcp(
+      JSON.stringify({ jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "get_keywords", arguments: {} } }),
+      ws.writeKey,
+    );
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as any).result.structuredContent.count).toBe(2);
   });

@@ -25,7 +25,11 @@ export async function seedWorkspace(count = 24): Promise<SeededWorkspace> {
     if (created.status !== 201) throw new Error(`keyword seed failed: ${JSON.stringify(created.body)}`);
     keywordIds.push(created.body.id);
   }
-  const competitor = await callJson("/api/v1/competitors", { key: ws.writeKey, method: "POST", body: { name: "Acme CRM" } });
+  const competitor = await callJson("/api/v1/competitors", {
+    key: ws.writeKey,
+    method: "POST",
+    body: { name: "Acme CRM" },
+  });
   if (competitor.status !== 201) throw new Error(`competitor seed failed: ${JSON.stringify(competitor.body)}`);
 
   const { db } = workspaceDb(env, ws.id);
@@ -50,10 +54,25 @@ export async function seedWorkspace(count = 24): Promise<SeededWorkspace> {
   const postIds: number[] = [];
   // D1 binds at most 100 parameters per statement: 17 columns × 5 rows stays under it.
   for (let i = 0; i < values.length; i += 5) {
-    const rows = await db.insert(posts).values(values.slice(i, i + 5)).returning({ id: posts.id });
+    const rows = await db
+      .insert(posts)
+      .values(values.slice(i, i + 5))
+      .returning({ id: posts.id });
     postIds.push(...rows.map((r) => r.id));
   }
-  await db.insert(postKeywords).values(postIds.filter((_, i) => i % 2 === 0).map((postId, i) => ({ workspaceId: ws.id, postId, keywordId: keywordIds[i % 2]! })));
-  await db.insert(postCompetitors).values(postIds.filter((_, i) => i % 5 === 1).map((postId) => ({ workspaceId: ws.id, postId, competitorId: competitor.body.id })));
+  await db
+    .insert(postKeywords)
+    .values(
+      postIds
+        .filter((_, i) => i % 2 === 0)
+        .map((postId, i) => ({ workspaceId: ws.id, postId, keywordId: keywordIds[i % 2]! })),
+    );
+  await db
+    .insert(postCompetitors)
+    .values(
+      postIds
+        .filter((_, i) => i % 5 === 1)
+        .map((postId) => ({ workspaceId: ws.id, postId, competitorId: competitor.body.id })),
+    );
   return { ...ws, keywordIds, postIds };
 }

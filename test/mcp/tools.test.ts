@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/errors";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, queryBoolean } from "../../src/lib/openapi";
 import { toolRequest } from "../../src/mcp/call";
 import { toJsonSchema } from "../../src/mcp/json-schema";
-import { toolName, toolsFromOpenApi, toolsForScope, type OpenApiDocumentLike } from "../../src/mcp/tools";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, queryBoolean } from "../../src/lib/openapi";
+import { type OpenApiDocumentLike, toolName, toolsForScope, toolsFromOpenApi } from "../../src/mcp/tools";
 
 const documentOf = (router: ReturnType<typeof createRouter>) =>
   router.getOpenAPIDocument({ openapi: "3.0.3", info: { title: "t", version: "1" } }) as unknown as OpenApiDocumentLike;
@@ -27,7 +27,11 @@ describe("tool names (SPEC 7, interface-spec 4.2)", () => {
 describe("OpenAPI 3.0 → JSON Schema", () => {
   it("resolves references, turns nullable into a null type and converts 3.0-only keywords", () => {
     const components = {
-      Inner: { type: "object", properties: { when: { type: "string", nullable: true, example: "2026-01-01" } }, required: ["when"] },
+      Inner: {
+        type: "object",
+        properties: { when: { type: "string", nullable: true, example: "2026-01-01" } },
+        required: ["when"],
+      },
       Loop: { type: "object", properties: { next: { $ref: "#/components/schemas/Loop" } } },
     };
     const out = toJsonSchema(
@@ -47,11 +51,22 @@ describe("OpenAPI 3.0 → JSON Schema", () => {
     expect(out).toEqual({
       type: "object",
       properties: {
-        inner: { type: "object", properties: { when: { type: ["string", "null"], examples: ["2026-01-01"] } }, required: ["when"] },
+        inner: {
+          type: "object",
+          properties: { when: { type: ["string", "null"], examples: ["2026-01-01"] } },
+          required: ["when"],
+        },
         level: { type: ["string", "null"], enum: ["a", "b", null] },
         ratio: { type: "number", exclusiveMinimum: 0, maximum: 1 },
         loop: { type: "object", properties: { next: {} } },
-        list: { type: "array", items: { type: "object", properties: { when: { type: ["string", "null"], examples: ["2026-01-01"] } }, required: ["when"] } },
+        list: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { when: { type: ["string", "null"], examples: ["2026-01-01"] } },
+            required: ["when"],
+          },
+        },
       },
     });
   });
@@ -59,9 +74,15 @@ describe("OpenAPI 3.0 → JSON Schema", () => {
 
 describe("tool generation from a route table", () => {
   const Thing = z.object({ id: z.number().int(), label: z.string().nullable() }).openapi("Thing");
-  const ThingInput = z.strictObject({ label: z.string().min(1), colour: z.enum(["red", "blue"]).nullable().optional() }).openapi("ThingInput");
+  const ThingInput = z
+    .strictObject({ label: z.string().min(1), colour: z.enum(["red", "blue"]).nullable().optional() })
+    .openapi("ThingInput");
   const groupParam = z.object({
-    id: z.coerce.number().int().min(1).openapi({ param: { name: "id", in: "path" }, type: "integer", minimum: 1, example: 7 }),
+    id: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .openapi({ param: { name: "id", in: "path" }, type: "integer", minimum: 1, example: 7 }),
   });
   const router = createRouter()
     .openapi(
@@ -70,7 +91,12 @@ describe("tool generation from a route table", () => {
         path: "/things",
         summary: "List things",
         scope: "read",
-        request: { query: z.strictObject({ archived: queryBoolean.optional(), limit: z.coerce.number().int().optional().openapi({ type: "integer" }) }) },
+        request: {
+          query: z.strictObject({
+            archived: queryBoolean.optional(),
+            limit: z.coerce.number().int().optional().openapi({ type: "integer" }),
+          }),
+        },
         responses: { 200: jsonResponse(z.object({ data: z.array(Thing) }), "Things") },
       }),
       (c) => c.json({ data: [] }, 200),
@@ -131,15 +157,25 @@ describe("tool generation from a route table", () => {
       additionalProperties: false,
     });
     expect(add).toMatchObject({ scope: "read_write", body: "fields", pathParams: ["id"] });
-    expect(byName.get_things!.inputSchema.properties).toEqual({ archived: { type: "boolean" }, limit: { type: "integer" } });
+    expect(byName.get_things!.inputSchema.properties).toEqual({
+      archived: { type: "boolean" },
+      limit: { type: "integer" },
+    });
     expect([...byName.get_things!.queryParams]).toEqual(["archived", "limit"]);
     expect(JSON.stringify(tools)).not.toContain("$ref");
   });
 
   it("derives hints from the method and hides write tools from read keys", () => {
     expect(byName.get_things!.annotations).toEqual({ readOnlyHint: true });
-    expect(byName.post_thing_groups_id_things!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-    expect(byName.delete_things_id!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(byName.post_thing_groups_id_things!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+    });
+    expect(byName.delete_things_id!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    });
     expect(toolsForScope(tools, "read").map((t) => t.name)).toEqual(["get_things"]);
     expect(toolsForScope(tools, "read_write")).toHaveLength(3);
   });
@@ -165,7 +201,9 @@ describe("tool generation from a route table", () => {
 });
 
 describe("tool arguments → REST request", () => {
-  const Choice = z.union([z.object({ kind: z.literal("a"), n: z.number() }), z.object({ kind: z.literal("b") })]).openapi("Choice");
+  const Choice = z
+    .union([z.object({ kind: z.literal("a"), n: z.number() }), z.object({ kind: z.literal("b") })])
+    .openapi("Choice");
   const router = createRouter()
     .openapi(
       apiRoute({
@@ -174,7 +212,11 @@ describe("tool arguments → REST request", () => {
         summary: "List things",
         scope: "read",
         request: {
-          query: z.strictObject({ archived: queryBoolean.optional(), tag: z.array(z.string()).optional(), limit: z.coerce.number().optional() }),
+          query: z.strictObject({
+            archived: queryBoolean.optional(),
+            tag: z.array(z.string()).optional(),
+            limit: z.coerce.number().optional(),
+          }),
         },
         responses: { 200: jsonResponse(z.object({}), "ok") },
       }),
@@ -186,7 +228,11 @@ describe("tool arguments → REST request", () => {
         path: "/things/{id}",
         summary: "Change a thing",
         scope: "read_write",
-        request: { params: idParam(), query: z.strictObject({ dry: queryBoolean.optional() }), body: jsonBody(z.strictObject({ label: z.string(), archived: z.boolean() })) },
+        request: {
+          params: idParam(),
+          query: z.strictObject({ dry: queryBoolean.optional() }),
+          body: jsonBody(z.strictObject({ label: z.string(), archived: z.boolean() })),
+        },
         responses: { 200: jsonResponse(z.object({}), "ok") },
       }),
       (c) => c.json({}, 200),

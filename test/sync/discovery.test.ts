@@ -1,16 +1,20 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { FetchError, canonicalizeUrl, discoverPosts } from "../../src/sync/index";
 import { parseFeed } from "../../src/sync/discovery/feeds";
-import { parseSitemap } from "../../src/sync/discovery/sitemaps";
-import { looksLikePost } from "../../src/sync/discovery/post-urls";
 import { scanHead } from "../../src/sync/discovery/page-links";
+import { looksLikePost } from "../../src/sync/discovery/post-urls";
+import { parseSitemap } from "../../src/sync/discovery/sitemaps";
+import { canonicalizeUrl, discoverPosts, FetchError } from "../../src/sync/index";
 
 const policy = { allowPrivate: true };
 const blog = () => `${env.FIXTURE_ORIGIN}/blog`;
 const paths = (urls: { url: string }[]) => urls.map((p) => new URL(p.url).pathname + new URL(p.url).search);
 
-const NEWEST_THREE = ["/blog/posts/2026/03/third-post.html", "/blog/posts/2026/02/second-post.html", "/blog/posts/2026/01/first-post.html"];
+const NEWEST_THREE = [
+  "/blog/posts/2026/03/third-post.html",
+  "/blog/posts/2026/02/second-post.html",
+  "/blog/posts/2026/01/first-post.html",
+];
 
 describe("discovery from each source", () => {
   it("a landing page: follows the advertised feed (not the comments feed)", async () => {
@@ -19,14 +23,22 @@ describe("discovery from each source", () => {
     expect(found.sourceUrl).toBe(`${blog()}/feed.xml`);
     // Newest first, canonical (tracking parameters and fragments dropped), the duplicate entry merged.
     expect(paths(found.posts)).toEqual(NEWEST_THREE);
-    expect(found.posts[0]).toEqual({ url: `${blog()}/posts/2026/03/third-post.html`, title: "The third post", publishedAt: "2026-03-10T09:00:00.000Z" });
+    expect(found.posts[0]).toEqual({
+      url: `${blog()}/posts/2026/03/third-post.html`,
+      title: "The third post",
+      publishedAt: "2026-03-10T09:00:00.000Z",
+    });
     expect(found.posts[2]!.title).toBe("The first post & the year");
   });
 
   it("an index page: post links in document order, pagination followed, navigation left out", async () => {
     const found = await discoverPosts(`${blog()}/`, { policy, sources: ["index"] });
     expect(found.sourceKind).toBe("index");
-    expect(paths(found.posts)).toEqual([...NEWEST_THREE, "/blog/posts/2025/12/older-post.html", "/blog/posts/2025/11/oldest-post.html"]);
+    expect(paths(found.posts)).toEqual([
+      ...NEWEST_THREE,
+      "/blog/posts/2025/12/older-post.html",
+      "/blog/posts/2025/11/oldest-post.html",
+    ]);
     expect(found.posts[0]!.title).toBe("The third post");
     expect(found.posts[0]!.publishedAt).toBe("2026-03-10T09:00:00.000Z");
     expect(found.posts.every((p) => !/tag|about|privacy|page/.test(p.url))).toBe(true);
@@ -73,7 +85,12 @@ describe("discovery from each source", () => {
     expect(found.sourceKind).toBe("landing");
     expect(found.posts.map((p) => p.url)).toContain(post);
     // The date is the one its URL carries (year and month).
-    expect(found).toEqual({ sourceKind: "landing", sourceUrl: post, posts: [{ url: post, title: null, publishedAt: "2026-02-01T00:00:00.000Z" }], warnings: [] });
+    expect(found).toEqual({
+      sourceKind: "landing",
+      sourceUrl: post,
+      posts: [{ url: post, title: null, publishedAt: "2026-02-01T00:00:00.000Z" }],
+      warnings: [],
+    });
   });
 });
 
@@ -116,29 +133,57 @@ describe("bounds and failures", () => {
 
 describe("parsers and URL rules", () => {
   it("canonicalizes URLs", () => {
-    expect(canonicalizeUrl("HTTPS://Blog.Example.com:443/a/b?utm_source=x&b=2&a=1&fbclid=z#frag")).toBe("https://blog.example.com/a/b?a=1&b=2");
+    expect(canonicalizeUrl("HTTPS://Blog.Example.com:443/a/b?utm_source=x&b=2&a=1&fbclid=z#frag")).toBe(
+      "https://blog.example.com/a/b?a=1&b=2",
+    );
     expect(canonicalizeUrl("http://example.com")).toBe("http://example.com/");
     expect(() => canonicalizeUrl("mailto:a@b.c")).toThrow();
   });
 
   it("tells posts from listing pages", () => {
-    for (const url of ["https://x.com/2024/05/hello-world/", "https://x.com/blog/my-post", "https://x.com/posts/2026/03/a.html", "https://x.com/?p=123"]) {
+    for (const url of [
+      "https://x.com/2024/05/hello-world/",
+      "https://x.com/blog/my-post",
+      "https://x.com/posts/2026/03/a.html",
+      "https://x.com/?p=123",
+    ]) {
       expect(looksLikePost(url), url).toBe(true);
     }
-    for (const url of ["https://x.com/", "https://x.com/tag/rust/", "https://x.com/category/news/", "https://x.com/author/ada/", "https://x.com/page/2/", "https://x.com/2024/05/", "https://x.com/blog/index-3.html", "https://x.com/feed.xml", "https://x.com/?s=term"]) {
+    for (const url of [
+      "https://x.com/",
+      "https://x.com/tag/rust/",
+      "https://x.com/category/news/",
+      "https://x.com/author/ada/",
+      "https://x.com/page/2/",
+      "https://x.com/2024/05/",
+      "https://x.com/blog/index-3.html",
+      "https://x.com/feed.xml",
+      "https://x.com/?s=term",
+    ]) {
       expect(looksLikePost(url), url).toBe(false);
     }
   });
 
   it("reads text sitemaps and reports malformed XML clearly", () => {
-    const text = parseSitemap("https://a.example/p/1\nnot a url\nhttps://a.example/p/2\n", "https://a.example/sitemap.txt");
-    expect(text.type === "urlset" && text.entries.map((e) => e.url)).toEqual(["https://a.example/p/1", "https://a.example/p/2"]);
-    expect(() => parseSitemap("<urlset><url><loc>https://a.example/</loc></url", "https://a.example/s.xml")).toThrow(/malformed sitemap: .*line/);
-    expect(() => parseSitemap("<html><body>not a sitemap</body></html>", "https://a.example/s.xml")).toThrow(/not a sitemap/);
+    const text = parseSitemap(
+      "https://a.example/p/1\nnot a url\nhttps://a.example/p/2\n",
+      "https://a.example/sitemap.txt",
+    );
+    expect(text.type === "urlset" && text.entries.map((e) => e.url)).toEqual([
+      "https://a.example/p/1",
+      "https://a.example/p/2",
+    ]);
+    expect(() => parseSitemap("<urlset><url><loc>https://a.example/</loc></url", "https://a.example/s.xml")).toThrow(
+      /malformed sitemap: .*line/,
+    );
+    expect(() => parseSitemap("<html><body>not a sitemap</body></html>", "https://a.example/s.xml")).toThrow(
+      /not a sitemap/,
+    );
   });
 
   it("reads advertised feed and next-page links with their character references decoded as HTML does", async () => {
-    const html = '<html><head><link rel="alternate" type="application/rss+xml" href="/feed?a=1&amp;b=2&#x26;c=3&not=4"><link rel="next" href="/page/2?x=1&#38;y=2"></head><body></body></html>';
+    const html =
+      '<html><head><link rel="alternate" type="application/rss+xml" href="/feed?a=1&amp;b=2&#x26;c=3&not=4"><link rel="next" href="/page/2?x=1&#38;y=2"></head><body></body></html>';
     expect(await scanHead(html, "https://a.example/blog/")).toEqual({
       feeds: ["https://a.example/feed?a=1&b=2&c=3&not=4"],
       next: "https://a.example/page/2?x=1&y=2",
@@ -147,10 +192,16 @@ describe("parsers and URL rules", () => {
   });
 
   it("a feed item whose link is unusable is left out; the feed's other items are read", () => {
-    const rss = '<rss version="2.0"><channel><item><title>Bad</title><link>http://[bad</link></item><item><title>Good</title><link>/p/good</link></item></channel></rss>';
-    expect(parseFeed(rss, "https://a.example/feed.xml").posts).toEqual([{ url: "https://a.example/p/good", title: "Good", publishedAt: null }]);
-    const atom = '<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>Bad</title><link href="http://[bad"/></entry><entry><title>Good</title><link href="/p/good"/></entry></feed>';
-    expect(parseFeed(atom, "https://a.example/atom.xml").posts).toEqual([{ url: "https://a.example/p/good", title: "Good", publishedAt: null }]);
+    const rss =
+      '<rss version="2.0"><channel><item><title>Bad</title><link>http://[bad</link></item><item><title>Good</title><link>/p/good</link></item></channel></rss>';
+    expect(parseFeed(rss, "https://a.example/feed.xml").posts).toEqual([
+      { url: "https://a.example/p/good", title: "Good", publishedAt: null },
+    ]);
+    const atom =
+      '<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>Bad</title><link href="http://[bad"/></entry><entry><title>Good</title><link href="/p/good"/></entry></feed>';
+    expect(parseFeed(atom, "https://a.example/atom.xml").posts).toEqual([
+      { url: "https://a.example/p/good", title: "Good", publishedAt: null },
+    ]);
   });
 
   it("a feed without items is valid and empty; garbage is a parse error, never a crash", () => {

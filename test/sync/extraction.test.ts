@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { commaCount, findFirst, invalidate, parseHtml } from "../../src/sync/extract/html-tree";
-import { type Article, type Block, FetchError, extractArticle, fetchArticle } from "../../src/sync/index";
+import { type Article, type Block, extractArticle, FetchError, fetchArticle } from "../../src/sync/index";
 import page001 from "../fixtures/extraction/001.html?raw";
 import baseUrlPage from "../fixtures/extraction/base-url-base-element-relative.html?raw";
 import hiddenNodes from "../fixtures/extraction/hidden-nodes.html?raw";
@@ -13,7 +13,11 @@ const policy = { allowPrivate: true };
 const FAKEHOST = "http://fakehost/test/page.html";
 
 function allUrls(blocks: Block[]): string[] {
-  return JSON.stringify(blocks).match(/"(href|url)":"[^"]*"/g)?.map((m) => m.split('":"')[1]!.slice(0, -1)) ?? [];
+  return (
+    JSON.stringify(blocks)
+      .match(/"(href|url)":"[^"]*"/g)
+      ?.map((m) => m.split('":"')[1]!.slice(0, -1)) ?? []
+  );
 }
 
 describe("a blog post fetched from the web", () => {
@@ -28,7 +32,17 @@ describe("a blog post fetched from the web", () => {
   });
 
   it("has the body as a block tree, in order, with absolute URLs", () => {
-    expect(article.blocks.map((b) => b.type)).toEqual(["paragraph", "paragraph", "heading", "list", "image", "quote", "code", "table", "paragraph"]);
+    expect(article.blocks.map((b) => b.type)).toEqual([
+      "paragraph",
+      "paragraph",
+      "heading",
+      "list",
+      "image",
+      "quote",
+      "code",
+      "table",
+      "paragraph",
+    ]);
     const [first, , heading, list, image, , code, table] = article.blocks;
     expect(first).toMatchObject({ type: "paragraph" });
     expect(JSON.stringify(first)).toContain(`"href":"${env.FIXTURE_ORIGIN}/blog/posts/2026/02/second-post.html"`);
@@ -36,15 +50,40 @@ describe("a blog post fetched from the web", () => {
     expect(list).toMatchObject({ type: "list", ordered: false });
     expect((list as Extract<Block, { type: "list" }>).items).toHaveLength(2);
     // The lazy-loaded image: its real source, not the placeholder; alt and caption kept.
-    expect(image).toEqual({ type: "image", url: `${env.FIXTURE_ORIGIN}/blog/images/diagram.png`, alt: "A diagram of the system", caption: "The system, drawn by hand.", href: null });
+    expect(image).toEqual({
+      type: "image",
+      url: `${env.FIXTURE_ORIGIN}/blog/images/diagram.png`,
+      alt: "A diagram of the system",
+      caption: "The system, drawn by hand.",
+      href: null,
+    });
     expect(code).toEqual({ type: "code", text: "const answer = 42;\nconsole.log(answer);", language: "js" });
-    expect((table as Extract<Block, { type: "table" }>).rows[0]).toEqual({ header: true, cells: [[{ type: "text", text: "Name" }], [{ type: "text", text: "Value" }]] });
-    expect(article.images).toEqual([{ url: `${env.FIXTURE_ORIGIN}/blog/images/diagram.png`, alt: "A diagram of the system", caption: "The system, drawn by hand." }]);
+    expect((table as Extract<Block, { type: "table" }>).rows[0]).toEqual({
+      header: true,
+      cells: [[{ type: "text", text: "Name" }], [{ type: "text", text: "Value" }]],
+    });
+    expect(article.images).toEqual([
+      {
+        url: `${env.FIXTURE_ORIGIN}/blog/images/diagram.png`,
+        alt: "A diagram of the system",
+        caption: "The system, drawn by hand.",
+      },
+    ]);
     for (const url of allUrls(article.blocks)) expect(url).toMatch(/^https?:\/\//);
   });
 
   it("is free of navigation, comments, share widgets, related posts, sidebars and ads", () => {
-    for (const junk of ["Related posts", "casino", "Share on", "newsletter", "Buy our product", "All rights reserved", "About", "3 comments", "By Ada Writer"]) {
+    for (const junk of [
+      "Related posts",
+      "casino",
+      "Share on",
+      "newsletter",
+      "Buy our product",
+      "All rights reserved",
+      "About",
+      "3 comments",
+      "By Ada Writer",
+    ]) {
       expect(article.text).not.toContain(junk);
     }
     expect(article.text).toContain("The closing paragraph wraps the post up");
@@ -53,7 +92,16 @@ describe("a blog post fetched from the web", () => {
 
   it("is sanitized: no scripts, styles, iframes, event handlers or javascript: links (SPEC 8)", () => {
     const everything = JSON.stringify(article);
-    for (const bad of ["javascript:", "onclick", "alert(", "evil.example", "document.write", "color: red", "<script", "<iframe"]) {
+    for (const bad of [
+      "javascript:",
+      "onclick",
+      "alert(",
+      "evil.example",
+      "document.write",
+      "color: red",
+      "<script",
+      "<iframe",
+    ]) {
       expect(everything).not.toContain(bad);
     }
     // The link lost its target but kept its words.
@@ -69,7 +117,9 @@ describe("real pages (mozilla/readability test pages)", () => {
     expect(article.text).toContain("So finally you're testing your frontend JavaScript code? Great!");
     expect(article.text).not.toContain("Nicolas Perriault's homepage");
     expect(article.blocks.some((b) => b.type === "code")).toBe(true);
-    expect(allUrls(article.blocks)).toContain("http://fakehost/code/2013/testing-frontend-javascript-code-using-mocha-chai-and-sinon/");
+    expect(allUrls(article.blocks)).toContain(
+      "http://fakehost/code/2013/testing-frontend-javascript-code-using-mocha-chai-and-sinon/",
+    );
   });
 
   it("share buttons are dropped", async () => {
@@ -80,7 +130,11 @@ describe("real pages (mozilla/readability test pages)", () => {
 
   it("metadata from Parse.ly tags", async () => {
     const article = await extractArticle(parselyPage, FAKEHOST);
-    expect(article).toMatchObject({ title: "Some Other Title", byline: "Jane Doe", publishedAt: "2024-04-20T04:20:00.000Z" });
+    expect(article).toMatchObject({
+      title: "Some Other Title",
+      byline: "Jane Doe",
+      publishedAt: "2024-04-20T04:20:00.000Z",
+    });
   });
 
   it("links resolve against a relative <base href>", async () => {
@@ -123,7 +177,10 @@ describe("character sets and broken markup", () => {
   });
 
   it("an empty or non-article page gives an empty body with a warning, not a crash", async () => {
-    const article = await extractArticle("<html><body><nav><a href='/'>Home</a></nav></body></html>", "https://example.com/");
+    const article = await extractArticle(
+      "<html><body><nav><a href='/'>Home</a></nav></body></html>",
+      "https://example.com/",
+    );
     expect(article.blocks.length).toBeLessThanOrEqual(1);
     expect(article.warnings.length).toBeGreaterThan(0);
     expect(article.title).toBe("");
@@ -161,11 +218,14 @@ describe("line breaks", () => {
     const paragraphs = article.blocks as Extract<Block, { type: "paragraph" }>[];
     expect(paragraphs.map((p) => p.type)).toEqual(["paragraph", "paragraph"]);
     expect(paragraphs[0]!.children.map((c) => c.type)).toEqual(["text", "break", "text"]);
-    expect(article.text).toBe("First line of a poem that is long enough to be article text, surely,\nsecond line,\n\nthird line after a gap, and the paragraph goes on for a while longer.");
+    expect(article.text).toBe(
+      "First line of a poem that is long enough to be article text, surely,\nsecond line,\n\nthird line after a gap, and the paragraph goes on for a while longer.",
+    );
   });
 
   it("a <p> made of <br><br>-separated paragraphs is scored as the article it is, not as one paragraph", async () => {
-    const para = (n: number) => `Paragraph ${n} of the story, long enough to count as real text, with a comma, another one, and a full stop.`;
+    const para = (n: number) =>
+      `Paragraph ${n} of the story, long enough to count as real text, with a comma, another one, and a full stop.`;
     const teaser = (n: number) => `<p>Teaser ${n} about something else, with commas, words, more words, to score.</p>`;
     // The story is one <p> of six paragraphs; elsewhere on the page sits a block of five short teasers,
     // which outscores the story when the story counts as a single paragraph.
@@ -182,13 +242,17 @@ describe("page furniture inside the article", () => {
     const html = `<html><body><article><h2 id="setup">Setup<a class="headerlink" href="#setup">¶</a></h2><p>Some text that is long enough to be the article, with a few more words in it than that.</p><h2 id="next">Next <a href="#next">#</a></h2><p>More text that keeps the article going for another sentence or two, fine.</p></article></body></html>`;
     const article = await extractArticle(html, "https://example.com/post");
     const headings = article.blocks.filter((b): b is Extract<Block, { type: "heading" }> => b.type === "heading");
-    expect(headings.map((h) => h.children)).toEqual([[{ type: "text", text: "Setup" }], [{ type: "text", text: "Next" }]]);
+    expect(headings.map((h) => h.children)).toEqual([
+      [{ type: "text", text: "Setup" }],
+      [{ type: "text", text: "Next" }],
+    ]);
   });
 });
 
 describe("reader comments", () => {
   it("are removed even when the page puts them inside the article, and a class merely mentioning them is not", async () => {
-    const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+    const para = (n: number) =>
+      `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
     const html = `<html><body><article class="post has-comments">${para(1)}${para(2)}${para(3)}<section id="comments"><h3>2 comments</h3><div class="comment"><p>First! Great post, would read again, and again, and again, and again.</p></div></section></article></body></html>`;
     const article = await extractArticle(html, "https://example.com/post");
     expect(article.text).toContain("Paragraph 3 of the post");
@@ -219,41 +283,62 @@ describe("equations (MathML)", () => {
 
 describe("dialogs", () => {
   it("modal, dialog and flyout boxes the page keeps beside the article are not article text", async () => {
-    const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+    const para = (n: number) =>
+      `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
     const html = `<html><body><div id="main">${[1, 2, 3, 4, 5, 6].map(para).join("")}
 <div class="newsletter-modal"><h2>Subscribe</h2><p>Get our best stories in your inbox, every week, for free, forever, no spam.</p></div>
 <div id="makehomepagedialog"><h2>Make us your homepage</h2><ul><li><div>On the toolbar, click Settings, then click Preferences.</div></li></ul></div>
 <div id="feedback-flyout"><h2>Send feedback</h2><p>Tell us what you think of this page, what works, what does not, and why.</p></div></div></body></html>`;
     const article = await extractArticle(html, "https://example.com/post");
     expect(article.text).toContain("Paragraph 6 of the post");
-    for (const gone of ["Subscribe", "inbox", "homepage", "toolbar", "feedback", "Tell us"]) expect(article.text).not.toContain(gone);
+    for (const gone of ["Subscribe", "inbox", "homepage", "toolbar", "feedback", "Tell us"])
+      expect(article.text).not.toContain(gone);
   });
 });
 
 describe("lists without items", () => {
   it("are indented passages (old markup): kept, with their links, and read as quotes", async () => {
-    const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+    const para = (n: number) =>
+      `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
     const aside = `(I understand there is an <a href="/a">almost-functional</a> version <i><a href="/b">now</a></i>, and I will <a href="/c">check it</a> out at some point, maybe.)`;
     const html = `<html><body><div>${[1, 2, 3, 4, 5].map(para).join("")}<p>Someone else wrote:</p><ul><i>Have you considered changing distributions?</i></ul><ul><font size="-1">${aside}</font></ul>${para(6)}</div></body></html>`;
     const article = await extractArticle(html, "https://example.com/post");
-    expect(article.blocks.map((b) => b.type)).toEqual(["paragraph", "paragraph", "paragraph", "paragraph", "paragraph", "paragraph", "quote", "quote", "paragraph"]);
-    expect(article.text).toContain("Someone else wrote:\n\nHave you considered changing distributions?\n\n(I understand there is an almost-functional version now, and I will check it out at some point, maybe.)\n\nParagraph 6");
+    expect(article.blocks.map((b) => b.type)).toEqual([
+      "paragraph",
+      "paragraph",
+      "paragraph",
+      "paragraph",
+      "paragraph",
+      "paragraph",
+      "quote",
+      "quote",
+      "paragraph",
+    ]);
+    expect(article.text).toContain(
+      "Someone else wrote:\n\nHave you considered changing distributions?\n\n(I understand there is an almost-functional version now, and I will check it out at some point, maybe.)\n\nParagraph 6",
+    );
   });
 });
 
 describe("code blocks", () => {
   it("a <br> inside <pre> (as some highlighters write line ends) is a new line", async () => {
-    const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+    const para = (n: number) =>
+      `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
     const html = `<html><body><article>${[1, 2, 3, 4, 5].map(para).join("")}<pre class="language-c"><code><span class="token comment">// add.c</span><br><span>#include</span> &lt;emscripten.h&gt;<br><br>EMSCRIPTEN_KEEPALIVE<br><span class="token keyword">int</span> add(int x, int y) {<br>  return x + y;<br>}</code></pre></article></body></html>`;
     const article = await extractArticle(html, "https://example.com/post");
     const code = article.blocks.find((b) => b.type === "code");
-    expect(code).toEqual({ type: "code", language: "c", text: "// add.c\n#include <emscripten.h>\n\nEMSCRIPTEN_KEEPALIVE\nint add(int x, int y) {\n  return x + y;\n}" });
+    expect(code).toEqual({
+      type: "code",
+      language: "c",
+      text: "// add.c\n#include <emscripten.h>\n\nEMSCRIPTEN_KEEPALIVE\nint add(int x, int y) {\n  return x + y;\n}",
+    });
   });
 });
 
 describe("related posts and author boxes inside the article", () => {
   it("are removed, also when their class says 'article' too; a paragraph merely about relations is not", async () => {
-    const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+    const para = (n: number) =>
+      `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
     const html = `<html><body><article>${[1, 2, 3].map(para).join("")}
 <div class="multi-related-article-links"><h3>Related</h3><a href="/amazon">More on Amazon</a><ul class="related-article-links-list"><li><a href="/one">Amazon posts first jobs for new headquarters</a></li><li><a href="/two">Amazon earns a profit, vows to shift to one-day delivery</a></li></ul></div>
 ${[4, 5].map(para).join("")}<div class="related-article-body"><p>How the two events are related, in the words of the people who were there, is told below.</p></div>${para(6)}
@@ -261,36 +346,67 @@ ${[4, 5].map(para).join("")}<div class="related-article-body"><p>How the two eve
     const article = await extractArticle(html, "https://example.com/post");
     expect(article.text).toContain("Paragraph 6 of the post");
     expect(article.text).toContain("How the two events are related");
-    for (const gone of ["More on Amazon", "headquarters", "one-day delivery", "Dan is the security editor"]) expect(article.text).not.toContain(gone);
+    for (const gone of ["More on Amazon", "headquarters", "one-day delivery", "Dan is the security editor"])
+      expect(article.text).not.toContain(gone);
   });
 });
 
 describe("the title repeated in the body", () => {
-  const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
-  const page = (title: string, body: string) => `<html><head><title>${title}</title></head><body><article>${body}${[1, 2, 3, 4, 5].map(para).join("")}</article></body></html>`;
+  const para = (n: number) =>
+    `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+  const page = (title: string, body: string) =>
+    `<html><head><title>${title}</title></head><body><article>${body}${[1, 2, 3, 4, 5].map(para).join("")}</article></body></html>`;
 
   it("goes when the opening heading is made of the title's words (a kicker or a shortened headline)", async () => {
-    const kicker = await extractArticle(page("Lupita Nyong'o's $150K Pearl Oscar Dress -- STOLEN!!!", `<h2>Lupita Nyong'o</h2><h4>$150K Pearl Oscar Dress ... STOLEN!!!!</h4>`), "https://example.com/a");
-    expect(kicker.blocks[0]).toEqual({ type: "heading", level: 4, children: [{ type: "text", text: "$150K Pearl Oscar Dress ... STOLEN!!!!" }] });
-    const shortened = await extractArticle(page("MathJax v3 with MathML input and HTML output", `<h1>MathJax v3 beta: MathML input, HTML output test</h1>`), "https://example.com/b");
+    const kicker = await extractArticle(
+      page(
+        "Lupita Nyong'o's $150K Pearl Oscar Dress -- STOLEN!!!",
+        `<h2>Lupita Nyong'o</h2><h4>$150K Pearl Oscar Dress ... STOLEN!!!!</h4>`,
+      ),
+      "https://example.com/a",
+    );
+    expect(kicker.blocks[0]).toEqual({
+      type: "heading",
+      level: 4,
+      children: [{ type: "text", text: "$150K Pearl Oscar Dress ... STOLEN!!!!" }],
+    });
+    const shortened = await extractArticle(
+      page("MathJax v3 with MathML input and HTML output", `<h1>MathJax v3 beta: MathML input, HTML output test</h1>`),
+      "https://example.com/b",
+    );
     expect(shortened.blocks[0]!.type).toBe("paragraph");
   });
 
   it("stays when text comes before it, or when it says something else", async () => {
-    const later = await extractArticle(page("Embedded videos test", `<p>Lorem ipsum dolor sit amet, consectetur adipisicing elit.</p><h2>Videos</h2>`), "https://example.com/c");
-    expect(later.blocks.filter((b) => b.type === "heading")).toEqual([{ type: "heading", level: 2, children: [{ type: "text", text: "Videos" }] }]);
-    const other = await extractArticle(page("Why we moved our builds to a monorepo", `<h2>Monorepo builds, part two</h2>`), "https://example.com/d");
+    const later = await extractArticle(
+      page("Embedded videos test", `<p>Lorem ipsum dolor sit amet, consectetur adipisicing elit.</p><h2>Videos</h2>`),
+      "https://example.com/c",
+    );
+    expect(later.blocks.filter((b) => b.type === "heading")).toEqual([
+      { type: "heading", level: 2, children: [{ type: "text", text: "Videos" }] },
+    ]);
+    const other = await extractArticle(
+      page("Why we moved our builds to a monorepo", `<h2>Monorepo builds, part two</h2>`),
+      "https://example.com/d",
+    );
     expect(other.blocks[0]!.type).toBe("heading");
   });
 });
 
 describe("captions", () => {
-  const para = (n: number) => `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
+  const para = (n: number) =>
+    `<p>Paragraph ${n} of the post, long enough to be content, with commas, words, and a full stop at the end.</p>`;
 
   it("a figure caption wrapped in other elements is the image's caption, read once", async () => {
     const html = `<html><body><article><figure><div><img src="/vr.jpg" alt="The headset"></div><div class="caption-wrap"><figcaption><div>Sony's PlayStation VR.</div></figcaption><button>More</button></div></figure>${[1, 2, 3, 4, 5].map(para).join("")}</article></body></html>`;
     const article = await extractArticle(html, "https://example.com/post");
-    expect(article.blocks[0]).toEqual({ type: "image", url: "https://example.com/vr.jpg", alt: "The headset", caption: "Sony's PlayStation VR.", href: null });
+    expect(article.blocks[0]).toEqual({
+      type: "image",
+      url: "https://example.com/vr.jpg",
+      alt: "The headset",
+      caption: "Sony's PlayStation VR.",
+      href: null,
+    });
     expect(article.text.match(/PlayStation VR/g)).toHaveLength(1);
   });
 
@@ -299,6 +415,13 @@ describe("captions", () => {
     const html = `<html><body><article>${[1, 2, 3, 4, 5].map(para).join("")}<table><caption>Table 6-1. Example <b>symptoms</b> and causes</caption><thead><tr><th>Symptom</th><th>Cause</th></tr></thead><tbody>${rows}</tbody></table></article></body></html>`;
     const article = await extractArticle(html, "https://example.com/post");
     expect(article.blocks.slice(-2).map((b) => b.type)).toEqual(["paragraph", "table"]);
-    expect(article.blocks[article.blocks.length - 2]).toEqual({ type: "paragraph", children: [{ type: "text", text: "Table 6-1. Example " }, { type: "text", text: "symptoms", bold: true }, { type: "text", text: " and causes" }] });
+    expect(article.blocks[article.blocks.length - 2]).toEqual({
+      type: "paragraph",
+      children: [
+        { type: "text", text: "Table 6-1. Example " },
+        { type: "text", text: "symptoms", bold: true },
+        { type: "text", text: " and causes" },
+      ],
+    });
   });
 });

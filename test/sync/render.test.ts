@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type Article, type Block, extractArticle, fitBody, imagesKept, toRedditMarkdown, toRedditRichText } from "../../src/sync/index";
+import {
+  type Article,
+  type Block,
+  extractArticle,
+  fitBody,
+  imagesKept,
+  toRedditMarkdown,
+  toRedditRichText,
+} from "../../src/sync/index";
 import golden from "../fixtures/extraction/third-post.richtext.json";
 import thirdPost from "../fixtures/sites/blog/posts/2026/03/third-post.html?raw";
 
@@ -7,7 +15,18 @@ const URL_ = "https://blog.example/blog/posts/2026/03/third-post.html";
 const DIAGRAM = "https://blog.example/blog/images/diagram.png";
 
 function article(blocks: Block[], title = "A title"): Article {
-  return { url: URL_, canonicalUrl: URL_, title, byline: null, publishedAt: null, leadImage: null, blocks, images: [], text: "", warnings: [] };
+  return {
+    url: URL_,
+    canonicalUrl: URL_,
+    title,
+    byline: null,
+    publishedAt: null,
+    leadImage: null,
+    blocks,
+    images: [],
+    text: "",
+    warnings: [],
+  };
 }
 const paragraph = (text: string): Block => ({ type: "paragraph", children: [{ type: "text", text }] });
 
@@ -60,7 +79,9 @@ describe("rich text (RTJSON)", () => {
 describe("markdown", () => {
   it("renders the block tree as Reddit markdown", async () => {
     const { markdown } = toRedditMarkdown(await extractArticle(thirdPost, URL_));
-    expect(markdown).toContain("[link to the second post](https://blog.example/blog/posts/2026/02/second-post.html) and some **bold words**, some *emphasis* and `inline_code()`.");
+    expect(markdown).toContain(
+      "[link to the second post](https://blog.example/blog/posts/2026/02/second-post.html) and some **bold words**, some *emphasis* and `inline_code()`.",
+    );
     expect(markdown).toContain("\n\n## A section heading\n\n- First point of the list, with words.\n- Second point");
     expect(markdown).toContain(`[A diagram of the system](${DIAGRAM})  \n*The system, drawn by hand.*`);
     expect(markdown).toContain("> A quotation that someone once said");
@@ -70,14 +91,30 @@ describe("markdown", () => {
   });
 
   it("escapes text that would read as markdown", () => {
-    const { markdown } = toRedditMarkdown(article([paragraph("5 * 3 = 15, a_b_c, [not a link](x), ~~no~~, ^up, <b>"), paragraph("# not a heading"), paragraph("1. not a list")]));
-    expect(markdown).toBe("5 \\* 3 = 15, a\\_b\\_c, \\[not a link\\](x), \\~\\~no\\~\\~, \\^up, &lt;b&gt;\n\n\\# not a heading\n\n1\\. not a list");
+    const { markdown } = toRedditMarkdown(
+      article([
+        paragraph("5 * 3 = 15, a_b_c, [not a link](x), ~~no~~, ^up, <b>"),
+        paragraph("# not a heading"),
+        paragraph("1. not a list"),
+      ]),
+    );
+    expect(markdown).toBe(
+      "5 \\* 3 = 15, a\\_b\\_c, \\[not a link\\](x), \\~\\~no\\~\\~, \\^up, &lt;b&gt;\n\n\\# not a heading\n\n1\\. not a list",
+    );
   });
 
   it("nests lists and quotes, numbers ordered lists from their start", () => {
     const { markdown } = toRedditMarkdown(
       article([
-        { type: "list", ordered: true, start: 3, items: [[paragraph("three"), { type: "list", ordered: false, items: [[paragraph("inner")]] }], [paragraph("four")]] },
+        {
+          type: "list",
+          ordered: true,
+          start: 3,
+          items: [
+            [paragraph("three"), { type: "list", ordered: false, items: [[paragraph("inner")]] }],
+            [paragraph("four")],
+          ],
+        },
         { type: "quote", children: [paragraph("quoted"), paragraph("again")] },
       ]),
     );
@@ -96,14 +133,32 @@ describe("Reddit's limits", () => {
     const kept = markdown.split("\n\n").slice(0, -1);
     expect(kept.length).toBeGreaterThan(30);
     // Every kept paragraph is whole: the cut fell between blocks.
-    kept.forEach((p, i) => expect(p).toBe(`Paragraph ${i}. ${"word ".repeat(198)}end.`));
+    kept.forEach((p, i) => {
+      expect(p).toBe(`Paragraph ${i}. ${"word ".repeat(198)}end.`);
+    });
   });
 
   it("keeps only the images the cut body still shows, in the article's order", () => {
-    const image = (n: number): Block => ({ type: "image", url: `https://blog.example/img/${n}.png`, alt: `image ${n}`, caption: null });
-    const blocks: Block[] = [image(1), { type: "quote", children: [image(2)] }, { type: "list", ordered: false, items: [[image(3)]] }];
+    const image = (n: number): Block => ({
+      type: "image",
+      url: `https://blog.example/img/${n}.png`,
+      alt: `image ${n}`,
+      caption: null,
+    });
+    const blocks: Block[] = [
+      image(1),
+      { type: "quote", children: [image(2)] },
+      { type: "list", ordered: false, items: [[image(3)]] },
+    ];
     for (let i = 0; i < 100; i++) blocks.push(paragraph(`Paragraph ${i}. ${"word ".repeat(198)}end.`), image(4 + i));
-    const withImages: Article = { ...article(blocks), images: [3, 1, 2, ...Array.from({ length: 100 }, (_, i) => 4 + i)].map((n) => ({ url: `https://blog.example/img/${n}.png`, alt: `image ${n}`, caption: null })) };
+    const withImages: Article = {
+      ...article(blocks),
+      images: [3, 1, 2, ...Array.from({ length: 100 }, (_, i) => 4 + i)].map((n) => ({
+        url: `https://blog.example/img/${n}.png`,
+        alt: `image ${n}`,
+        caption: null,
+      })),
+    };
     const fitted = fitBody(withImages);
     expect(fitted.truncated).toBe(true);
     const shownParagraphs = fitted.blocks.filter((b) => b.type === "paragraph").length;
@@ -111,7 +166,12 @@ describe("Reddit's limits", () => {
     expect(shownParagraphs).toBeLessThan(100);
     const kept = imagesKept(withImages, fitted).map((i) => i.url.replace(/\D+/g, ""));
     // The article's own order (3, 1, 2, ...), limited to what the body shows.
-    expect(kept).toEqual(["3", "1", "2", ...Array.from({ length: fitted.blocks.length - 3 - shownParagraphs }, (_, i) => String(4 + i))]);
+    expect(kept).toEqual([
+      "3",
+      "1",
+      "2",
+      ...Array.from({ length: fitted.blocks.length - 3 - shownParagraphs }, (_, i) => String(4 + i)),
+    ]);
     expect(imagesKept(withImages, fitBody(article(blocks.slice(0, 3))))).toHaveLength(3);
   });
 
@@ -130,12 +190,20 @@ describe("Reddit's limits", () => {
   it("cuts both forms at the same block when markdown escapes the URL of the closing link", () => {
     const url = "https://blog.example/wiki/Parser_(computing)";
     const text = (i: number) => `P${i} ${"a".repeat(97)}`; // 100 characters
-    const parens: Article = { ...article(Array.from({ length: 5 }, (_, i) => paragraph(text(i)))), url, canonicalUrl: url };
+    const parens: Article = {
+      ...article(Array.from({ length: 5 }, (_, i) => paragraph(text(i)))),
+      url,
+      canonicalUrl: url,
+    };
     // 375 characters hold three paragraphs beside the raw URL's link, but only two beside the markdown link
     // (its parentheses become %28 and %29): the markdown form decides, for both.
     const md = toRedditMarkdown(parens, { maxLength: 375 });
     const rt = toRedditRichText(parens, {}, { maxLength: 375 });
-    expect(md).toEqual({ title: "A title", markdown: `${text(0)}\n\n${text(1)}\n\n[Read the full article](https://blog.example/wiki/Parser_%28computing%29)`, truncated: true });
+    expect(md).toEqual({
+      title: "A title",
+      markdown: `${text(0)}\n\n${text(1)}\n\n[Read the full article](https://blog.example/wiki/Parser_%28computing%29)`,
+      truncated: true,
+    });
     expect(rt.truncated).toBe(true);
     expect(rt.document.document).toEqual([
       { e: "par", c: [{ e: "text", t: text(0) }] },
@@ -154,7 +222,11 @@ describe("Reddit's limits", () => {
     expect(truncated).toBe(true);
     expect(markdown.length).toBeLessThanOrEqual(2500);
     expect(markdown.split("\n\n")).toHaveLength(3);
-    expect(toRedditMarkdown(article([paragraph("short")]))).toEqual({ title: "A title", markdown: "short", truncated: false });
+    expect(toRedditMarkdown(article([paragraph("short")]))).toEqual({
+      title: "A title",
+      markdown: "short",
+      truncated: false,
+    });
   });
 
   it("keeps titles within 1..300 characters", () => {

@@ -1,6 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { FetchError, assertFetchableUrl, isBlockedAddress, parseRobots, robotsAllows, safeFetch } from "../../src/lib/safe-fetch";
+import {
+  assertFetchableUrl,
+  FetchError,
+  isBlockedAddress,
+  parseRobots,
+  robotsAllows,
+  safeFetch,
+} from "../../src/lib/safe-fetch";
 
 const open = { allowPrivate: true };
 const closed = { allowPrivate: false, dohUrl: null };
@@ -91,9 +98,13 @@ describe("fetching", () => {
   });
 
   it("re-checks every redirect target", async () => {
-    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect-to-file`, { policy: open, kind: "html" }));
+    const err = await fetchError(
+      safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect-to-file`, { policy: open, kind: "html" }),
+    );
     expect(err.code).toBe("bad_url");
-    const robots = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect-to-robots-disallowed`, { policy: open, kind: "html" }));
+    const robots = await fetchError(
+      safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect-to-robots-disallowed`, { policy: open, kind: "html" }),
+    );
     expect(robots.code).toBe("robots_disallowed");
   });
 
@@ -121,7 +132,9 @@ describe("fetching", () => {
   });
 
   it("reports HTTP errors with their status", async () => {
-    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/blog/no-such-page.html`, { policy: open, kind: "html" }));
+    const err = await fetchError(
+      safeFetch(`${env.FIXTURE_ORIGIN}/blog/no-such-page.html`, { policy: open, kind: "html" }),
+    );
     expect(err.code).toBe("http_status");
     expect(err.status).toBe(404);
   });
@@ -129,21 +142,38 @@ describe("fetching", () => {
 
 describe("robots.txt", () => {
   it("honours the host's robots.txt", async () => {
-    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/private-by-robots/page.html`, { policy: open, kind: "html" }));
+    const err = await fetchError(
+      safeFetch(`${env.FIXTURE_ORIGIN}/sync/private-by-robots/page.html`, { policy: open, kind: "html" }),
+    );
     expect(err.code).toBe("robots_disallowed");
-    const ours = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/no-threadwatch/x`, { policy: open, kind: "html" }));
+    const ours = await fetchError(
+      safeFetch(`${env.FIXTURE_ORIGIN}/sync/no-threadwatch/x`, { policy: open, kind: "html" }),
+    );
     expect(ours.code).toBe("robots_disallowed");
     // With a group of our own, the `*` group does not apply: this one gets through to the server (a 404).
-    const others = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/only-for-others/x`, { policy: open, kind: "html" }));
+    const others = await fetchError(
+      safeFetch(`${env.FIXTURE_ORIGIN}/sync/only-for-others/x`, { policy: open, kind: "html" }),
+    );
     expect(others.code).toBe("http_status");
     // Allow beats Disallow when it is the longer match.
-    const allowed = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/private-by-robots/but-this-one`, { policy: open, kind: "html" }));
+    const allowed = await fetchError(
+      safeFetch(`${env.FIXTURE_ORIGIN}/sync/private-by-robots/but-this-one`, { policy: open, kind: "html" }),
+    );
     expect(allowed.code).toBe("http_status");
   });
 
   it("applies longest match, Allow on ties, wildcards and end anchors (RFC 9309)", () => {
     const robots = parseRobots(
-      ["User-agent: *", "Disallow: /private/", "Allow: /private/public", "Disallow: /*.pdf$", "Disallow: /tmp", "Allow: /tmp", "", "Sitemap: https://example.com/sitemap.xml"].join("\n"),
+      [
+        "User-agent: *",
+        "Disallow: /private/",
+        "Allow: /private/public",
+        "Disallow: /*.pdf$",
+        "Disallow: /tmp",
+        "Allow: /tmp",
+        "",
+        "Sitemap: https://example.com/sitemap.xml",
+      ].join("\n"),
     );
     const allows = (path: string) => robotsAllows(robots, new URL(path, "https://example.com"));
     expect(allows("/private/x")).toBe(false);

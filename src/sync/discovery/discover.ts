@@ -4,7 +4,16 @@
 // sitemap paths, and last whatever post links the page has. Every fetch goes through the safe fetcher and
 // counts against the page budget; URLs read from sitemaps count against the URL budget.
 import { messageOf } from "../../lib/log";
-import { type FetchedResource, FetchError, type ResourceKind, getRobots, gunzipCapped, isGzip, safeFetch, SIZE_LIMITS } from "../../lib/safe-fetch";
+import {
+  FetchError,
+  type FetchedResource,
+  getRobots,
+  gunzipCapped,
+  isGzip,
+  type ResourceKind,
+  SIZE_LIMITS,
+  safeFetch,
+} from "../../lib/safe-fetch";
 import { canonicalizeUrl, tryCanonicalize } from "../canonical-url";
 import { decodeDocument } from "../extract/charset";
 import type { DiscoveredPost, Discovery, FetchPolicy, SourceKind } from "../types";
@@ -37,7 +46,11 @@ class BudgetExhausted extends Error {}
 
 /** Guesses what a fetched document is from its bytes (servers often label feeds and sitemaps text/html). */
 function classify(text: string, contentType: string): DocKind {
-  const head = text.slice(0, 4096).replace(/^\uFEFF/, "").replace(/<\?xml[^>]*>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/gi, "").trimStart();
+  const head = text
+    .slice(0, 4096)
+    .replace(/^\uFEFF/, "")
+    .replace(/<\?xml[^>]*>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/gi, "")
+    .trimStart();
   if (head.startsWith("{")) return /jsonfeed\.org/.test(text.slice(0, 2000)) ? "feed" : "html";
   const root = head.match(/^<(?:[\w-]+:)?([\w-]+)/)?.[1]?.toLowerCase();
   if (root === "rss" || root === "rdf" || root === "feed" || root === "channel") return "feed";
@@ -149,7 +162,10 @@ class Discoverer {
           const links = readIndex().posts;
           if (links.length) return this.finish("landing", page.url, links);
           // A page that is itself an article is the one post of its landing page.
-          if (looksLikePost(page.url)) return this.finish("landing", page.url, [{ url: canonicalizeUrl(page.url), title: null, publishedAt: dateFromUrl(page.url) }]);
+          if (looksLikePost(page.url))
+            return this.finish("landing", page.url, [
+              { url: canonicalizeUrl(page.url), title: null, publishedAt: dateFromUrl(page.url) },
+            ]);
         }
       } catch (err) {
         if (err instanceof BudgetExhausted) {
@@ -163,11 +179,14 @@ class Discoverer {
     return this.finish("landing", page.url, []);
   }
 
-  private async advertisedOrUsualFeed(advertised: string[], pageUrl: string): Promise<{ url: string; posts: DiscoveredPost[] } | null> {
+  private async advertisedOrUsualFeed(
+    advertised: string[],
+    pageUrl: string,
+  ): Promise<{ url: string; posts: DiscoveredPost[] } | null> {
     const tryFeeds = async (urls: string[]) => {
       for (const url of urls) {
         const doc = await this.tryFetch(url, "feed");
-        if (!doc || doc.kind !== "feed") continue;
+        if (doc?.kind !== "feed") continue;
         try {
           const posts = this.feedPosts(doc);
           if (posts.length) return { url: doc.url, posts };
@@ -181,7 +200,7 @@ class Discoverer {
     const found = await tryFeeds(advertised.slice(0, 3));
     if (found || advertised.length) return found;
     const dir = new URL(".", pageUrl).href;
-    const origin = new URL(pageUrl).origin + "/";
+    const origin = `${new URL(pageUrl).origin}/`;
     const usual = ["feed", "rss.xml", "atom.xml", "feed.xml", "index.xml"];
     const candidates = [...new Set([...usual.map((p) => dir + p), ...usual.map((p) => origin + p)])];
     return tryFeeds(candidates);
@@ -200,7 +219,7 @@ class Discoverer {
         break;
       }
       const doc = await this.tryFetch(next, "html");
-      if (!doc || doc.kind !== "html") break;
+      if (doc?.kind !== "html") break;
       const page = readIndexPage(doc.text, doc.url, await scanHead(doc.text, doc.url));
       posts = dedupe([...posts, ...page.posts]);
       next = page.next;
@@ -208,12 +227,22 @@ class Discoverer {
     return posts;
   }
 
-  private async discoveredSitemap(origin: string, pageUrl: string): Promise<{ url: string; posts: DiscoveredPost[] } | null> {
+  private async discoveredSitemap(
+    origin: string,
+    pageUrl: string,
+  ): Promise<{ url: string; posts: DiscoveredPost[] } | null> {
     const robots = await getRobots(origin, this.options.policy).catch(() => null);
-    const candidates = [...new Set([...(robots?.sitemaps ?? []), `${origin}/sitemap.xml`, `${origin}/sitemap_index.xml`, `${origin}/wp-sitemap.xml`])];
+    const candidates = [
+      ...new Set([
+        ...(robots?.sitemaps ?? []),
+        `${origin}/sitemap.xml`,
+        `${origin}/sitemap_index.xml`,
+        `${origin}/wp-sitemap.xml`,
+      ]),
+    ];
     for (const url of candidates.slice(0, 5)) {
       const doc = await this.tryFetch(url, "sitemap");
-      if (!doc || doc.kind !== "sitemap") continue;
+      if (doc?.kind !== "sitemap") continue;
       const posts = await this.sitemapPosts(doc, pageUrl);
       if (posts.length) return { url: doc.url, posts };
     }
@@ -228,7 +257,8 @@ class Discoverer {
     const ancestors = new Set<string>();
     for (const e of entries) {
       const path = new URL(e.url).pathname;
-      for (let i = path.indexOf("/", 1); i >= 0 && i < path.length - 1; i = path.indexOf("/", i + 1)) ancestors.add(path.slice(0, i + 1));
+      for (let i = path.indexOf("/", 1); i >= 0 && i < path.length - 1; i = path.indexOf("/", i + 1))
+        ancestors.add(path.slice(0, i + 1));
     }
     const isSection = (url: string) => ancestors.has(new URL(url).pathname);
     let posts = entries.filter((e) => looksLikePost(e.url) && !isSection(e.url));
@@ -242,7 +272,12 @@ class Discoverer {
     }
     // lastmod says when a page changed, not when it was published: it orders, the URL's date breaks ties.
     const ranked = posts
-      .map((e, index) => ({ e, index, mod: e.lastmod ? Date.parse(e.lastmod) : -Infinity, urlDate: dateFromUrl(e.url) }))
+      .map((e, index) => ({
+        e,
+        index,
+        mod: e.lastmod ? Date.parse(e.lastmod) : -Infinity,
+        urlDate: dateFromUrl(e.url),
+      }))
       .sort((a, b) => b.mod - a.mod || (b.urlDate ?? "").localeCompare(a.urlDate ?? "") || a.index - b.index);
     return dedupe(ranked.map(({ e, urlDate }) => ({ url: e.url, title: e.title, publishedAt: urlDate })));
   }
@@ -265,7 +300,12 @@ class Discoverer {
       return;
     }
     // Child sitemaps of posts first; tag, category, author, image and video sitemaps last.
-    const rank = (url: string) => (/post|article|blog|news|entry/i.test(url) ? 0 : /tag|categor|author|user|image|video|page-sitemap|taxonom/i.test(url) ? 2 : 1);
+    const rank = (url: string) =>
+      /post|article|blog|news|entry/i.test(url)
+        ? 0
+        : /tag|categor|author|user|image|video|page-sitemap|taxonom/i.test(url)
+          ? 2
+          : 1;
     const children = parsed.sitemaps
       .map((s, index) => ({ s, index }))
       .sort((a, b) => rank(a.s.url) - rank(b.s.url) || a.index - b.index)

@@ -48,7 +48,10 @@ export function parseXml(text: string, what: string): { doc: XmlNode; problem: s
   try {
     return { doc: xmlParser.parse(text) as XmlNode, problem };
   } catch (err) {
-    throw new FetchError("parse", `malformed ${what}: ${problem ?? (err instanceof Error ? err.message : "not well-formed XML")}`);
+    throw new FetchError(
+      "parse",
+      `malformed ${what}: ${problem ?? (err instanceof Error ? err.message : "not well-formed XML")}`,
+    );
   }
 }
 
@@ -86,7 +89,12 @@ function plainTitle(value: unknown): string | null {
 }
 
 /** Resolves `link` against `base`, once: an unusable link drops its item, never the whole feed. */
-function post(link: string | null | undefined, title: string | null, date: string | null | undefined, base: string): DiscoveredPost | null {
+function post(
+  link: string | null | undefined,
+  title: string | null,
+  date: string | null | undefined,
+  base: string,
+): DiscoveredPost | null {
   if (!link) return null;
   const url = tryCanonicalize(decodeEntities(link), base);
   return url ? { url, title, publishedAt: toIsoDate(date) } : null;
@@ -131,7 +139,11 @@ function fromRss(items: XmlNode[], base: string): DiscoveredPost[] {
       return post(
         link,
         plainTitle(item.title),
-        textOf(item.pubDate) ?? textOf(item.date) ?? textOf(item.published) ?? textOf(item.updated) ?? textOf(item.issued),
+        textOf(item.pubDate) ??
+          textOf(item.date) ??
+          textOf(item.published) ??
+          textOf(item.updated) ??
+          textOf(item.issued),
         base,
       );
     })
@@ -185,7 +197,16 @@ function parseFeedDocument(text: string, url: string): ParsedFeed & { problem: s
       .map((entry) => {
         const entryBase = xmlBase(entry, base);
         const link = atomLink(entry.link) ?? (textOf(entry.id)?.match(/^https?:\/\//) ? textOf(entry.id) : null);
-        return post(link, plainTitle(entry.title), textOf(entry.published) ?? textOf(entry.issued) ?? textOf(entry.updated) ?? textOf(entry.modified) ?? textOf(entry.created), entryBase);
+        return post(
+          link,
+          plainTitle(entry.title),
+          textOf(entry.published) ??
+            textOf(entry.issued) ??
+            textOf(entry.updated) ??
+            textOf(entry.modified) ??
+            textOf(entry.created),
+          entryBase,
+        );
       })
       .filter((p): p is DiscoveredPost => p !== null);
     return { format: "atom", title: plainTitle(feed.title), posts, warnings, problem };
@@ -218,7 +239,8 @@ function parseJsonFeed(text: string, url: string): ParsedFeed {
   const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
   const posts = items
     .map((item) => {
-      const link = str(item?.url) ?? str(item?.external_url) ?? (str(item?.id)?.match(/^https?:\/\//) ? str(item?.id) : null);
+      const link =
+        str(item?.url) ?? str(item?.external_url) ?? (str(item?.id)?.match(/^https?:\/\//) ? str(item?.id) : null);
       return post(link, str(item?.title), str(item?.date_published) ?? str(item?.date_modified), url);
     })
     .filter((p): p is DiscoveredPost => p !== null);

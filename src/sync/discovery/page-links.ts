@@ -4,10 +4,10 @@
 // article, or a tag link in a sidebar?), so they are read from the parsed tree.
 import { tryCanonicalize } from "../canonical-url";
 import { decodeEntities } from "../extract/entities";
-import { type ElementNode, descendants, innerText, parseHtml } from "../extract/html-tree";
+import { descendants, type ElementNode, innerText, parseHtml } from "../extract/html-tree";
+import { toIsoDate } from "../extract/metadata";
 import type { DiscoveredPost } from "../types";
 import { dateFromUrl, looksLikePost } from "./post-urls";
-import { toIsoDate } from "../extract/metadata";
 
 export interface PageLinks {
   feeds: string[];
@@ -28,7 +28,12 @@ export async function scanHead(html: string, pageUrl: string): Promise<PageLinks
       element(el) {
         const rel = ` ${(el.getAttribute("rel") ?? "").toLowerCase()} `;
         const href = el.getAttribute("href")!;
-        if (rel.includes(" alternate ") && FEED_TYPES.test(el.getAttribute("type") ?? "") && !/comments/i.test(`${el.getAttribute("title") ?? ""} ${href}`)) rawFeeds.push(href);
+        if (
+          rel.includes(" alternate ") &&
+          FEED_TYPES.test(el.getAttribute("type") ?? "") &&
+          !/comments/i.test(`${el.getAttribute("title") ?? ""} ${href}`)
+        )
+          rawFeeds.push(href);
         if (rel.includes(" next ")) rawNext ??= href;
       },
     })
@@ -42,7 +47,9 @@ export async function scanHead(html: string, pageUrl: string): Promise<PageLinks
         rawBase ??= el.getAttribute("href");
       },
     });
-  await rewriter.transform(new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } })).arrayBuffer();
+  await rewriter
+    .transform(new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }))
+    .arrayBuffer();
   // HTMLRewriter hands attribute values over as written, character references included.
   const resolve = (href: string, base: string) => {
     try {
@@ -61,9 +68,11 @@ export async function scanHead(html: string, pageUrl: string): Promise<PageLinks
 }
 
 const NAVIGATION = new Set(["nav", "footer", "aside", "header"]);
-const NAV_CLASS = /(^|[\s_-])(nav|navbar|menu|sidebar|widget|footer|breadcrumbs?|related|share|social|tags?|categor(y|ies)|comments?|pager|pagination)([\s_-]|$)/i;
+const NAV_CLASS =
+  /(^|[\s_-])(nav|navbar|menu|sidebar|widget|footer|breadcrumbs?|related|share|social|tags?|categor(y|ies)|comments?|pager|pagination)([\s_-]|$)/i;
 const POST_CONTAINER = /(^|[\s_-])(post|entry|article|hentry|h-entry|story|teaser|card|item)([\s_-]|$)/i;
-const PAGER_TEXT = /^(older|next|previous|earlier|more)\b.*|^(»|›|→|>>|next\s*»)$|^(older posts|older entries|next page|load more)$/i;
+const PAGER_TEXT =
+  /^(older|next|previous|earlier|more)\b.*|^(»|›|→|>>|next\s*»)$|^(older posts|older entries|next page|load more)$/i;
 
 interface Candidate {
   url: string;
@@ -89,7 +98,12 @@ function context(a: ElementNode): { inHeading: boolean; inPost: boolean; inNav: 
         date = toIsoDate(time?.attrs.datetime ?? (time ? innerText(time) : null));
       }
     }
-    if (NAVIGATION.has(el.tag) || el.attrs.role === "navigation" || NAV_CLASS.test(`${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`)) inNav = true;
+    if (
+      NAVIGATION.has(el.tag) ||
+      el.attrs.role === "navigation" ||
+      NAV_CLASS.test(`${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`)
+    )
+      inNav = true;
   }
   return { inHeading, inPost, inNav, date };
 }
@@ -127,7 +141,12 @@ export function readIndexPage(html: string, pageUrl: string, head: PageLinks): I
     if (!sameHost || !looksLikePost(url, pageUrl)) continue;
     if (url === self) continue;
     const where = context(a);
-    const score = (where.inHeading ? 3 : 0) + (where.inPost ? 2 : 0) + (where.inNav ? -4 : 0) + (text.length >= 15 ? 1 : 0) + (dateFromUrl(url) ? 1 : 0);
+    const score =
+      (where.inHeading ? 3 : 0) +
+      (where.inPost ? 2 : 0) +
+      (where.inNav ? -4 : 0) +
+      (text.length >= 15 ? 1 : 0) +
+      (dateFromUrl(url) ? 1 : 0);
     const existing = candidates.get(url);
     if (existing) {
       existing.score = Math.max(existing.score, score);
@@ -135,14 +154,23 @@ export function readIndexPage(html: string, pageUrl: string, head: PageLinks): I
       existing.date ??= where.date;
       continue;
     }
-    candidates.set(url, { url, title: text || a.attrs.title || null, score, order: order++, date: where.date, shape: shapeOf(url) });
+    candidates.set(url, {
+      url,
+      title: text || a.attrs.title || null,
+      score,
+      order: order++,
+      date: where.date,
+      shape: shapeOf(url),
+    });
   }
   // The post list is the URL shape most of the strong links share.
   const strong = [...candidates.values()].filter((c) => c.score >= 3);
   const shapes = new Map<string, number>();
   for (const c of strong) shapes.set(c.shape, (shapes.get(c.shape) ?? 0) + 1);
   const [bestShape, bestCount = 0] = [...shapes.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
-  const chosen = [...candidates.values()].filter((c) => (bestShape ? c.shape === bestShape && c.score >= 1 : c.score >= 2));
+  const chosen = [...candidates.values()].filter((c) =>
+    bestShape ? c.shape === bestShape && c.score >= 1 : c.score >= 2,
+  );
   chosen.sort((a, b) => a.order - b.order);
   return {
     posts: chosen.map((c) => ({ url: c.url, title: c.title, publishedAt: c.date ?? dateFromUrl(c.url) })),

@@ -4,7 +4,8 @@ import { decodeSafe } from "../../lib/safe-fetch";
 
 const NON_POST_SEGMENT =
   /^(tags?|category|categories|topics?|labels?|authors?|author|users?|profile|people|team|page|pages|archives?|search|feed|feeds|rss|atom|comments?|wp-json|wp-admin|wp-content|wp-includes|cdn-cgi|login|signup|register|cart|checkout|account|about|about-us|contact|privacy|privacy-policy|terms|legal|imprint|impressum|newsletter|subscribe|sitemap|static|assets|media|uploads|files|images|img|css|js|amp)$/i;
-const FILE_EXTENSION = /\.(xml|rss|atom|json|txt|pdf|zip|gz|png|jpe?g|gif|webp|svg|ico|css|js|mp3|mp4|webm|woff2?|csv)$/i;
+const FILE_EXTENSION =
+  /\.(xml|rss|atom|json|txt|pdf|zip|gz|png|jpe?g|gif|webp|svg|ico|css|js|mp3|mp4|webm|woff2?|csv)$/i;
 const PAGING = /^(index|page)[-_]?\d+(\.html?)?$|^\d+$/i;
 
 /** Whether `url` looks like a post (not a listing, taxonomy, date archive, paging or file URL). */
@@ -16,7 +17,10 @@ export function looksLikePost(url: string, blogRoot?: string): boolean {
     return false;
   }
   if (/[?&](p|page|paged|cat|tag|s|author)=/.test(parsed.search) && !/[?&]p=\d+/.test(parsed.search)) return false;
-  const segments = parsed.pathname.split("/").filter(Boolean).map((s) => decodeSafe(s));
+  const segments = parsed.pathname
+    .split("/")
+    .filter(Boolean)
+    .map((s) => decodeSafe(s));
   if (!segments.length) return /[?&]p=\d+/.test(parsed.search); // WordPress ?p=123 permalinks
   if (blogRoot) {
     const root = new URL(blogRoot);

@@ -37,18 +37,28 @@ export function parseSitemap(text: string, url: string): ParsedSitemap {
   const trimmed = text.replace(/^\uFEFF/, "").trim();
   if (!trimmed.startsWith("<")) {
     // Text sitemap: one absolute URL per line.
-    const lines = trimmed.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+    const lines = trimmed
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
     const urls = lines.map((l) => tryCanonicalize(l)).filter((u): u is string => u !== null);
     if (!urls.length) throw new FetchError("parse", "not a sitemap: neither XML nor a list of URLs");
-    return { type: "urlset", entries: urls.map((u) => ({ url: u, lastmod: null, title: null })), warnings: urls.length < lines.length ? [`${lines.length - urls.length} lines of the text sitemap are not URLs`] : [] };
+    return {
+      type: "urlset",
+      entries: urls.map((u) => ({ url: u, lastmod: null, title: null })),
+      warnings:
+        urls.length < lines.length ? [`${lines.length - urls.length} lines of the text sitemap are not URLs`] : [],
+    };
   }
   const xml = escapeBareAmpersands(trimmed);
   const { doc, problem } = parseXml(xml, "sitemap");
   const warnings = problem ? [`sitemap is not well-formed XML (${problem}); read what could be read`] : [];
   const urlset = asArray(doc.urlset as XmlNode | XmlNode[] | undefined)[0];
-  if (urlset && typeof urlset === "object") return { type: "urlset", entries: entries(asArray(urlset.url as XmlNode[]), url), warnings };
+  if (urlset && typeof urlset === "object")
+    return { type: "urlset", entries: entries(asArray(urlset.url as XmlNode[]), url), warnings };
   const index = asArray(doc.sitemapindex as XmlNode | XmlNode[] | undefined)[0];
-  if (index && typeof index === "object") return { type: "index", sitemaps: entries(asArray(index.sitemap as XmlNode[]), url), warnings };
+  if (index && typeof index === "object")
+    return { type: "index", sitemaps: entries(asArray(index.sitemap as XmlNode[]), url), warnings };
   if (problem) throw new FetchError("parse", `malformed sitemap: ${problem}`);
   const root = Object.keys(doc).find((k) => !k.startsWith("?"));
   throw new FetchError("parse", `not a sitemap: the document's root element is ${root ? `<${root}>` : "missing"}`);

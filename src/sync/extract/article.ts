@@ -45,7 +45,13 @@ export async function extractArticle(html: string, url: string): Promise<Article
 
 function firstHeading(blocks: Article["blocks"]): string | null {
   for (const block of blocks) {
-    if (block.type === "heading") return block.children.map((c) => (c.type === "text" ? c.text : "")).join("").trim() || null;
+    if (block.type === "heading")
+      return (
+        block.children
+          .map((c) => (c.type === "text" ? c.text : ""))
+          .join("")
+          .trim() || null
+      );
   }
   return null;
 }

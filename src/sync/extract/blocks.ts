@@ -2,8 +2,8 @@
 // images and links, with absolute URLs. Only what the block tree can express survives, so markup that is
 // unsafe to republish (scripts, styles, iframes, event handlers, `javascript:` links) cannot come through.
 import type { ArticleImage, Block, Inline, TableRow } from "../types";
-import { type ElementNode, type TreeNode, collapseWhitespace, findAll, isElement, textContent } from "./html-tree";
 import { isDataTable } from "./content";
+import { collapseWhitespace, type ElementNode, findAll, isElement, type TreeNode, textContent } from "./html-tree";
 import { mathText } from "./math";
 
 interface Marks {
@@ -15,21 +15,87 @@ interface Marks {
 }
 
 const MARK_OF: Record<string, keyof Marks> = {
-  strong: "bold", b: "bold",
-  em: "italic", i: "italic", cite: "italic", dfn: "italic",
-  code: "code", kbd: "code", samp: "code", tt: "code", var: "code",
-  s: "strike", strike: "strike", del: "strike",
+  strong: "bold",
+  b: "bold",
+  em: "italic",
+  i: "italic",
+  cite: "italic",
+  dfn: "italic",
+  code: "code",
+  kbd: "code",
+  samp: "code",
+  tt: "code",
+  var: "code",
+  s: "strike",
+  strike: "strike",
+  del: "strike",
   sup: "sup",
 };
 
-const SKIP = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "button", "input", "select", "textarea", "head", "title", "meta", "link", "audio", "video", "source", "track", "map"]);
-const BLOCK_CONTAINERS = new Set(["div", "section", "article", "main", "header", "footer", "aside", "nav", "center", "details", "summary", "fieldset", "address", "hgroup", "dl", "dd", "dt", "body", "#document", "html", "legend", "dialog", "menu", "form"]);
+const SKIP = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "iframe",
+  "object",
+  "embed",
+  "svg",
+  "canvas",
+  "button",
+  "input",
+  "select",
+  "textarea",
+  "head",
+  "title",
+  "meta",
+  "link",
+  "audio",
+  "video",
+  "source",
+  "track",
+  "map",
+]);
+const BLOCK_CONTAINERS = new Set([
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "footer",
+  "aside",
+  "nav",
+  "center",
+  "details",
+  "summary",
+  "fieldset",
+  "address",
+  "hgroup",
+  "dl",
+  "dd",
+  "dt",
+  "body",
+  "#document",
+  "html",
+  "legend",
+  "dialog",
+  "menu",
+  "form",
+]);
 
 /** Resolves `href` against the page; only http(s) and mailto survive (SPEC 8: no `javascript:` links). */
+
+/** The text with whitespace and C0 control characters removed, as browsers ignore them in a URL's scheme. */
+function stripControlAndSpace(text: string): string {
+  let out = "";
+  for (const ch of text) if (ch.charCodeAt(0) > 0x20) out += ch;
+  return out;
+}
+
 export function safeUrl(href: string | undefined, base: string, allowMailto = true): string | null {
   if (!href) return null;
   const trimmed = href.trim();
-  if (!trimmed || /^(javascript|vbscript|data|file|blob):/i.test(trimmed.replace(/[\s\u0000-\u001f]/g, ""))) return null;
+  if (!trimmed || /^(javascript|vbscript|data|file|blob):/i.test(stripControlAndSpace(trimmed))) return null;
   try {
     const url = new URL(trimmed, base);
     if (url.protocol === "http:" || url.protocol === "https:") return url.href;
@@ -65,8 +131,8 @@ export function imageSource(img: ElementNode, base: string): string | null {
     attrs["data-original"],
     attrs["data-url"],
     attrs["data-hi-res-src"],
-    attrs["data-srcset"] ? bestFromSrcset(attrs["data-srcset"]) ?? undefined : undefined,
-    attrs.srcset ? bestFromSrcset(attrs.srcset) ?? undefined : undefined,
+    attrs["data-srcset"] ? (bestFromSrcset(attrs["data-srcset"]) ?? undefined) : undefined,
+    attrs.srcset ? (bestFromSrcset(attrs.srcset) ?? undefined) : undefined,
     attrs.src,
   ];
   for (const candidate of candidates) {
@@ -87,7 +153,8 @@ export function imageSource(img: ElementNode, base: string): string | null {
   return null;
 }
 
-const PERMALINK_CLASS = /(^|\s)(headerlink|header-anchor|heading-anchor|anchor-?link|anchorjs-link|hash-link|permalink)(\s|$)/i;
+const PERMALINK_CLASS =
+  /(^|\s)(headerlink|header-anchor|heading-anchor|anchor-?link|anchorjs-link|hash-link|permalink)(\s|$)/i;
 
 function isPermalink(a: ElementNode): boolean {
   if (PERMALINK_CLASS.test(a.attrs.class ?? "")) return true;
@@ -96,14 +163,24 @@ function isPermalink(a: ElementNode): boolean {
 
 function languageOf(el: ElementNode): string | null {
   for (const node of [el, ...findAll(el, "code")]) {
-    const match = `${node.attrs.class ?? ""} ${node.attrs["data-lang"] ? "language-" + node.attrs["data-lang"] : ""}`.match(/(?:^|\s)(?:language|lang|highlight-source|brush:?)-?([A-Za-z0-9_+#.-]+)/);
+    const match =
+      `${node.attrs.class ?? ""} ${node.attrs["data-lang"] ? `language-${node.attrs["data-lang"]}` : ""}`.match(
+        /(?:^|\s)(?:language|lang|highlight-source|brush:?)-?([A-Za-z0-9_+#.-]+)/,
+      );
     if (match?.[1]) return match[1].toLowerCase();
   }
   return null;
 }
 
 function sameMarks(a: Inline, b: Marks): boolean {
-  return a.type === "text" && !!a.bold === !!b.bold && !!a.italic === !!b.italic && !!a.code === !!b.code && !!a.strike === !!b.strike && !!a.sup === !!b.sup;
+  return (
+    a.type === "text" &&
+    !!a.bold === !!b.bold &&
+    !!a.italic === !!b.italic &&
+    !!a.code === !!b.code &&
+    !!a.strike === !!b.strike &&
+    !!a.sup === !!b.sup
+  );
 }
 
 function pushText(out: Inline[], text: string, marks: Marks): void {
@@ -233,10 +310,12 @@ class BlockWriter {
         // A displayed equation is a paragraph of its own; an inline one stays in its sentence.
         const display = node.attrs.display === "block" && out === this.pending;
         if (display) this.flush();
-        mathText(node).split("\n").forEach((line, i) => {
-          if (i) out.push({ type: "break" });
-          pushText(out, line, marks);
-        });
+        mathText(node)
+          .split("\n")
+          .forEach((line, i) => {
+            if (i) out.push({ type: "break" });
+            pushText(out, line, marks);
+          });
         if (display) this.flush();
         return;
       }
@@ -295,17 +374,22 @@ class BlockWriter {
         const children: Inline[] = [];
         for (const child of node.children) this.inlines(child, children, {}, null);
         const normalized = normalizeInlines(children);
-        if (inlineText(normalized).trim()) this.emit({ type: "heading", level: Number(tag[1]) as 1 | 2 | 3 | 4 | 5 | 6, children: normalized });
+        if (inlineText(normalized).trim())
+          this.emit({ type: "heading", level: Number(tag[1]) as 1 | 2 | 3 | 4 | 5 | 6, children: normalized });
         return;
       }
       case "ul":
       case "ol": {
         // A list without items only indents what it holds (old markup): a quote, as it reads.
-        if (!node.children.some((c) => isElement(c) && c.tag === "li")) return this.quote(node);
+        if (!node.children.some((c) => isElement(c) && c.tag === "li")) {
+          this.quote(node);
+          return;
+        }
         const items: Block[][] = [];
         for (const child of node.children) {
           if (typeof child === "string") {
-            if (child.trim()) items.push([{ type: "paragraph", children: [{ type: "text", text: collapseWhitespace(child) }] }]);
+            if (child.trim())
+              items.push([{ type: "paragraph", children: [{ type: "text", text: collapseWhitespace(child) }] }]);
             continue;
           }
           const writer = this.child();
@@ -322,7 +406,8 @@ class BlockWriter {
         return;
       }
       case "blockquote":
-        return this.quote(node);
+        this.quote(node);
+        return;
       case "pre": {
         const text = preformattedText(node).replace(/^\n/, "").replace(/\s+$/, "");
         if (text.trim()) this.emit({ type: "code", text, language: languageOf(node) });
@@ -345,9 +430,15 @@ class BlockWriter {
         for (let up = caption?.parent; up && up !== node; up = up.parent) captionHolders.add(up);
         // The figure's content in document order; the caption goes with its (last) image.
         const visit = (child: TreeNode): void => {
-          if (typeof child === "string") return this.inlines(child, this.pending, {}, null);
+          if (typeof child === "string") {
+            this.inlines(child, this.pending, {}, null);
+            return;
+          }
           if (child.tag === "figcaption") return;
-          if (child.tag === "img") return this.addImage(child, child === last ? captionText : null, href);
+          if (child.tag === "img") {
+            this.addImage(child, child === last ? captionText : null, href);
+            return;
+          }
           // Wrappers of the image or of the caption are opened, so the caption is not read twice.
           if (findAll(child, "img").length || (caption && captionHolders.has(child))) {
             for (const c of child.children) visit(c);
@@ -418,7 +509,10 @@ class BlockWriter {
     if (!rows.length) return;
     // A layout table (one column, or not a data table) is read as the blocks it holds.
     const columns = Math.max(...rows.map((r) => r.cells.length));
-    if (!isDataTable(table) && (columns <= 1 || findAll(table, new Set(["p", "div", "ul", "ol", "img", "h2", "h3", "table"])).length > 0)) {
+    if (
+      !isDataTable(table) &&
+      (columns <= 1 || findAll(table, new Set(["p", "div", "ul", "ol", "img", "h2", "h3", "table"])).length > 0)
+    ) {
       for (const cell of findAll(table, new Set(["td", "th"]))) {
         let owner = cell.parent;
         while (owner && owner.tag !== "table") owner = owner.parent;
@@ -450,9 +544,50 @@ function preformattedText(node: TreeNode): string {
 }
 
 const PHRASE_CONTAINER = new Set([
-  "span", "a", "strong", "b", "em", "i", "u", "code", "kbd", "samp", "tt", "var", "s", "strike", "del", "ins", "sup", "sub",
-  "small", "big", "font", "mark", "abbr", "acronym", "cite", "dfn", "q", "time", "label", "bdi", "bdo", "data", "ruby",
-  "rt", "rp", "wbr", "nobr", "blink", "marquee", "center", "output", "meter", "progress", "math",
+  "span",
+  "a",
+  "strong",
+  "b",
+  "em",
+  "i",
+  "u",
+  "code",
+  "kbd",
+  "samp",
+  "tt",
+  "var",
+  "s",
+  "strike",
+  "del",
+  "ins",
+  "sup",
+  "sub",
+  "small",
+  "big",
+  "font",
+  "mark",
+  "abbr",
+  "acronym",
+  "cite",
+  "dfn",
+  "q",
+  "time",
+  "label",
+  "bdi",
+  "bdo",
+  "data",
+  "ruby",
+  "rt",
+  "rp",
+  "wbr",
+  "nobr",
+  "blink",
+  "marquee",
+  "center",
+  "output",
+  "meter",
+  "progress",
+  "math",
 ]);
 
 export function toBlocks(content: ElementNode, base: string): { blocks: Block[]; images: ArticleImage[] } {

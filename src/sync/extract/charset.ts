@@ -43,7 +43,10 @@ function isUtf8(bytes: Uint8Array): boolean {
 }
 
 /** Decodes a document; `charset` reports which encoding was used. */
-export function decodeDocument(bytes: Uint8Array, contentType: string | null): { text: string; charset: string; warnings: string[] } {
+export function decodeDocument(
+  bytes: Uint8Array,
+  contentType: string | null,
+): { text: string; charset: string; warnings: string[] } {
   const warnings: string[] = [];
   const bom = sniffBom(bytes);
   const header = charsetFromContentType(contentType);

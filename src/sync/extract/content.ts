@@ -3,19 +3,19 @@
 // (navigation, share widgets, related lists, comment and ad blocks). The heuristics are the ones reader
 // modes have converged on; when a pass finds too little text it is retried with the filters relaxed.
 import {
-  type ElementNode,
-  type TreeNode,
+  commaCount,
   descendants,
+  type ElementNode,
   findAll,
   findFirst,
   hasAncestor,
-  commaCount,
   innerText,
   invalidate,
   isElement,
   linkTextLength,
   removeNode,
   replaceNode,
+  type TreeNode,
   textLength,
 } from "./html-tree";
 
@@ -27,18 +27,65 @@ const NEGATIVE =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
-const AUTHOR_BOX = /(^|[\s_-])(author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|(article|post|entry)-?author)([\s_-]|$)/i;
+const AUTHOR_BOX =
+  /(^|[\s_-])(author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|(article|post|entry)-?author)([\s_-]|$)/i;
 const UNLIKELY_ROLES = new Set(["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]);
-const VIDEO_HOSTS = /\/\/(www\.)?((dailymotion|youtube|youtube-nocookie|player\.vimeo|v\.qq)\.com|(archive|upload\.wikimedia)\.org|player\.twitch\.tv)/i;
+const VIDEO_HOSTS =
+  /\/\/(www\.)?((dailymotion|youtube|youtube-nocookie|player\.vimeo|v\.qq)\.com|(archive|upload\.wikimedia)\.org|player\.twitch\.tv)/i;
 
 const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const TAGS_TO_SCORE = new Set(["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]);
 const DIV_TO_P_BLOCKS = new Set(["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]);
 const PHRASING = new Set([
-  "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em", "embed", "i", "img",
-  "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output", "progress", "q", "ruby", "samp",
-  "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr", "a", "del", "ins",
-  "s", "strike", "u", "font", "tt", "big", "center",
+  "abbr",
+  "audio",
+  "b",
+  "bdo",
+  "br",
+  "button",
+  "cite",
+  "code",
+  "data",
+  "datalist",
+  "dfn",
+  "em",
+  "embed",
+  "i",
+  "img",
+  "input",
+  "kbd",
+  "label",
+  "mark",
+  "math",
+  "meter",
+  "noscript",
+  "object",
+  "output",
+  "progress",
+  "q",
+  "ruby",
+  "samp",
+  "script",
+  "select",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "textarea",
+  "time",
+  "var",
+  "wbr",
+  "a",
+  "del",
+  "ins",
+  "s",
+  "strike",
+  "u",
+  "font",
+  "tt",
+  "big",
+  "center",
 ]);
 /**
  * Dropped before anything else: never content. Everything else stays in the tree while scoring, because it
@@ -48,8 +95,30 @@ const PHRASING = new Set([
 const ALWAYS_DROP = new Set(["script", "style", "noscript", "template", "head"]);
 /** Removed from the chosen article (interactive or embedded things a post cannot carry). */
 const NOT_CONTENT = new Set([
-  "iframe", "frame", "frameset", "object", "embed", "applet", "link", "meta", "base", "input", "button", "select",
-  "textarea", "option", "dialog", "map", "area", "audio", "video", "track", "source", "param", "portal", "canvas",
+  "iframe",
+  "frame",
+  "frameset",
+  "object",
+  "embed",
+  "applet",
+  "link",
+  "meta",
+  "base",
+  "input",
+  "button",
+  "select",
+  "textarea",
+  "option",
+  "dialog",
+  "map",
+  "area",
+  "audio",
+  "video",
+  "track",
+  "source",
+  "param",
+  "portal",
+  "canvas",
 ]);
 
 interface Flags {
@@ -65,7 +134,6 @@ function className(el: ElementNode): string {
 function matchString(el: ElementNode): string {
   return `${className(el)} ${el.attrs.id ?? ""}`;
 }
-
 
 function isHidden(el: ElementNode): boolean {
   const style = el.attrs.style;
@@ -295,7 +363,8 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
       const child = el.children[i]!;
       if (typeof child === "string") continue;
       if (visit(child)) {
-        if (el.children[i] !== child) i--; // replaced or removed: look at this index again
+        if (el.children[i] !== child)
+          i--; // replaced or removed: look at this index again
         else walk(child);
       } else {
         i--;
@@ -334,7 +403,16 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     if (
       (el.tag === "div" || el.tag === "section" || el.tag === "header" || /^h[1-6]$/.test(el.tag)) &&
       textLength(el) === 0 &&
-      !el.children.some((c) => isElement(c) && (c.tag === "img" || c.tag === "picture" || c.tag === "figure" || c.tag === "hr" || c.tag === "br" || hasMedia(c)))
+      !el.children.some(
+        (c) =>
+          isElement(c) &&
+          (c.tag === "img" ||
+            c.tag === "picture" ||
+            c.tag === "figure" ||
+            c.tag === "hr" ||
+            c.tag === "br" ||
+            hasMedia(c)),
+      )
     ) {
       removeNode(el);
       return false;
@@ -441,11 +519,19 @@ function isAttached(el: ElementNode, body: ElementNode): boolean {
   return false;
 }
 
-function refineTop(initial: ElementNode, top: ElementNode[], scores: Map<ElementNode, number>, body: ElementNode): ElementNode {
+function refineTop(
+  initial: ElementNode,
+  top: ElementNode[],
+  scores: Map<ElementNode, number>,
+  body: ElementNode,
+): ElementNode {
   let topCandidate = initial;
   const topScore = scores.get(topCandidate)!;
   // Several strong candidates under one ancestor: the article is that ancestor.
-  const alternatives = top.slice(1).filter((c) => scores.get(c)! / topScore >= 0.75).map((c) => ancestors(c, 100));
+  const alternatives = top
+    .slice(1)
+    .filter((c) => scores.get(c)! / topScore >= 0.75)
+    .map((c) => ancestors(c, 100));
   if (alternatives.length >= 3) {
     let parent = topCandidate.parent;
     while (parent && parent !== body && parent.tag !== "#document") {
@@ -458,7 +544,11 @@ function refineTop(initial: ElementNode, top: ElementNode[], scores: Map<Element
       parent = parent.parent;
     }
   }
-  if (!scores.has(topCandidate)) scores.set(topCandidate, initialScore(topCandidate, { stripUnlikely: true, weightClasses: true, cleanConditionally: true }));
+  if (!scores.has(topCandidate))
+    scores.set(
+      topCandidate,
+      initialScore(topCandidate, { stripUnlikely: true, weightClasses: true, cleanConditionally: true }),
+    );
   // Walk up while the parent scores close to the candidate: the article container may sit higher.
   let parent = topCandidate.parent;
   let lastScore = scores.get(topCandidate)!;
@@ -495,7 +585,8 @@ function isByline(el: ElementNode, match: string): boolean {
 }
 
 function hasMedia(el: ElementNode): boolean {
-  for (const d of descendants(el)) if (d.tag === "img" || d.tag === "picture" || d.tag === "video" || d.tag === "iframe") return true;
+  for (const d of descendants(el))
+    if (d.tag === "img" || d.tag === "picture" || d.tag === "video" || d.tag === "iframe") return true;
   return false;
 }
 
@@ -536,8 +627,19 @@ function prepArticle(content: ElementNode, flags: Flags, title: string): void {
 }
 
 const COMMENT_TOKENS = new Set([
-  "comments", "comment-list", "commentlist", "comments-area", "comments-section", "comment-section", "comment-respond",
-  "respond", "disqus_thread", "discussion", "replies", "comments-wrapper", "comments-container",
+  "comments",
+  "comment-list",
+  "commentlist",
+  "comments-area",
+  "comments-section",
+  "comment-section",
+  "comment-respond",
+  "respond",
+  "disqus_thread",
+  "discussion",
+  "replies",
+  "comments-wrapper",
+  "comments-container",
 ]);
 
 function isCommentSection(el: ElementNode): boolean {
@@ -569,13 +671,20 @@ function markDataTables(content: ElementNode): void {
     const role = table.attrs.role;
     if (role === "presentation") continue;
     if (table.attrs.datatable === "0") continue;
-    if (table.attrs.summary || findAll(table, "caption").length || findAll(table, new Set(["col", "colgroup", "tfoot", "thead", "th"])).length) {
+    if (
+      table.attrs.summary ||
+      findAll(table, "caption").length ||
+      findAll(table, new Set(["col", "colgroup", "tfoot", "thead", "th"])).length
+    ) {
       dataTables.add(table);
       continue;
     }
     if (findAll(table, "table").length) continue;
     const rows = findAll(table, "tr");
-    const columns = Math.max(0, ...rows.map((r) => r.children.filter((c) => isElement(c) && (c.tag === "td" || c.tag === "th")).length));
+    const columns = Math.max(
+      0,
+      ...rows.map((r) => r.children.filter((c) => isElement(c) && (c.tag === "td" || c.tag === "th")).length),
+    );
     if (rows.length >= 10 || columns > 4 || rows.length * columns > 10) dataTables.add(table);
   }
 }
@@ -585,7 +694,21 @@ export function isDataTable(table: ElementNode): boolean {
 }
 
 // Per-element counts of the tags conditional cleaning weighs, kept for a whole subtree in one pass.
-const COUNTED: Record<string, number> = { p: 0, img: 1, li: 2, input: 3, h1: 4, h2: 4, h3: 4, h4: 4, h5: 4, h6: 4, object: 5, embed: 5, iframe: 5 };
+const COUNTED: Record<string, number> = {
+  p: 0,
+  img: 1,
+  li: 2,
+  input: 3,
+  h1: 4,
+  h2: 4,
+  h3: 4,
+  h4: 4,
+  h5: 4,
+  h6: 4,
+  object: 5,
+  embed: 5,
+  iframe: 5,
+};
 
 function tagVectors(root: ElementNode): Map<ElementNode, Int32Array> {
   const vectors = new Map<ElementNode, Int32Array>();
@@ -649,7 +772,8 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
     const headingDensity = contentLength ? headingText / contentLength : 0;
     let embeds = 0;
     if (embedCount) {
-      for (const e of findAll(el, new Set(["object", "embed", "iframe"]))) if (!VIDEO_HOSTS.test(e.attrs.src ?? "")) embeds++;
+      for (const e of findAll(el, new Set(["object", "embed", "iframe"])))
+        if (!VIDEO_HOSTS.test(e.attrs.src ?? "")) embeds++;
     }
     const density = linkDensity(el);
     const inFigure = hasAncestor(el, "figure", 3);
@@ -667,7 +791,12 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
     if (junk) {
       // A list whose items hold one thing each and as many images as items (a gallery; also a list
       // without items or images, such as an indented quote) is content.
-      if (isList && el.children.filter(isElement).every((c) => c.children.filter(isElement).length <= 1) && img === liCount) continue;
+      if (
+        isList &&
+        el.children.filter(isElement).every((c) => c.children.filter(isElement).length <= 1) &&
+        img === liCount
+      )
+        continue;
       // A <ul>/<ol> without any item is the old way of indenting a passage, not a list: text, unless mostly links.
       if ((tag === "ul" || tag === "ol") && liCount === 0 && density < 0.5 && contentLength > 0) continue;
       remove(el);
@@ -675,7 +804,8 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
   }
 }
 
-const AD_OR_LOADING = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio|(loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
+const AD_OR_LOADING =
+  /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio|(loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 
 function hasTextishText(el: ElementNode): boolean {
@@ -705,7 +835,11 @@ function listTextRatio(el: ElementNode): number {
  */
 function removeTitleHeading(content: ElementNode, title: string): void {
   if (!title) return;
-  const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
   const wanted = norm(title);
   for (const heading of findAll(content, new Set(["h1", "h2"]))) {
     const text = norm(innerText(heading));

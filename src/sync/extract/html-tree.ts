@@ -11,15 +11,62 @@ export interface ElementNode {
 export type TreeNode = ElementNode | string;
 
 export const VOID_TAGS = new Set([
-  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr",
 ]);
-
 
 /** Start tags that close an open `<p>` (HTML standard, "in body" insertion mode). */
 const CLOSES_P = new Set([
-  "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl", "fieldset",
-  "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr",
-  "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "ul", "li", "dd", "dt", "listing",
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "center",
+  "details",
+  "dialog",
+  "dir",
+  "div",
+  "dl",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "ul",
+  "li",
+  "dd",
+  "dt",
+  "listing",
 ]);
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
@@ -41,7 +88,19 @@ function findOpen(stack: ElementNode[], tags: Set<string> | string, boundaries: 
   return -1;
 }
 
-const P_SCOPE = new Set(["button", "table", "td", "th", "caption", "html", "body", "object", "marquee", "applet", "template"]);
+const P_SCOPE = new Set([
+  "button",
+  "table",
+  "td",
+  "th",
+  "caption",
+  "html",
+  "body",
+  "object",
+  "marquee",
+  "applet",
+  "template",
+]);
 const LIST_SCOPE = new Set(["ul", "ol", "menu", "table", "td", "th", "body", "html"]);
 const DL_SCOPE = new Set(["dl", "table", "td", "th", "body", "html"]);
 const TABLE_SCOPE = new Set(["table", "html", "body"]);
@@ -89,7 +148,19 @@ export interface ParsedDocument {
 }
 
 /** Elements whose content is raw text up to their own end tag (no markup inside). */
-const RAW_CONTENT = new Set(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript", "template", "plaintext"]);
+const RAW_CONTENT = new Set([
+  "script",
+  "style",
+  "textarea",
+  "title",
+  "xmp",
+  "iframe",
+  "noembed",
+  "noframes",
+  "noscript",
+  "template",
+  "plaintext",
+]);
 const START_TAG = /<([A-Za-z][^\s/>]*)/y;
 const ATTRIBUTE = /[\s/]*(?:([^\s"'>/=][^\s"'>/=]*)(?:\s*=\s*(?:"([^"]*)"?|'([^']*)'?|([^\s>]*)))?)?/y;
 const END_TAG = /<\/([A-Za-z][^\s/>]*)[^>]*>?/y;
@@ -124,7 +195,14 @@ export function parseHtml(html: string): ParsedDocument {
         return;
       }
       // An end tag does not close past a table or a cell it is not part of.
-      if ((open === "table" || open === "td" || open === "th") && tag !== "table" && !CELLS.has(tag) && tag !== "tr" && !SECTIONS.has(tag)) return;
+      if (
+        (open === "table" || open === "td" || open === "th") &&
+        tag !== "table" &&
+        !CELLS.has(tag) &&
+        tag !== "tr" &&
+        !SECTIONS.has(tag)
+      )
+        return;
     }
   };
 
@@ -261,7 +339,13 @@ export function invalidate(el: ElementNode | null): void {
   for (let current = el; current; current = current.parent) {
     // A cached ancestor implies a cached node (each value is built from its children's), so the first node
     // with none of them cached ends the walk. Every cache that is not derived from another one is asked.
-    if (!rawTextCache.has(current) && !linkTextCache.has(current) && !lengthCache.has(current) && !commaCache.has(current)) break;
+    if (
+      !rawTextCache.has(current) &&
+      !linkTextCache.has(current) &&
+      !lengthCache.has(current) &&
+      !commaCache.has(current)
+    )
+      break;
     rawTextCache.delete(current);
     innerTextCache.delete(current);
     linkTextCache.delete(current);

@@ -2,7 +2,7 @@
 // "When , there are two solutions to" behind. An equation becomes the linear form people type: the author's
 // `alttext` when there is one, else a TeX annotation, else the presentation markup read out with `^`, `_`,
 // `/` and `√` for scripts, fractions and roots, and one line per table row (systems of equations).
-import { type ElementNode, collapseWhitespace, findAll, isElement, textContent } from "./html-tree";
+import { collapseWhitespace, type ElementNode, findAll, isElement, textContent } from "./html-tree";
 
 const TOKENS = new Set(["mi", "mn", "mo", "mtext", "ms", "mglyph"]);
 const TEX = /^(application\/x-tex|text\/x-tex|tex|latex|application\/x-latex)$/i;
@@ -17,7 +17,10 @@ export function mathText(math: ElementNode): string {
       if (tex) return tex;
     }
   }
-  return linear(math).replace(/[ \t]+/g, " ").replace(/ ?\n ?/g, "\n").trim();
+  return linear(math)
+    .replace(/[ \t]+/g, " ")
+    .replace(/ ?\n ?/g, "\n")
+    .trim();
 }
 
 /** A script or operand: bare when it is one token, in parentheses otherwise. */

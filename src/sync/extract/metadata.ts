@@ -1,6 +1,6 @@
 // Page metadata: JSON-LD first (it is written for machines), then Open Graph / Twitter / Dublin Core /
 // Parse.ly meta tags, then the markup itself (<title>, rel=author, <time>).
-import { type ElementNode, collapseWhitespace, descendants, textContent } from "./html-tree";
+import { collapseWhitespace, descendants, type ElementNode, textContent } from "./html-tree";
 
 export interface PageMetadata {
   title: string | null;
@@ -22,7 +22,8 @@ interface JsonLdArticle {
   url?: string;
 }
 
-const ARTICLE_TYPES = /Article|BlogPosting|NewsArticle|Report|ScholarlyArticle|SocialMediaPosting|TechArticle|WebPage|Posting|Review|Recipe/;
+const ARTICLE_TYPES =
+  /Article|BlogPosting|NewsArticle|Report|ScholarlyArticle|SocialMediaPosting|TechArticle|WebPage|Posting|Review|Recipe/;
 
 function asText(value: unknown): string | undefined {
   if (typeof value === "string") return value.trim() || undefined;
@@ -120,7 +121,9 @@ export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: strin
         const content = el.attrs.content;
         if (content === undefined) break;
         // `property` may hold several space-separated names (RDFa).
-        const keys = `${el.attrs.property ?? ""} ${el.attrs.name ?? ""} ${el.attrs.itemprop ?? ""}`.toLowerCase().split(/\s+/);
+        const keys = `${el.attrs.property ?? ""} ${el.attrs.name ?? ""} ${el.attrs.itemprop ?? ""}`
+          .toLowerCase()
+          .split(/\s+/);
         for (const key of keys) if (key && !meta.has(key)) meta.set(key, collapseWhitespace(content));
         break;
       }
@@ -128,10 +131,16 @@ export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: strin
         if (!canonical && /(^|\s)canonical(\s|$)/i.test(el.attrs.rel ?? "")) canonical = el.attrs.href ?? null;
         break;
       case "a":
-        if (!relAuthor && /(^|\s)author(\s|$)/i.test(el.attrs.rel ?? "")) relAuthor = collapseWhitespace(textContent(el)) || null;
+        if (!relAuthor && /(^|\s)author(\s|$)/i.test(el.attrs.rel ?? ""))
+          relAuthor = collapseWhitespace(textContent(el)) || null;
         break;
       case "time":
-        if (!timeTag && (el.attrs.pubdate !== undefined || /datePublished/i.test(el.attrs.itemprop ?? "")) && el.attrs.datetime) timeTag = el.attrs.datetime;
+        if (
+          !timeTag &&
+          (el.attrs.pubdate !== undefined || /datePublished/i.test(el.attrs.itemprop ?? "")) &&
+          el.attrs.datetime
+        )
+          timeTag = el.attrs.datetime;
         break;
     }
   }
@@ -144,14 +153,30 @@ export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: strin
     return null;
   };
   const siteName = pick("og:site_name", "application-name") ?? ld.publisher ?? null;
-  const metaTitle = ld.headline ?? pick("og:title", "twitter:title", "dc.title", "dcterm:title", "parsely-title", "title") ?? ld.name ?? null;
+  const metaTitle =
+    ld.headline ??
+    pick("og:title", "twitter:title", "dc.title", "dcterm:title", "parsely-title", "title") ??
+    ld.name ??
+    null;
   const byline =
     ld.author ??
     pick("author", "article:author", "dc.creator", "dcterm:creator", "parsely-author", "sailthru.author", "byl") ??
     relAuthor;
   const published = toIsoDate(
     ld.datePublished ??
-      pick("article:published_time", "parsely-pub-date", "datepublished", "publishdate", "pubdate", "date", "dc.date", "dc.date.issued", "dcterms.created", "sailthru.date", "og:published_time") ??
+      pick(
+        "article:published_time",
+        "parsely-pub-date",
+        "datepublished",
+        "publishdate",
+        "pubdate",
+        "date",
+        "dc.date",
+        "dc.date.issued",
+        "dcterms.created",
+        "sailthru.date",
+        "og:published_time",
+      ) ??
       timeTag,
   );
   return {
@@ -160,14 +185,21 @@ export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: strin
     byline: byline && !/^https?:\/\//.test(byline) ? cleanByline(byline) : null,
     publishedAt: published,
     canonical: absolute(canonical, pageUrl) ?? absolute(pick("og:url"), pageUrl),
-    image: absolute(ld.image ?? pick("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"), pageUrl),
+    image: absolute(
+      ld.image ?? pick("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"),
+      pageUrl,
+    ),
     lang,
   };
 }
 
 /** "By Ada Writer —" → "Ada Writer". */
 export function cleanByline(text: string): string | null {
-  return collapseWhitespace(text).replace(/^(by|von|par|por)\s+/i, "").replace(/^[\s,;:|—–-]+|[\s,;:|—–-]+$/g, "") || null;
+  return (
+    collapseWhitespace(text)
+      .replace(/^(by|von|par|por)\s+/i, "")
+      .replace(/^[\s,;:|—–-]+|[\s,;:|—–-]+$/g, "") || null
+  );
 }
 
 function insideSvg(el: ElementNode): boolean {
@@ -196,8 +228,16 @@ export function stripSiteName(title: string, siteName: string | null): string {
   const first = parts[0]!;
   const last = parts[parts.length - 1]!;
   if (site) {
-    if (last.toLowerCase() === site || site.includes(last.toLowerCase())) return text.slice(0, text.length - last.length).replace(/\s+[|\-–—»:·•\\/]\s*$/, "").trim();
-    if (first.toLowerCase() === site || site.includes(first.toLowerCase())) return text.slice(first.length).replace(/^\s*[|\-–—»:·•\\/]\s+/, "").trim();
+    if (last.toLowerCase() === site || site.includes(last.toLowerCase()))
+      return text
+        .slice(0, text.length - last.length)
+        .replace(/\s+[|\-–—»:·•\\/]\s*$/, "")
+        .trim();
+    if (first.toLowerCase() === site || site.includes(first.toLowerCase()))
+      return text
+        .slice(first.length)
+        .replace(/^\s*[|\-–—»:·•\\/]\s+/, "")
+        .trim();
   }
   // No site name to compare: drop trailing parts while they are short (a site or section name, at most four
   // words) and what remains still reads as a headline (three words or more), so "Q&A - Part 2" stays whole

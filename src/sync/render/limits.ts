@@ -19,7 +19,7 @@ export function cutText(text: string, max: number): string {
   const head = chars.slice(0, max - 1).join("");
   const space = head.search(/\s+\S*$/);
   const cut = space > head.length * 0.6 ? head.slice(0, space) : head;
-  return cut.replace(/[\s,;:.–—-]+$/, "") + "…";
+  return `${cut.replace(/[\s,;:.–—-]+$/, "")}…`;
 }
 
 /** The post title: whitespace collapsed, 1..300 characters; an article without a title is named by its URL. */
@@ -27,7 +27,10 @@ export function postTitle(article: Article): string {
   let title = article.title.replace(/\s+/g, " ").trim();
   if (!title) {
     const url = new URL(article.canonicalUrl || article.url);
-    const slug = decodeURIComponent(url.pathname.split("/").filter(Boolean).pop() ?? "").replace(/\.[a-z0-9]+$/i, "").replace(/[-_]+/g, " ").trim();
+    const slug = decodeURIComponent(url.pathname.split("/").filter(Boolean).pop() ?? "")
+      .replace(/\.[a-z0-9]+$/i, "")
+      .replace(/[-_]+/g, " ")
+      .trim();
     title = slug || url.hostname;
   }
   return cutText(title, MAX_TITLE);

@@ -1,18 +1,20 @@
 // Reddit markdown for a self post. Indented code blocks and pipe tables render on old and new Reddit alike;
 // images cannot be embedded in a markdown post, so they become links (the rich-text form embeds them).
 import type { Article, Block, Inline, TableRow } from "../types";
-import { type FittedBody, MAX_BODY, READ_MORE, fitBlocks, postTitle } from "./limits";
+import { type FittedBody, fitBlocks, MAX_BODY, postTitle, READ_MORE } from "./limits";
 
 /** Escapes characters Reddit's markdown would read as syntax. */
 function escapeText(text: string): string {
-  return text.replace(/([\\`*_~^[\]|])/g, "\\$1").replace(/&(?=[#A-Za-z0-9]+;)/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return text
+    .replace(/([\\`*_~^[\]|])/g, "\\$1")
+    .replace(/&(?=[#A-Za-z0-9]+;)/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
 }
 
 /** Escapes what would start a block at the beginning of a line (headings, quotes, list markers). */
 function escapeLineStarts(text: string): string {
-  return text
-    .replace(/^(\s*)(#|[-+](?=\s))/gm, "$1\\$2")
-    .replace(/^(\s*\d+)([.)])(?=\s)/gm, "$1\\$2");
+  return text.replace(/^(\s*)(#|[-+](?=\s))/gm, "$1\\$2").replace(/^(\s*\d+)([.)])(?=\s)/gm, "$1\\$2");
 }
 
 function linkUrl(url: string): string {
@@ -64,7 +66,12 @@ function indent(text: string, prefix: string, first = prefix): string {
 
 function renderTable(rows: TableRow[]): string {
   const columns = Math.max(...rows.map((r) => r.cells.length));
-  const cell = (inlines: Inline[] | undefined) => (inlines ? renderInlines(inlines).replace(/\s*\n\s*/g, " ").trim() : "");
+  const cell = (inlines: Inline[] | undefined) =>
+    inlines
+      ? renderInlines(inlines)
+          .replace(/\s*\n\s*/g, " ")
+          .trim()
+      : "";
   const line = (row: TableRow) => `|${Array.from({ length: columns }, (_, i) => ` ${cell(row.cells[i])} `).join("|")}|`;
   const [head, ...body] = rows;
   return [line(head!), `|${Array.from({ length: columns }, () => ":--").join("|")}|`, ...body.map(line)].join("\n");

@@ -5,7 +5,7 @@
 // 2 italic, 8 strikethrough, 32 superscript, 64 monospace), `link` with `t`, `u` and its own `f`,
 // and `raw` (unformatted text, used in headings and code). Offsets count code points.
 import type { Article, Block, Inline, TableRow } from "../types";
-import { type FittedBody, READ_MORE, charLength, postTitle } from "./limits";
+import { charLength, type FittedBody, postTitle, READ_MORE } from "./limits";
 import { fitBody } from "./markdown";
 
 type FormatRange = [number, number, number];
@@ -27,7 +27,9 @@ export interface RichTextDocument {
 }
 
 function bitsOf(node: Extract<Inline, { type: "text" }>): number {
-  return (node.bold ? 1 : 0) | (node.italic ? 2 : 0) | (node.strike ? 8 : 0) | (node.sup ? 32 : 0) | (node.code ? 64 : 0);
+  return (
+    (node.bold ? 1 : 0) | (node.italic ? 2 : 0) | (node.strike ? 8 : 0) | (node.sup ? 32 : 0) | (node.code ? 64 : 0)
+  );
 }
 
 /** Flattens text runs into one string with format ranges (merging adjacent runs of the same format). */
@@ -50,7 +52,11 @@ function formatted(runs: { text: string; bits: number }[]): { t: string; f?: For
 
 function textRuns(inlines: Inline[]): { text: string; bits: number }[] {
   return inlines.flatMap((node) =>
-    node.type === "text" ? [{ text: node.text, bits: bitsOf(node) }] : node.type === "break" ? [{ text: " ", bits: 0 }] : textRuns(node.children),
+    node.type === "text"
+      ? [{ text: node.text, bits: bitsOf(node) }]
+      : node.type === "break"
+        ? [{ text: " ", bits: 0 }]
+        : textRuns(node.children),
   );
 }
 
@@ -84,12 +90,16 @@ function paragraphs(inlines: Inline[]): RtBlock[] {
     if (node.type === "break") lines.push([]);
     else lines[lines.length - 1]!.push(node);
   }
-  return lines.map((line) => lineInlines(line, false)).filter((c) => c.length).map((c) => ({ e: "par", c }));
+  return lines
+    .map((line) => lineInlines(line, false))
+    .filter((c) => c.length)
+    .map((c) => ({ e: "par", c }));
 }
 
 function tableBlock(rows: TableRow[]): RtBlock {
   const columns = Math.max(...rows.map((r) => r.cells.length));
-  const cells = (row: TableRow) => Array.from({ length: columns }, (_, i) => ({ c: lineInlines(row.cells[i] ?? [], false) }));
+  const cells = (row: TableRow) =>
+    Array.from({ length: columns }, (_, i) => ({ c: lineInlines(row.cells[i] ?? [], false) }));
   const [head, ...body] = rows;
   return { e: "table", h: cells(head!).map((cell) => ({ a: "L" as const, c: cell.c })), c: body.map(cells) };
 }
@@ -102,12 +112,19 @@ function convert(blocks: Block[], assetIds: Record<string, string>): RtBlock[] {
         out.push(...paragraphs(block.children));
         break;
       case "heading": {
-        const c = lineInlines(block.children.filter((n) => n.type !== "break"), true);
+        const c = lineInlines(
+          block.children.filter((n) => n.type !== "break"),
+          true,
+        );
         if (c.length) out.push({ e: "h", l: block.level, c });
         break;
       }
       case "list":
-        out.push({ e: "list", o: block.ordered, c: block.items.map((item) => ({ e: "li", c: convert(item, assetIds) })) });
+        out.push({
+          e: "list",
+          o: block.ordered,
+          c: block.items.map((item) => ({ e: "li", c: convert(item, assetIds) })),
+        });
         break;
       case "quote":
         out.push({ e: "blockquote", c: convert(block.children, assetIds) });

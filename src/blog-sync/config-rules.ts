@@ -1,9 +1,9 @@
 // The rules of a sync config that do not need the database: how blog URLs and subreddits are normalized,
 // which blog URLs may be fetched, and the fingerprint of the settings a run depends on (interface-spec 2.6).
-import { sha256Hex } from "../../auth/keys";
-import { validationFailed } from "../../errors";
-import { assertFetchableUrl } from "../../lib/safe-fetch";
-import { canonicalizeUrl, FetchError, type FetchPolicy } from "../index";
+import { sha256Hex } from "../auth/keys";
+import { validationFailed } from "../errors";
+import { assertFetchableUrl } from "../lib/safe-fetch";
+import { canonicalizeUrl, FetchError, type FetchPolicy } from "../sync";
 
 /** Reddit's subreddit names: 3..21 letters, digits or underscores; the `r/` (or `/r/`) prefix is optional. */
 export const SUBREDDIT_INPUT = /^(?:\/?r\/)?[A-Za-z0-9_]{3,21}$/;
@@ -24,9 +24,10 @@ export function checkBlogUrl(input: string, allowPrivate: boolean): string {
     return canonicalizeUrl(input);
   } catch (err) {
     if (err instanceof FetchError || err instanceof TypeError) {
-      const message = err instanceof FetchError && err.code === "blocked_address"
-        ? "must be a public address: loopback, private, link-local and local-network hosts are refused"
-        : "must be an absolute http(s) URL without credentials";
+      const message =
+        err instanceof FetchError && err.code === "blocked_address"
+          ? "must be a public address: loopback, private, link-local and local-network hosts are refused"
+          : "must be an absolute http(s) URL without credentials";
       throw invalidField("body.blog_url", message);
     }
     throw err;
@@ -35,7 +36,9 @@ export function checkBlogUrl(input: string, allowPrivate: boolean): string {
 
 export const allowPrivateFetch = (env: { ALLOW_PRIVATE_FETCH?: string }) => env.ALLOW_PRIVATE_FETCH === "true";
 
-export const fetchPolicy = (env: { ALLOW_PRIVATE_FETCH?: string }): FetchPolicy => ({ allowPrivate: allowPrivateFetch(env) });
+export const fetchPolicy = (env: { ALLOW_PRIVATE_FETCH?: string }): FetchPolicy => ({
+  allowPrivate: allowPrivateFetch(env),
+});
 
 /** The settings a run depends on; a change to any of them aborts an active run. */
 export interface FingerprintedSettings {

@@ -1,20 +1,20 @@
 // Creating and updating sync configs (SPEC 5 upsert rules). A change is written to D1 first and then told
 // to the workspace coordinator, so a run that is active for the config aborts before its next write.
 import {
+  type ConfigSettings,
   configView,
   findConfigByTarget,
   getConfigRow,
   insertConfig,
-  serializeConfig,
-  updateConfig,
-  type ConfigSettings,
   type SyncConfigRow,
   type SyncConfigView,
-} from "../../db/blog-sync-configs";
-import type { WorkspaceDb } from "../../db/client";
-import { coordinatorFor } from "../../durable/workspace-coordinator";
-import type { Env } from "../../env";
-import { notFound } from "../../errors";
+  serializeConfig,
+  updateConfig,
+} from "../db/blog-sync-configs";
+import type { WorkspaceDb } from "../db/client";
+import { coordinatorFor } from "../durable/workspace-coordinator";
+import type { Env } from "../env";
+import { notFound } from "../errors";
 import { allowPrivateFetch, checkBlogUrl, configFingerprint, normalizeSubreddit } from "./config-rules";
 
 /** The body of POST /actions/blog-subreddit-syncs (already schema-checked). */
@@ -30,9 +30,19 @@ export interface ConfigInput {
 }
 
 /** Defaults of a new config: active for the daily run, but nothing is queued for publishing unless asked. */
-const DEFAULTS = { personaId: null as number | null, includeMedia: false, active: true, publishImmediately: false, maxPosts: 5 };
+const DEFAULTS = {
+  personaId: null as number | null,
+  includeMedia: false,
+  active: true,
+  publishImmediately: false,
+  maxPosts: 5,
+};
 
-async function settingsFor(input: ConfigInput, base: SyncConfigRow | undefined, blogUrl: string | undefined): Promise<ConfigSettings> {
+async function settingsFor(
+  input: ConfigInput,
+  base: SyncConfigRow | undefined,
+  blogUrl: string | undefined,
+): Promise<ConfigSettings> {
   // Without a base, the schema guarantees blog_url and subreddit.
   const current = base ?? { ...DEFAULTS, blogUrl: blogUrl!, subreddit: input.subreddit! };
   const fields = {
@@ -67,7 +77,11 @@ async function update(env: Env, w: WorkspaceDb, id: number, settings: ConfigSett
  * With `id`: updates that config. Otherwise updates the workspace's config with the same normalized
  * blog URL and subreddit, or creates one. Fields not given keep their stored values (or the defaults).
  */
-export async function saveConfig(env: Env, w: WorkspaceDb, input: ConfigInput): Promise<{ config: SyncConfigView; created: boolean }> {
+export async function saveConfig(
+  env: Env,
+  w: WorkspaceDb,
+  input: ConfigInput,
+): Promise<{ config: SyncConfigView; created: boolean }> {
   const blogUrl = input.blog_url !== undefined ? checkBlogUrl(input.blog_url, allowPrivateFetch(env)) : undefined;
   if (input.id !== undefined) {
     const base = await getConfigRow(w, input.id);
@@ -77,7 +91,8 @@ export async function saveConfig(env: Env, w: WorkspaceDb, input: ConfigInput): 
   // Without an id, the schema guarantees blog_url and subreddit.
   const subreddit = normalizeSubreddit(input.subreddit!);
   const existing = await findConfigByTarget(w, blogUrl!, subreddit);
-  if (existing) return { config: await update(env, w, existing.id, await settingsFor(input, existing, blogUrl)), created: false };
+  if (existing)
+    return { config: await update(env, w, existing.id, await settingsFor(input, existing, blogUrl)), created: false };
   const settings = await settingsFor(input, undefined, blogUrl);
   const row = await insertConfig(w, settings);
   if (row) return { config: serializeConfig(row), created: true };

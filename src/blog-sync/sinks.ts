@@ -1,19 +1,20 @@
 // Where a run's decisions go. The preview sink (dry runs) writes nothing and reports what would happen;
 // the real sink asks the workspace coordinator before each write and each queue message.
+
+import type { SyncConfigRow } from "../db/blog-sync-configs";
 import {
   getSyncedPost,
   insertSyncedPost,
-  transitionSyncedPost,
-  updateSyncedContent,
   type SyncedContent,
   type SyncedPostRow,
   type SyncedPostState,
-} from "../../db/blog-sync-posts";
-import type { SyncConfigRow } from "../../db/blog-sync-configs";
-import type { WorkspaceDb } from "../../db/client";
-import type { WorkspaceCoordinator } from "../../durable/workspace-coordinator";
-import type { Env } from "../../env";
-import type { PublishPostMessage } from "../../jobs/messages";
+  transitionSyncedPost,
+  updateSyncedContent,
+} from "../db/blog-sync-posts";
+import type { WorkspaceDb } from "../db/client";
+import type { WorkspaceCoordinator } from "../durable/workspace-coordinator";
+import type { Env } from "../env";
+import type { PublishPostMessage } from "../jobs/messages";
 
 export interface PlannedWrite {
   action: "create" | "update" | "unchanged";
@@ -82,7 +83,8 @@ export class RealSink implements Sink {
   private async store(request: WriteRequest): Promise<SyncedPostRow | undefined> {
     const { w, config } = this;
     if (!request.existing) return insertSyncedPost(w, config.id, request.content, request.to);
-    if (request.action === "update") return updateSyncedContent(w, request.existing.id, request.content, "draft", request.to);
+    if (request.action === "update")
+      return updateSyncedContent(w, request.existing.id, request.content, "draft", request.to);
     const moved = await transitionSyncedPost(w, request.existing.id, "draft", request.to);
     return moved ? { ...request.existing, state: request.to } : undefined;
   }

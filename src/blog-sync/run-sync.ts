@@ -1,18 +1,27 @@
 // One sync run of a config: discovery → full-content extraction → rendering → write (SPEC 5). A dry run
 // walks the same pipeline with a sink that writes nothing; a real run's sink asks the workspace
 // coordinator before every write and queue message and stops at the first "the config changed".
-import { sha256Hex } from "../../auth/keys";
-import { getConfigRow, type SyncConfigRow } from "../../db/blog-sync-configs";
-import { findSyncedPostsByUrl, type SyncedPostRow, type SyncedPostState } from "../../db/blog-sync-posts";
-import { finishRun, insertRun, NO_COUNTS, type FinalRunStatus, type RunCounts } from "../../db/blog-sync-runs";
-import { nowIso, type WorkspaceDb } from "../../db/client";
-import { coordinatorFor } from "../../durable/workspace-coordinator";
-import type { Env } from "../../env";
-import { ApiError, notFound } from "../../errors";
-import { discoverPosts, fetchArticle, fitBody, imagesKept, toRedditMarkdown, toRedditRichText, type Discovery, type SourceKind } from "../index";
+import { sha256Hex } from "../auth/keys";
+import { getConfigRow, type SyncConfigRow } from "../db/blog-sync-configs";
+import { findSyncedPostsByUrl, type SyncedPostRow, type SyncedPostState } from "../db/blog-sync-posts";
+import { type FinalRunStatus, finishRun, insertRun, NO_COUNTS, type RunCounts } from "../db/blog-sync-runs";
+import { nowIso, type WorkspaceDb } from "../db/client";
+import { coordinatorFor } from "../durable/workspace-coordinator";
+import type { Env } from "../env";
+import { ApiError, notFound } from "../errors";
+import { messageOf } from "../lib/log";
+import {
+  type Discovery,
+  discoverPosts,
+  fetchArticle,
+  fitBody,
+  imagesKept,
+  type SourceKind,
+  toRedditMarkdown,
+  toRedditRichText,
+} from "../sync";
 import { fetchPolicy } from "./config-rules";
-import { PreviewSink, RealSink, type AbortReason, type PlannedWrite, type Sink } from "./sinks";
-import { messageOf } from "../../lib/log";
+import { type AbortReason, type PlannedWrite, PreviewSink, RealSink, type Sink } from "./sinks";
 
 export type ItemAction = "create" | "update" | "unchanged" | "skip" | "error";
 
@@ -79,7 +88,14 @@ async function render(url: string, config: SyncConfigRow, env: Env): Promise<Ren
   const warnings = [...article.warnings];
   if (markdown.truncated) warnings.push("body was shortened to fit the forum's 40,000 character limit");
   const contentHash = await sha256Hex(JSON.stringify([markdown.title, markdown.markdown, richtext, images]));
-  return { title: markdown.title, bodyMarkdown: markdown.markdown, bodyRichtext: richtext, images, contentHash, warnings };
+  return {
+    title: markdown.title,
+    bodyMarkdown: markdown.markdown,
+    bodyRichtext: richtext,
+    images,
+    contentHash,
+    warnings,
+  };
 }
 
 const PUBLISHED = "already published: never updated or posted again";
@@ -91,7 +107,11 @@ const ABORTED_BEFORE_QUEUE = "written as a draft but not queued: the run stopped
  * queued and failed posts are left for the publishing side. Published posts never get here: `walk` skips
  * them before fetching.
  */
-function plan(existing: SyncedPostRow | undefined, rendered: Rendered, queueing: boolean): PlannedWrite | { action: "unchanged" | "skip"; warning?: string } {
+function plan(
+  existing: SyncedPostRow | undefined,
+  rendered: Rendered,
+  queueing: boolean,
+): PlannedWrite | { action: "unchanged" | "skip"; warning?: string } {
   const target: SyncedPostState = queueing ? "queued" : "draft";
   if (!existing) return { action: "create", to: target };
   const changed = existing.contentHash !== rendered.contentHash;
@@ -102,7 +122,6 @@ function plan(existing: SyncedPostRow | undefined, rendered: Rendered, queueing:
   if (!changed) return { action: "unchanged" };
   return { action: "skip", warning: `source changed, but the post is ${existing.state}; it is not updated` };
 }
-
 
 interface RunContext {
   env: Env;
@@ -132,7 +151,11 @@ async function walk(ctx: RunContext): Promise<Tally> {
   }
   // Discovery already returns at most maxPosts, newest first.
   const candidates = tally.discovery.posts;
-  const existing = await findSyncedPostsByUrl(w, config.id, candidates.map((p) => p.url));
+  const existing = await findSyncedPostsByUrl(
+    w,
+    config.id,
+    candidates.map((p) => p.url),
+  );
   const queueing = ctx.publish && config.active && config.publishImmediately;
 
   for (const candidate of candidates) {
@@ -153,40 +176,68 @@ async function walk(ctx: RunContext): Promise<Tally> {
     try {
       rendered = await render(candidate.url, config, env);
     } catch (err) {
-      tally.items.push({ ...itemOf(candidate.url, stored, "error", stored?.state ?? null, []), title: candidate.title ?? stored?.title ?? null, error: messageOf(err) });
+      tally.items.push({
+        ...itemOf(candidate.url, stored, "error", stored?.state ?? null, []),
+        title: candidate.title ?? stored?.title ?? null,
+        error: messageOf(err),
+      });
       continue;
     }
     const decision = plan(stored, rendered, queueing);
     if (!("to" in decision)) {
       const warnings = decision.warning ? [...rendered.warnings, decision.warning] : rendered.warnings;
-      tally.items.push(renderedItem(candidate.url, stored?.id ?? null, decision.action, stored?.state ?? null, rendered, warnings));
+      tally.items.push(
+        renderedItem(candidate.url, stored?.id ?? null, decision.action, stored?.state ?? null, rendered, warnings),
+      );
       continue;
     }
     const { warnings: _warnings, ...content } = rendered;
-    const outcome = await sink.write({ ...decision, url: candidate.url, existing: stored, content: { sourceUrl: candidate.url, ...content } });
+    const outcome = await sink.write({
+      ...decision,
+      url: candidate.url,
+      existing: stored,
+      content: { sourceUrl: candidate.url, ...content },
+    });
     if (outcome.kind === "aborted") {
       tally.aborted = outcome.reason;
-      const item = outcome.draftId === undefined
-        ? renderedItem(candidate.url, stored?.id ?? null, "skip", stored?.state ?? null, rendered, [...rendered.warnings, ABORTED_BEFORE_WRITE])
-        : renderedItem(candidate.url, outcome.draftId, decision.action, "draft", rendered, [...rendered.warnings, ABORTED_BEFORE_QUEUE]);
+      const item =
+        outcome.draftId === undefined
+          ? renderedItem(candidate.url, stored?.id ?? null, "skip", stored?.state ?? null, rendered, [
+              ...rendered.warnings,
+              ABORTED_BEFORE_WRITE,
+            ])
+          : renderedItem(candidate.url, outcome.draftId, decision.action, "draft", rendered, [
+              ...rendered.warnings,
+              ABORTED_BEFORE_QUEUE,
+            ]);
       tally.items.push(item);
       break;
     }
     if (outcome.kind === "moved") {
-      tally.items.push(renderedItem(candidate.url, stored?.id ?? null, "skip", outcome.state, rendered, [
-        ...rendered.warnings,
-        `not written: the post became ${outcome.state} while the run was working`,
-      ]));
+      tally.items.push(
+        renderedItem(candidate.url, stored?.id ?? null, "skip", outcome.state, rendered, [
+          ...rendered.warnings,
+          `not written: the post became ${outcome.state} while the run was working`,
+        ]),
+      );
       continue;
     }
-    tally.items.push(renderedItem(candidate.url, outcome.id, decision.action, outcome.state, rendered, rendered.warnings));
+    tally.items.push(
+      renderedItem(candidate.url, outcome.id, decision.action, outcome.state, rendered, rendered.warnings),
+    );
   }
   // A change after the last write still means this run's results were worked out under old settings.
   if (!tally.aborted) tally.aborted = await sink.checkpoint();
   return tally;
 }
 
-function itemOf(url: string, stored: SyncedPostRow | undefined, action: ItemAction, state: SyncedPostState | null, warnings: string[]): RunItem {
+function itemOf(
+  url: string,
+  stored: SyncedPostRow | undefined,
+  action: ItemAction,
+  state: SyncedPostState | null,
+  warnings: string[],
+): RunItem {
   return {
     synced_post_id: stored?.id ?? null,
     source_url: url,
@@ -200,8 +251,25 @@ function itemOf(url: string, stored: SyncedPostRow | undefined, action: ItemActi
   };
 }
 
-function renderedItem(url: string, id: number | null, action: ItemAction, state: SyncedPostState | null, r: Rendered, warnings: string[]): RunItem {
-  return { synced_post_id: id, source_url: url, title: r.title, action, state, body_markdown: r.bodyMarkdown, images: r.images, warnings, error: null };
+function renderedItem(
+  url: string,
+  id: number | null,
+  action: ItemAction,
+  state: SyncedPostState | null,
+  r: Rendered,
+  warnings: string[],
+): RunItem {
+  return {
+    synced_post_id: id,
+    source_url: url,
+    title: r.title,
+    action,
+    state,
+    body_markdown: r.bodyMarkdown,
+    images: r.images,
+    warnings,
+    error: null,
+  };
 }
 
 function summarize(tally: Tally, queued: number) {
@@ -213,9 +281,10 @@ function summarize(tally: Tally, queued: number) {
   let error = tally.error;
   if (tally.aborted) {
     status = "aborted";
-    error = tally.aborted === "config_changed"
-      ? "the config changed while the run was active; the run stopped before writing further posts"
-      : "the run's claim on the config expired (it was silent past its deadline); it stopped before writing further posts";
+    error =
+      tally.aborted === "config_changed"
+        ? "the config changed while the run was active; the run stopped before writing further posts"
+        : "the run's claim on the config expired (it was silent past its deadline); it stopped before writing further posts";
   } else if (tally.error) status = "failed";
   else if (tally.discovery?.posts.length === 0) {
     // Nothing to sync is a wrong blog address far more often than an empty blog: say what discovery saw.
@@ -263,15 +332,23 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
   let token: string | undefined;
   // `stale`: the config changed between our read and the claim; read it again (bounded: updates are rare).
   for (let attempt = 0; attempt < 3 && token === undefined; attempt++) {
-    const claim = await coordinator.beginRun({ workspaceId: w.workspaceId, configId, revision: config.revision, fingerprint: config.fingerprint, leaseMs: options.leaseMs });
+    const claim = await coordinator.beginRun({
+      workspaceId: w.workspaceId,
+      configId,
+      revision: config.revision,
+      fingerprint: config.fingerprint,
+      leaseMs: options.leaseMs,
+    });
     if (claim.ok) token = claim.token;
-    else if (claim.reason === "busy") throw new ApiError("run_in_progress", `a run of sync config ${configId} is already active`);
+    else if (claim.reason === "busy")
+      throw new ApiError("run_in_progress", `a run of sync config ${configId} is already active`);
     else {
       config = await getConfigRow(w, configId);
       if (!config) throw notFound("sync config");
     }
   }
-  if (token === undefined) throw new ApiError("run_in_progress", `sync config ${configId} is being changed; retry the run`);
+  if (token === undefined)
+    throw new ApiError("run_in_progress", `sync config ${configId} is being changed; retry the run`);
 
   const maxPosts = options.maxPosts ?? config.maxPosts;
   try {
@@ -301,14 +378,31 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
       throw err;
     }
     const result = respond(run.id, config, options, maxPosts, tally, sink.queued, run.startedAt, nowIso());
-    const { status, source_kind, source_url, error, finished_at, discovered, created, updated, unchanged, queued, failed } = result.run;
+    const {
+      status,
+      source_kind,
+      source_url,
+      error,
+      finished_at,
+      discovered,
+      created,
+      updated,
+      unchanged,
+      queued,
+      failed,
+    } = result.run;
     await finishRun(w, run.id, configId, {
       status,
       sourceKind: source_kind,
       sourceUrl: source_url,
       error,
       finishedAt: finished_at,
-      discovered, created, updated, unchanged, queued, failed,
+      discovered,
+      created,
+      updated,
+      unchanged,
+      queued,
+      failed,
     });
     return result;
   } finally {
