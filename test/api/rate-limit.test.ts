@@ -43,8 +43,8 @@ it(`answers 429 rate_limited with retry-after after ${LIMIT} requests of one key
 }, 120_000);
 
 it("counts a GET /posts once, whether it succeeds, fails validation or carries a malformed search", async () => {
-  // GET /posts counts the request beside its own batch (src/auth/key-in-query.ts); its error paths check
-  // the key afterwards. Each path must count exactly once, or the 600th request would already be refused.
+  // The key middleware counts every request once, before the route (src/auth/check.ts), whatever the route
+  // answers. Each path must count exactly once, or the 600th request would already be refused.
   const ws = await createTestWorkspace("rate limited posts");
   await startOfFreshWindow(15_000);
   const windowAtStart = Math.floor(Date.now() / WINDOW_MS);
