@@ -3,8 +3,10 @@ import { failAbandonedRun } from "../db/blog-sync-runs";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
-import { type AcquireResult, SCHEMA as BROWSER_SCHEMA, type BrowserHolder, BrowserSlot } from "./browser-slot";
-import { type BeginRunResult, type CheckRunResult, SCHEMA as RUN_SCHEMA, type RunLease, RunLeases } from "./run-leases";
+import { type AcquireResult, type BrowserHolder, BrowserSlot } from "./browser-slot";
+import { COORDINATOR_MIGRATIONS } from "./coordinator-migrations";
+import { type BeginRunResult, type CheckRunResult, type RunLease, RunLeases } from "./run-leases";
+import { applyStorageMigrations } from "./storage-migrations";
 
 export type { AcquireResult, BeginRunResult, CheckRunResult };
 
@@ -21,18 +23,25 @@ const ABANDONED_RUN =
 export class WorkspaceCoordinator extends DurableObject<Env> {
   private readonly runs: RunLeases;
   private readonly browser: BrowserSlot;
+  /**
+   * Where the object reads the time: every lease and slot deadline is computed from it. Tests set a fake
+   * one through `runInDurableObject` instead of sleeping; nothing else changes it.
+   */
+  clock: () => number = () => Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    // Storage schema first, before any call can run (docs/architecture.md, "Durable Object storage").
+    void ctx.blockConcurrencyWhile(async () => {
+      applyStorageMigrations(ctx.storage, COORDINATOR_MIGRATIONS, Date.now());
+    });
     const sql = ctx.storage.sql;
-    for (const statement of [
-      ...RUN_SCHEMA,
-      ...BROWSER_SCHEMA,
-      "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    ])
-      sql.exec(statement);
     this.runs = new RunLeases(sql);
-    this.browser = new BrowserSlot(sql, () => void this.scheduleAlarm());
+    this.browser = new BrowserSlot(
+      sql,
+      () => void this.scheduleAlarm(),
+      () => this.clock(),
+    );
   }
 
   // --- sync runs -----------------------------------------------------------------------------------------
@@ -50,7 +59,7 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
       input.configId,
       input.revision,
       input.fingerprint,
-      Date.now(),
+      this.clock(),
       input.leaseMs,
     );
     if (result.ok) await this.scheduleAlarm();
@@ -66,7 +75,7 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   /** Asked by a run before every write and queue message: is the config still what the run started with? */
   checkRun(configId: number, token: string): CheckRunResult {
     // An extended deadline needs no new alarm: the old one fires early, expires nothing and moves on.
-    return this.runs.check(configId, token, Date.now());
+    return this.runs.check(configId, token, this.clock());
   }
 
   endRun(configId: number, token: string): boolean {
@@ -108,7 +117,7 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   // --- deadlines ----------------------------------------------------------------------------------------
 
   override async alarm(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock();
     this.browser.expire(now);
     const expired = this.runs.expire(now);
     await this.scheduleAlarm();
