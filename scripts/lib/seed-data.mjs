@@ -165,7 +165,7 @@ function makePost(i, rnd, baseId, nowSec) {
   const text = `${title}\n${body}`;
 
   // What matched is what the text says: tracked keywords, and competitors by name or keyword, as whole
-  // words. Ambiguous terms count only beside another tracked term (SPEC 10); the ambiguous competitor "Drip"
+  // words. Ambiguous terms count only beside another tracked term; the ambiguous competitor "Drip"
   // only when written as a name (capitalised), not in "drip campaign".
   const found = KEYWORDS.filter((k) => k.active !== false && wordRegex(k.keyword, "i").test(text));
   const keywordsMatched = found.filter((k) => !k.is_ambiguous || found.length > 1).map((k) => k.keyword);

@@ -7,7 +7,7 @@ export type Database = DrizzleD1Database<typeof schema>;
 /**
  * The one door to a workspace's data. Every query function in src/db takes this first and filters on
  * `workspaceId`. Which database holds a workspace is decided here alone, so moving a large workspace to a
- * database of its own (SPEC 1, growth) changes this function and no route. One exception, by design:
+ * database of its own (growth: docs/architecture.md) changes this function and no route. One exception, by design:
  * GET /posts checks the caller's key in the same batch as its query (src/auth/key-in-query.ts), which needs
  * the keys and the workspace's posts in one database; a workspace moved elsewhere would read through here.
  */

@@ -1,4 +1,4 @@
-// The workspace's one browser slot (SPEC 6): one browser operation at a time, first come first served, a
+// The workspace's one browser slot (docs/blog-sync.md, "The workspace Durable Object"): one browser operation at a time, first come first served, a
 // caller waits up to 30 s for its turn, and a holder that crashed or hung loses the slot at its deadline.
 // The holder is stored (it must survive an eviction so the alarm can free it); the waiters are in memory
 // because they are calls in flight: if the object goes away, so do they. Its table is made by the

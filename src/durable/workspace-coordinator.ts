@@ -15,8 +15,8 @@ const ABANDONED_RUN =
 
 /**
  * One per workspace (idFromName(`ws:${id}`)). The workspace's coordinator: it holds the fingerprint each
- * active sync run started with (SPEC 5, abort on change) and serializes the workspace's browser operations
- * (SPEC 6). Methods are typed RPC; deadlines are alarms. State changes happen in synchronous SQLite calls,
+ * active sync run started with (docs/blog-sync.md: abort on change) and serializes the workspace's browser operations
+ * (docs/blog-sync.md, "The workspace Durable Object"). Methods are typed RPC; deadlines are alarms. State changes happen in synchronous SQLite calls,
  * so no other call interleaves with them; the only awaits are the waits for the browser slot and the D1
  * write that closes an abandoned run, both after the object's own state is already consistent.
  */
@@ -164,7 +164,7 @@ export const coordinatorFor = (env: Pick<Env, "WORKSPACE">, workspaceId: number)
   env.WORKSPACE.get(env.WORKSPACE.idFromName(`ws:${workspaceId}`));
 
 /**
- * Runs one browser operation of the workspace in its turn (SPEC 6): waits up to 30 s for the slot, else
+ * Runs one browser operation of the workspace in its turn (docs/blog-sync.md, browser slot): waits up to 30 s for the slot, else
  * 409 `browser_busy` with `retry-after`. The slot is released when `operation` settles; if the Worker dies
  * first, the slot's deadline frees it.
  */
