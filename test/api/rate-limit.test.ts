@@ -54,8 +54,9 @@ it(`answers 429 rate_limited with retry-after after ${LIMIT} requests of one key
 }, 120_000);
 
 it("counts a GET /posts once, whether it succeeds, fails validation or carries a malformed search", async () => {
-  // GET /posts counts the request beside its own batch (src/auth/key-in-query.ts); its error paths check
-  // the key afterwards. Each path must count exactly once, or the 600th request would already be refused.
+  // The bearer middleware counts every request once, before the route validates it: a GET /posts that
+  // fails validation or carries a malformed search must count exactly once too, or the 600th request would
+  // already be refused.
   await inOneWindow("rate limited posts", async (ws, windowAtStart) => {
     const statuses: number[] = [];
     for (let sent = 0; sent < LIMIT - 3; sent += 199) {

@@ -7,7 +7,8 @@ import { workspaceDb } from "../../src/db/client";
 import { BROWSER_LEASE_MS } from "../../src/durable/browser-slot";
 import { RUN_LEASE_MS } from "../../src/durable/run-leases";
 import { coordinatorFor, type WorkspaceCoordinator, withBrowserSlot } from "../../src/durable/workspace-coordinator";
-import { ApiError } from "../../src/errors";
+import { fromDomainError } from "../../src/errors";
+import { DomainError } from "../../src/lib/domain-errors";
 import { createTestWorkspace } from "../helpers";
 
 const FP_A = "a".repeat(64);
@@ -315,9 +316,11 @@ describe("withBrowserSlot", () => {
     const busy = await withBrowserSlot(env, ws.id, "preflight", async () => "never", { waitMs: 100 }).catch(
       (e: unknown) => e,
     );
-    expect(busy).toBeInstanceOf(ApiError);
-    expect((busy as ApiError).code).toBe("browser_busy");
-    expect(Number((busy as ApiError).headers?.["retry-after"])).toBeGreaterThanOrEqual(1);
+    // A domain error below the routes; the edge answers it as 409 browser_busy with retry-after.
+    expect(busy).toBeInstanceOf(DomainError);
+    const answered = fromDomainError(busy as DomainError);
+    expect(answered.code).toBe("browser_busy");
+    expect(Number(answered.headers?.["retry-after"])).toBeGreaterThanOrEqual(1);
     release();
     expect(await long).toBe("published");
     expect(await withBrowserSlot(env, ws.id, "preflight", async () => "ran")).toBe("ran");
