@@ -13,11 +13,18 @@ import { EXIT_FAILED, integerOption, parseCommandLine, runMain } from "../script
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { ensureLocalDatabase, openLocalD1 } from "../scripts/lib/local-d1.mjs";
 import { ROOT } from "../scripts/lib/paths.mjs";
-import { sqlValue } from "../scripts/lib/seed-data.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { queryLocalFile } from "../scripts/lib/wrangler.mjs";
 import { buildPostsQueries } from "../src/db/posts-query.ts";
+
+/** SQL literal of a bound value: NULL, a number, 0/1, or a single-quoted string. */
+function sqlValue(value) {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "boolean") return value ? "1" : "0";
+  return `'${String(value).replaceAll("'", "''")}'`;
+}
 
 const USAGE = `usage: npm run bench:read [-- options]
 

@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DomainError, type DomainErrorKind } from "./lib/domain-errors";
 import { log } from "./lib/log";
 
-/** The closed set of error codes (SPEC section 3) and the status each one answers with. */
+/** The closed set of error codes (docs/api.md, "Errors") and the status each one answers with. */
 export const ERROR_STATUS = {
   invalid_json: 400,
   validation_failed: 400,

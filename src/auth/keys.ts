@@ -1,5 +1,5 @@
 /**
- * API key format (SPEC 2): `tw_live_` + 40 base62 characters from crypto.getRandomValues.
+ * API key format (docs/api.md, "Authentication and scopes"): `tw_live_` + 40 base62 characters from crypto.getRandomValues.
  * Import-free on purpose: the seed script (Node, type stripping) imports this file directly.
  */
 export const KEY_PREFIX = "tw_live_";

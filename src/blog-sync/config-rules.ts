@@ -1,5 +1,5 @@
 // The rules of a sync config that do not need the database: how blog URLs and subreddits are normalized,
-// which blog URLs may be fetched, and the fingerprint of the settings a run depends on (interface-spec 2.6).
+// which blog URLs may be fetched, and the fingerprint of the settings a run depends on (docs/blog-sync.md, "Fingerprint").
 import { sha256Hex } from "../lib/crypto";
 import { invalidInput } from "../lib/domain-errors";
 import { assertFetchableUrl } from "../lib/safe-fetch";
@@ -16,7 +16,7 @@ const invalidField = (path: string, message: string) => invalidInput([{ path, me
 
 /**
  * Checks a blog URL before it is stored: absolute http(s), no credentials, and no loopback, private,
- * link-local or local-style host unless private fetches are allowed (SPEC 8). Returns the canonical URL.
+ * link-local or local-style host unless private fetches are allowed (docs/extraction.md, "Safe fetching"). Returns the canonical URL.
  */
 export function checkBlogUrl(input: string, allowPrivate: boolean): string {
   try {

@@ -1,4 +1,4 @@
-// Creating and updating sync configs (SPEC 5 upsert rules). A change is written to D1 first and then told
+// Creating and updating sync configs (upsert rules: docs/blog-sync.md, "The config"). A change is written to D1 first and then told
 // to the workspace coordinator, so a run that is active for the config aborts before its next write.
 import {
   type ConfigSettings,

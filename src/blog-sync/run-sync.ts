@@ -1,4 +1,4 @@
-// One sync run of a config: discovery → full-content extraction → rendering → write (SPEC 5). A dry run
+// One sync run of a config: discovery → full-content extraction → rendering → write (docs/blog-sync.md). A dry run
 // walks the same pipeline with a sink that writes nothing; a real run's sink asks the workspace
 // coordinator before every write and queue message and stops at the first "the config changed".
 
@@ -323,7 +323,7 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
     const maxPosts = options.maxPosts ?? config.maxPosts;
     const sink = new PreviewSink();
     const tally = await walk({ env, w, config, publish: options.publish, maxPosts, sink });
-    // A dry run names no stored rows: no run id and no synced post ids (SPEC 5), also for the posts it
+    // A dry run names no stored rows: no run id and no synced post ids (docs/blog-sync.md, "Runs"), also for the posts it
     // reports unchanged or skipped from what is stored.
     tally.items = tally.items.map((item) => ({ ...item, synced_post_id: null }));
     return respond(null, config, options, maxPosts, tally, sink.queued, startedAt, nowIso());

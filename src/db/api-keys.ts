@@ -93,7 +93,7 @@ export async function revokeKey(db: Database, workspaceId: number, keyId: number
 
 /**
  * Deletes temporary keys that can no longer work: expired, or revoked before their expiry (hourly cron), so
- * a verification that revokes its temporary keys leaves none behind (interface-spec 8.4). Revoked
+ * a verification that revokes its temporary keys leaves none behind (docs/api.md, "Authentication and scopes"). Revoked
  * permanent keys stay listed. Returns how many went.
  */
 export async function deleteExpiredKeys(db: Database, at = nowIso()): Promise<number> {

@@ -1,4 +1,4 @@
-// Blog sync configs of a workspace (SPEC 5). Every function takes the workspace accessor first, but the
+// Blog sync configs of a workspace (docs/blog-sync.md). Every function takes the workspace accessor first, but the
 // daily cron's listing over all workspaces.
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { invalidState } from "../lib/domain-errors";

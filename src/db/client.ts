@@ -6,7 +6,7 @@ export type Database = DrizzleD1Database<typeof schema>;
 /**
  * The one door to a workspace's data. Every query function in src/db takes this first and filters on
  * `workspaceId`. Which database holds a workspace is decided here alone, so moving a large workspace to a
- * database of its own (SPEC 1, growth) changes this function and no route. The caller's key has been
+ * database of its own (growth: docs/architecture.md) changes this function and no route. The caller's key has been
  * checked (src/auth) before a WorkspaceDb is made for its workspace.
  */
 export interface WorkspaceDb {

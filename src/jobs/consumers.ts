@@ -44,7 +44,7 @@ export async function consumeSyncRun(message: SyncRunMessage, env: Env): Promise
 }
 
 /**
- * A publish task (interface-spec 3): when the config's fingerprint is no longer the one the task carries,
+ * A publish task (docs/blog-sync.md, "Background work"): when the config's fingerprint is no longer the one the task carries,
  * the post goes back to `draft` and the task is skipped. A post that is not approved stays `queued`.
  * Submission itself (approved posts) arrives with the publishing issue; until then an approved post also
  * stays `queued` and the task is acknowledged.
