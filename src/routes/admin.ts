@@ -5,6 +5,7 @@ import { requireAdmin } from "../auth/middleware";
 import { createKey, createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import { notFound } from "../errors";
+import { requireUtf8Body } from "../http/utf8-body";
 import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../lib/openapi";
 
 const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
@@ -31,6 +32,7 @@ const serializeWorkspace = (w: { id: number; name: string; createdAt: string }) 
 
 export const adminRouter = createRouter();
 adminRouter.use("*", requireAdmin);
+adminRouter.use("*", requireUtf8Body);
 
 adminRouter
   .openapi(

@@ -4,6 +4,7 @@ import type { AppEnv } from "../app-env";
 import { authenticate } from "../auth/check";
 import type { Env } from "../env";
 import { requestIdOf } from "../errors";
+import { utf8BodyBytes } from "../http/utf8-body";
 import { optionalExecutionCtx } from "../lib/context";
 import { createMcpServer } from "../mcp/server";
 import { type ApiTool, type OpenApiDocumentLike, toolsFromOpenApi } from "../mcp/tools";
@@ -53,7 +54,11 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      // The body is checked as UTF-8 first (400 `invalid_json`, as on every JSON route) and handed on as bytes.
+      const body = await utf8BodyBytes(await c.req.arrayBuffer());
+      return await transport.handleRequest(
+        new Request(c.req.url, { method: "POST", headers: c.req.raw.headers, body }),
+      );
     } finally {
       await server.close();
     }
