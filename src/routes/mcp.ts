@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { type ExecutionContext, Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { authenticate } from "../auth/check";
+import { assertWithinRateLimit, authenticate, countRequest, presentedKey } from "../auth/check";
 import type { Env } from "../env";
 import { requestIdOf } from "../errors";
 import { utf8BodyBytes } from "../http/utf8-body";
@@ -9,6 +9,9 @@ import { optionalExecutionCtx } from "../lib/context";
 import { createMcpServer } from "../mcp/server";
 import { type ApiTool, type OpenApiDocumentLike, toolsFromOpenApi } from "../mcp/tools";
 import { type ApiRouter, openApiDocument } from "./api";
+
+/** The limiter a tool call's REST request sees: its MCP request already counted against the key. */
+const ALREADY_COUNTED: RateLimit = { limit: async () => ({ success: true }) };
 
 /** How a tool call reaches the app: `app.fetch`, so it passes every middleware a REST call passes. */
 export type AppFetch = (request: Request, env: Env, ctx: ExecutionContext | undefined) => Response | Promise<Response>;
@@ -26,6 +29,9 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
     const ctx = optionalExecutionCtx(c);
     const authorization = c.req.header("authorization") ?? "";
     const auth = await authenticate(c.env, authorization, ctx);
+    // Every MCP request counts once against the key's limit, whatever its method (initialize, tools/list,
+    // a GET): the protocol must not be a way around it. 429 `rate_limited` in the SPEC 3 shape, as for 401.
+    assertWithinRateLimit(await countRequest(c.env, await presentedKey(authorization)));
 
     if (c.req.method !== "POST") {
       // Stateless: no standalone event stream (GET) and no session to end (DELETE).
@@ -46,7 +52,8 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
       authorization,
       origin: new URL(c.req.url).origin,
       requestId: requestIdOf(c),
-      dispatch: async (request) => appFetch(request, c.env, ctx),
+      // The tool call's REST request was counted at this door already; it must not count a second time.
+      dispatch: async (request) => appFetch(request, { ...c.env, RATE_LIMITER: ALREADY_COUNTED }, ctx),
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
