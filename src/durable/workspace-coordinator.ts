@@ -4,9 +4,11 @@ import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
 import { type AcquireResult, SCHEMA as BROWSER_SCHEMA, type BrowserHolder, BrowserSlot } from "./browser-slot";
+import { FetchBudget, type TakeFetchResult } from "./fetch-budget";
+import { type BeginPreviewResult, PreviewLeases, SCHEMA as PREVIEW_SCHEMA } from "./preview-leases";
 import { type BeginRunResult, type CheckRunResult, SCHEMA as RUN_SCHEMA, type RunLease, RunLeases } from "./run-leases";
 
-export type { AcquireResult, BeginRunResult, CheckRunResult };
+export type { AcquireResult, BeginPreviewResult, BeginRunResult, CheckRunResult, TakeFetchResult };
 
 const ABANDONED_RUN =
   "the run stopped reporting before it finished (its deadline passed); nothing after its last write was done";
@@ -21,6 +23,8 @@ const ABANDONED_RUN =
 export class WorkspaceCoordinator extends DurableObject<Env> {
   private readonly runs: RunLeases;
   private readonly browser: BrowserSlot;
+  private readonly previews: PreviewLeases;
+  private readonly fetches = new FetchBudget();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -28,11 +32,13 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
     for (const statement of [
       ...RUN_SCHEMA,
       ...BROWSER_SCHEMA,
+      ...PREVIEW_SCHEMA,
       "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ])
       sql.exec(statement);
     this.runs = new RunLeases(sql);
     this.browser = new BrowserSlot(sql, () => void this.scheduleAlarm());
+    this.previews = new PreviewLeases(sql);
   }
 
   // --- sync runs -----------------------------------------------------------------------------------------
@@ -84,6 +90,33 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
 
   activeRuns(): RunLease[] {
     return this.runs.active();
+  }
+
+  // --- previews and outbound fetches --------------------------------------------------------------------
+
+  /** Claims the config for one dry run; `busy` (another preview of it is running) is 409 `run_in_progress`. */
+  beginPreview(input: { configId: number; leaseMs?: number }): BeginPreviewResult {
+    return this.previews.begin(input.configId, Date.now(), input.leaseMs);
+  }
+
+  /** A preview's sign of life before each source post: false when its lease was lost. */
+  renewPreview(configId: number, token: string): boolean {
+    return this.previews.renew(configId, token, Date.now());
+  }
+
+  endPreview(configId: number, token: string): boolean {
+    return this.previews.end(configId, token);
+  }
+
+  /**
+   * Asked before every outbound request of a run or preview: takes one from the workspace's fetch budget
+   * (FETCHES_PER_MINUTE) and, as a sign of life, renews the asking run's or preview's lease.
+   */
+  beforeFetch(input: { configId: number; token: string; preview: boolean }): TakeFetchResult {
+    const now = Date.now();
+    if (input.preview) this.previews.renew(input.configId, input.token, now);
+    else this.runs.renew(input.configId, input.token, now);
+    return this.fetches.take(now);
   }
 
   // --- browser operations -------------------------------------------------------------------------------

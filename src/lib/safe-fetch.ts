@@ -37,6 +37,11 @@ export interface FetchPolicy {
    * (literal addresses and local-style names are still refused).
    */
   dohUrl?: string | null;
+  /**
+   * Called before every request to the open web (robots.txt and each redirect hop included, DNS lookups
+   * not): the caller's budget and sign of life. Whatever it throws ends the fetch as it is.
+   */
+  beforeRequest?: (url: URL) => Promise<void>;
 }
 
 export const USER_AGENT = "threadwatch/1.0 (blog-to-forum sync; +https://github.com/threadwatch/threadwatch)";
@@ -427,6 +432,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
             target.href,
           );
       }
+      await policy.beforeRequest?.(target);
       let res: Response;
       try {
         res = await fetch(target.href, {
