@@ -327,7 +327,10 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
     // One preview per config at a time (it writes nothing, but it fetches as much as a run).
     const claim = await coordinator.beginPreview({ configId, leaseMs: options.leaseMs });
     if (!claim.ok)
-      throw new DomainError("run_in_progress", `a dry run of sync config ${configId} is already active; retry when it ends`);
+      throw new DomainError(
+        "run_in_progress",
+        `a dry run of sync config ${configId} is already active; retry when it ends`,
+      );
     try {
       const maxPosts = options.maxPosts ?? config.maxPosts;
       const sink = new PreviewSink(coordinator, configId, claim.token);

@@ -19,7 +19,10 @@ export class PreviewLeases {
 
   private held(configId: number): { token: string; deadline: number } | undefined {
     return this.sql
-      .exec<{ token: string; deadline: number }>("SELECT token, deadline FROM preview_leases WHERE config_id = ?", configId)
+      .exec<{ token: string; deadline: number }>(
+        "SELECT token, deadline FROM preview_leases WHERE config_id = ?",
+        configId,
+      )
       .toArray()[0];
   }
 

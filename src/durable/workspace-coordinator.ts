@@ -5,7 +5,7 @@ import type { Env } from "../env";
 import { ApiError } from "../errors";
 import { type AcquireResult, SCHEMA as BROWSER_SCHEMA, type BrowserHolder, BrowserSlot } from "./browser-slot";
 import { FetchBudget, type TakeFetchResult } from "./fetch-budget";
-import { type BeginPreviewResult, PreviewLeases, SCHEMA as PREVIEW_SCHEMA } from "./preview-leases";
+import { type BeginPreviewResult, SCHEMA as PREVIEW_SCHEMA, PreviewLeases } from "./preview-leases";
 import { type BeginRunResult, type CheckRunResult, SCHEMA as RUN_SCHEMA, type RunLease, RunLeases } from "./run-leases";
 
 export type { AcquireResult, BeginPreviewResult, BeginRunResult, CheckRunResult, TakeFetchResult };
