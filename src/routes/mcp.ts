@@ -1,11 +1,12 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { type ExecutionContext, Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { assertWithinRateLimit, authenticate, countRequest, presentedKey } from "../auth/check";
+import { authenticate } from "../auth/check";
+import { credentialsOf } from "../auth/middleware";
 import type { Env } from "../env";
 import { requestIdOf } from "../errors";
+import { optionalExecutionCtx } from "../http/context";
 import { utf8BodyBytes } from "../http/utf8-body";
-import { optionalExecutionCtx } from "../lib/context";
 import { createMcpServer } from "../mcp/server";
 import { type ApiTool, type OpenApiDocumentLike, toolsFromOpenApi } from "../mcp/tools";
 import { type ApiRouter, openApiDocument } from "./api";
@@ -27,11 +28,11 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
 
   router.all("/", async (c) => {
     const ctx = optionalExecutionCtx(c);
-    const authorization = c.req.header("authorization") ?? "";
-    const auth = await authenticate(c.env, authorization, ctx);
+    const credentials = credentialsOf(c);
+    const authorization = credentials.authorization ?? "";
     // Every MCP request counts once against the key's limit, whatever its method (initialize, tools/list,
     // a GET): the protocol must not be a way around it. 429 `rate_limited` in the SPEC 3 shape, as for 401.
-    assertWithinRateLimit(await countRequest(c.env, await presentedKey(authorization)));
+    const auth = await authenticate(c.env, credentials, { countRequest: true }, ctx);
 
     if (c.req.method !== "POST") {
       // Stateless: no standalone event stream (GET) and no session to end (DELETE).

@@ -3,7 +3,7 @@ import type { AppEnv } from "../app-env";
 import type { KeyScope } from "../auth/keys";
 import { requireScope } from "../auth/middleware";
 import { errorResponses, validationHook } from "../errors";
-import { requireUtf8Body } from "../http/utf8-body";
+import { requireUtf8Body } from "./utf8-body";
 
 /** Every router is built here, so every one of them answers schema failures with our error body. */
 export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
