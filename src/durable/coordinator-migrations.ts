@@ -34,4 +34,16 @@ export const COORDINATOR_MIGRATIONS: readonly StorageMigration[] = [
       "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ],
   },
+  {
+    version: 2,
+    name: "preview leases (one dry run at a time per config)",
+    statements: [
+      // preview-leases.ts: the dry run that holds each config, until its deadline.
+      `CREATE TABLE IF NOT EXISTS preview_leases (
+         config_id INTEGER PRIMARY KEY,
+         token TEXT NOT NULL,
+         deadline INTEGER NOT NULL
+       )`,
+    ],
+  },
 ];

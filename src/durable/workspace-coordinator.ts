@@ -5,10 +5,12 @@ import type { Env } from "../env";
 import { DomainError } from "../lib/domain-errors";
 import { type AcquireResult, type BrowserHolder, BrowserSlot } from "./browser-slot";
 import { COORDINATOR_MIGRATIONS } from "./coordinator-migrations";
+import { FetchBudget, type TakeFetchResult } from "./fetch-budget";
+import { type BeginPreviewResult, PreviewLeases } from "./preview-leases";
 import { type BeginRunResult, type CheckRunResult, type RunLease, RunLeases } from "./run-leases";
 import { applyStorageMigrations } from "./storage-migrations";
 
-export type { AcquireResult, BeginRunResult, CheckRunResult };
+export type { AcquireResult, BeginPreviewResult, BeginRunResult, CheckRunResult, TakeFetchResult };
 
 const ABANDONED_RUN =
   "the run stopped reporting before it finished (its deadline passed); nothing after its last write was done";
@@ -28,6 +30,8 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
    * one through `runInDurableObject` instead of sleeping; nothing else changes it.
    */
   clock: () => number = () => Date.now();
+  private readonly previews: PreviewLeases;
+  private readonly fetches = new FetchBudget();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -42,6 +46,7 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
       () => void this.scheduleAlarm(),
       () => this.clock(),
     );
+    this.previews = new PreviewLeases(sql);
   }
 
   // --- sync runs -----------------------------------------------------------------------------------------
@@ -93,6 +98,33 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
 
   activeRuns(): RunLease[] {
     return this.runs.active();
+  }
+
+  // --- previews and outbound fetches --------------------------------------------------------------------
+
+  /** Claims the config for one dry run; `busy` (another preview of it is running) is 409 `run_in_progress`. */
+  beginPreview(input: { configId: number; leaseMs?: number }): BeginPreviewResult {
+    return this.previews.begin(input.configId, this.clock(), input.leaseMs);
+  }
+
+  /** A preview's sign of life before each source post: false when its lease was lost. */
+  renewPreview(configId: number, token: string): boolean {
+    return this.previews.renew(configId, token, this.clock());
+  }
+
+  endPreview(configId: number, token: string): boolean {
+    return this.previews.end(configId, token);
+  }
+
+  /**
+   * Asked before every outbound request of a run or preview: takes one from the workspace's fetch budget
+   * (FETCHES_PER_MINUTE) and, as a sign of life, renews the asking run's or preview's lease.
+   */
+  beforeFetch(input: { configId: number; token: string; preview: boolean }): TakeFetchResult {
+    const now = this.clock();
+    if (input.preview) this.previews.renew(input.configId, input.token, now);
+    else this.runs.renew(input.configId, input.token, now);
+    return this.fetches.take(now);
   }
 
   // --- browser operations -------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import type { AppEnv } from "../app-env";
 import type { KeyScope } from "../auth/keys";
 import { requireScope } from "../auth/middleware";
 import { errorResponses, validationHook } from "../errors";
+import { requireUtf8Body } from "./utf8-body";
 
 /** Every router is built here, so every one of them answers schema failures with our error body. */
 export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -36,7 +37,7 @@ export function apiRoute<const R extends ApiRouteInput>(input: R) {
     request: { query: noQuery, ...route.request },
     security: [{ bearerAuth: [] }],
     responses: { ...errorResponses({ write, conflict }), ...route.responses },
-    middleware: write ? [requireScope("read_write")] : [],
+    middleware: write ? [requireScope("read_write"), requireUtf8Body] : [],
     [SCOPE_EXTENSION]: scope,
     [TOOL_EXTENSION]: tool ?? true,
   } as unknown as Omit<R, "scope" | "tool" | "conflict">);

@@ -7,6 +7,7 @@ import { createKey, createWorkspace, getWorkspace, listKeys, listWorkspaces, rev
 import { directoryDb } from "../db/client";
 import { notFound } from "../errors";
 import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../http/openapi";
+import { requireUtf8Body } from "../http/utf8-body";
 
 const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
 const KeySchema = z.object({
@@ -32,6 +33,7 @@ const serializeWorkspace = (w: { id: number; name: string; createdAt: string }) 
 
 export const adminRouter = createRouter();
 adminRouter.use("*", requireAdmin);
+adminRouter.use("*", requireUtf8Body);
 
 adminRouter
   .openapi(

@@ -256,7 +256,8 @@ export const blogSyncsRouter = createRouter()
       summary:
         "Run a sync: discovery, full-content extraction, conversion, write (dry_run=true previews and writes nothing)",
       scope: "read_write",
-      conflict: "A run of this config is already active (`run_in_progress`; dry runs never conflict)",
+      conflict:
+        "A run of this config is already active, or a dry run while another dry run of it is (`run_in_progress`; a dry run never conflicts with a real run)",
       request: {
         params: idParam(),
         body: { ...jsonBody(RunRequest, "All fields optional; the body may be omitted"), required: false },

@@ -80,22 +80,22 @@ it("counts a GET /posts once, whether it succeeds, fails validation or carries a
   });
 }, 120_000);
 
-it("counts an MCP tool call once, through its REST request, and initialize and tools/list not at all", async () => {
+it("counts every MCP request once (initialize, tools/list, a tool call with its REST request) and refuses past the limit", async () => {
   await inOneWindow("rate limited mcp", async (ws, windowAtStart) => {
     const rpc = async (id: number, method: string, params: object = {}) => {
       const res = await postMcp(JSON.stringify({ jsonrpc: "2.0", id, method, params }), ws.readKey);
-      return { status: res.status, body: (await res.json()) as any };
+      return { status: res.status, res, body: (await res.json()) as any };
     };
 
-    for (let sent = 0; sent < LIMIT - 1; sent += 233) {
+    for (let sent = 0; sent < LIMIT - 3; sent += 199) {
       const batch = await Promise.all(
-        Array.from({ length: Math.min(233, LIMIT - 1 - sent) }, () =>
+        Array.from({ length: Math.min(199, LIMIT - 3 - sent) }, () =>
           callJson("/api/v1/keywords", { key: ws.readKey }),
         ),
       );
       expect(batch.filter((r) => r.status !== 200)).toEqual([]);
     }
-    // 599 counted. Neither of these counts:
+    // 597 counted; the 598th and 599th:
     const init = await rpc(1, "initialize", {
       protocolVersion: "2025-06-18",
       capabilities: {},
@@ -103,13 +103,24 @@ it("counts an MCP tool call once, through its REST request, and initialize and t
     });
     expect(init.status).toBe(200);
     expect((await rpc(2, "tools/list")).body.result.tools.length).toBeGreaterThan(0);
-    // The 600th: allowed.
-    const first = await rpc(3, "tools/call", { name: "get_keywords", arguments: {} });
-    expect(first.body.result.isError ?? false).toBe(false);
-    // The 601st: refused, as a tool error carrying the REST error body.
-    const second = await rpc(4, "tools/call", { name: "get_keywords", arguments: {} });
-    expect(second.body.result.isError).toBe(true);
-    expect(JSON.stringify(second.body.result.content)).toContain("rate_limited");
+    // The 600th: a tool call counts once (its MCP request), not again for the REST request it makes.
+    const call = await rpc(3, "tools/call", { name: "get_keywords", arguments: {} });
+    expect(call.body.result.isError ?? false).toBe(false);
+    // The 601st, whatever its method: 429 rate_limited in the SPEC 3 shape, with retry-after.
+    for (const [id, method] of [
+      [4, "tools/list"],
+      [5, "initialize"],
+      [6, "tools/call"],
+    ] as const) {
+      const refused = await rpc(id, method, method === "tools/call" ? { name: "get_keywords", arguments: {} } : {});
+      expect([refused.status, refused.body.error.code]).toEqual([429, "rate_limited"]);
+      expect(Number(refused.res.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect((await callJson("/api/v1/keywords", { key: ws.readKey })).status).toBe(429);
     expect(windowNow()).toBe(windowAtStart);
+    // The workspace's other key has its own budget.
+    expect((await postMcp(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }), ws.writeKey)).status).toBe(
+      200,
+    );
   });
 }, 120_000);

@@ -5,7 +5,7 @@ import { getConfigRow, insertConfig } from "../../src/db/blog-sync-configs";
 import { failAbandonedRun, finishRun, getRun, insertRun } from "../../src/db/blog-sync-runs";
 import { workspaceDb } from "../../src/db/client";
 import { BROWSER_LEASE_MS } from "../../src/durable/browser-slot";
-import { RUN_LEASE_MS } from "../../src/durable/run-leases";
+import { RENEW_EVERY_MS, RUN_LEASE_MS } from "../../src/durable/run-leases";
 import { coordinatorFor, type WorkspaceCoordinator, withBrowserSlot } from "../../src/durable/workspace-coordinator";
 import { fromDomainError } from "../../src/errors";
 import { DomainError } from "../../src/lib/domain-errors";
@@ -201,16 +201,16 @@ describe("run leases", () => {
     const claim = await coordinator.beginRun({ workspaceId: ws.id, configId: 9, revision: 1, fingerprint: FP_A });
     if (!claim.ok) throw new Error("claim failed");
     expect(claim.deadline).toBe(now() + RUN_LEASE_MS);
-    // More than half the lease left: the answer is a read, the deadline stays.
-    advance(RUN_LEASE_MS / 2 - 1);
+    // Less than RENEW_EVERY_MS of the lease used: the answer is a read, the deadline stays.
+    advance(RENEW_EVERY_MS - 1);
     expect(await coordinator.checkRun(9, claim.token)).toEqual({ ok: true });
     expect((await coordinator.activeRuns())[0]?.deadline).toBe(claim.deadline);
-    // Less than half left: asking moves the deadline a whole lease ahead.
+    // Once RENEW_EVERY_MS of it is used: asking moves the deadline a whole lease ahead.
     advance(2);
     expect(await coordinator.checkRun(9, claim.token)).toEqual({ ok: true });
     expect((await coordinator.activeRuns())[0]?.deadline).toBe(now() + RUN_LEASE_MS);
     // Past the first deadline, the alarm keeps the lease and the run still holds it.
-    advance(RUN_LEASE_MS / 2 + 1);
+    advance(RUN_LEASE_MS - RENEW_EVERY_MS + 1);
     expect(now()).toBeGreaterThan(claim.deadline);
     await runDurableObjectAlarm(coordinator);
     expect(await coordinator.checkRun(9, claim.token)).toEqual({ ok: true });

@@ -58,6 +58,7 @@ describe("the coordinator's storage", () => {
         "browser_slot",
         "config_fingerprints",
         "meta",
+        "preview_leases",
         "run_leases",
       ]);
       // Applying again is a no-op.
@@ -73,7 +74,9 @@ describe("the coordinator's storage", () => {
     await runInDurableObject(coordinator, (_instance: WorkspaceCoordinator, state) => {
       state.storage.sql.exec("DROP TABLE _migrations"); // as the code before versioned migrations left it
       expect(storageVersion(state.storage.sql)).toBe(0);
-      expect(applyStorageMigrations(state.storage, COORDINATOR_MIGRATIONS, Date.now())).toEqual([1]);
+      expect(applyStorageMigrations(state.storage, COORDINATOR_MIGRATIONS, Date.now())).toEqual(
+        COORDINATOR_MIGRATIONS.map((m) => m.version),
+      );
       expect(storageVersion(state.storage.sql)).toBe(COORDINATOR_MIGRATIONS.length);
     });
     expect(await coordinator.checkRun(3, claim.token)).toEqual({ ok: true });

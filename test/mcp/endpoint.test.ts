@@ -419,4 +419,21 @@ describe("errors", () => {
       expect(res.headers.get("x-request-id")).toMatch(/^req_/);
     }
   });
+
+  it("answers the protocol's own 400/405/406/415 with JSON-RPC error bodies, as docs/mcp.md says", async () => {
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const cases = [
+      [400, await postMcp("{not json", ws.readKey)],
+      [405, await call("/mcp", { method: "GET", key: ws.readKey })],
+      [406, await postMcp(list, ws.readKey, { accept: "text/html" })],
+      [415, await postMcp(list, ws.readKey, { "content-type": "text/plain" })],
+    ] as const;
+    for (const [status, res] of cases) {
+      expect(res.status).toBe(status);
+      const body = (await res.json()) as any;
+      expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: expect.any(Number) } });
+      expect(typeof body.error.message).toBe("string");
+      expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    }
+  });
 });
