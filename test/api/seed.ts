@@ -106,6 +106,7 @@ export async function seedWorkspace(
         skipped: rand.chance(0.25),
         priority: rand.pick(["high", "medium", "low", null] as const),
         urgency: rand.pick(["urgent", "not_urgent", null] as const),
+        scoreReasons: [`+${i % 40} seeded reason ${i}`],
       },
       keywordIds: keywords.filter(() => rand.chance(0.35)).map((k) => k.id),
       competitorIds: competitors.filter(() => rand.chance(0.3)).map((c) => c.id),
@@ -156,6 +157,7 @@ export async function seedWorkspace(
     skipped: d.post.skipped,
     priority: d.post.priority,
     urgency: d.post.urgency,
+    score_reasons: d.post.scoreReasons,
     keywordIds: d.keywordIds,
     competitorIds: d.competitorIds,
   }));
