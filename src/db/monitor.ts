@@ -35,23 +35,23 @@ export async function claimMonitorRun(
   leaseUntil: string,
 ): Promise<number | null> {
   const now = nowIso();
-  const [, inserted] = await w.db.batch([
-    w.db
-      .update(monitorRuns)
-      .set({ status: "failed", error: ABANDONED, finishedAt: now })
-      .where(
-        and(
-          eq(monitorRuns.workspaceId, w.workspaceId),
-          eq(monitorRuns.status, "running"),
-          lt(monitorRuns.leaseUntil, now),
-        ),
-      ),
-    w.db.run(sql`INSERT INTO monitor_runs (workspace_id, trigger, status, started_at, lease_until)
-      SELECT ${w.workspaceId}, ${trigger}, 'running', ${now}, ${leaseUntil}
-      WHERE NOT EXISTS (SELECT 1 FROM monitor_runs WHERE workspace_id = ${w.workspaceId} AND status = 'running')
-      RETURNING id`),
+  const [, inserted] = await w.d1.batch([
+    w.d1
+      .prepare(
+        `UPDATE monitor_runs SET status = 'failed', error = ?, finished_at = ?
+         WHERE workspace_id = ? AND status = 'running' AND lease_until < ?`,
+      )
+      .bind(ABANDONED, now, w.workspaceId, now),
+    w.d1
+      .prepare(
+        `INSERT INTO monitor_runs (workspace_id, trigger, status, started_at, lease_until)
+         SELECT ?, ?, 'running', ?, ?
+         WHERE NOT EXISTS (SELECT 1 FROM monitor_runs WHERE workspace_id = ? AND status = 'running')
+         RETURNING id`,
+      )
+      .bind(w.workspaceId, trigger, now, leaseUntil, w.workspaceId),
   ]);
-  const rows = (inserted as unknown as D1Result<{ id: number }>).results ?? [];
+  const rows = (inserted?.results ?? []) as { id: number }[];
   return rows[0]?.id ?? null;
 }
 
@@ -228,24 +228,32 @@ async function existingForumIds(w: WorkspaceDb, forumIds: string[]): Promise<Set
   return found;
 }
 
-const postIdOf = (w: WorkspaceDb, forumId: string) =>
-  sql`(SELECT id FROM posts WHERE workspace_id = ${w.workspaceId} AND forum_id = ${forumId})`;
+const POST_ID = "(SELECT id FROM posts WHERE workspace_id = ? AND forum_id = ?)";
 
+/** The statements that make a post's links exactly these keywords and competitors (of the same workspace). */
 function linkStatements(w: WorkspaceDb, forumId: string, keywordIds: number[], competitorIds: number[]) {
-  const postId = postIdOf(w, forumId);
+  const ws = w.workspaceId;
   const statements = [
-    w.db.run(sql`DELETE FROM post_keywords WHERE post_id = ${postId}`),
-    w.db.run(sql`DELETE FROM post_competitors WHERE post_id = ${postId}`),
+    w.d1.prepare(`DELETE FROM post_keywords WHERE post_id = ${POST_ID}`).bind(ws, forumId),
+    w.d1.prepare(`DELETE FROM post_competitors WHERE post_id = ${POST_ID}`).bind(ws, forumId),
   ];
   for (const k of keywordIds)
     statements.push(
-      w.db.run(sql`INSERT INTO post_keywords (workspace_id, post_id, keyword_id)
-        SELECT ${w.workspaceId}, ${postId}, id FROM keywords WHERE workspace_id = ${w.workspaceId} AND id = ${k}`),
+      w.d1
+        .prepare(
+          `INSERT INTO post_keywords (workspace_id, post_id, keyword_id)
+           SELECT ?, ${POST_ID}, id FROM keywords WHERE workspace_id = ? AND id = ?`,
+        )
+        .bind(ws, ws, forumId, ws, k),
     );
   for (const c of competitorIds)
     statements.push(
-      w.db.run(sql`INSERT INTO post_competitors (workspace_id, post_id, competitor_id)
-        SELECT ${w.workspaceId}, ${postId}, id FROM competitors WHERE workspace_id = ${w.workspaceId} AND id = ${c}`),
+      w.d1
+        .prepare(
+          `INSERT INTO post_competitors (workspace_id, post_id, competitor_id)
+           SELECT ?, ${POST_ID}, id FROM competitors WHERE workspace_id = ? AND id = ?`,
+        )
+        .bind(ws, ws, forumId, ws, c),
     );
   return statements;
 }
@@ -267,46 +275,38 @@ export async function upsertForumPosts(
   const now = nowIso();
   for (let i = 0; i < rows.length; i += POSTS_PER_BATCH) {
     const statements = rows.slice(i, i + POSTS_PER_BATCH).flatMap((r) => [
-      w.db
-        .insert(posts)
-        .values({
-          workspaceId: w.workspaceId,
-          forumId: r.forumId,
-          subreddit: r.subreddit,
-          title: r.title,
-          selftext: r.selftext,
-          author: r.author,
-          url: r.url,
-          permalink: r.permalink,
-          score: r.score,
-          numComments: r.numComments,
-          createdUtc: r.createdUtc,
-          priority: r.priority,
-          urgency: r.urgency,
-          scoreReasons: r.scoreReasons,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoUpdate({
-          target: [posts.workspaceId, posts.forumId],
-          set: {
-            subreddit: r.subreddit,
-            title: r.title,
-            selftext: r.selftext,
-            author: r.author,
-            url: r.url,
-            permalink: r.permalink,
-            score: r.score,
-            numComments: r.numComments,
-            priority: r.priority,
-            urgency: r.urgency,
-            scoreReasons: r.scoreReasons,
-            updatedAt: now,
-          },
-        }),
+      w.d1
+        .prepare(
+          `INSERT INTO posts (workspace_id, forum_id, subreddit, title, selftext, author, url, permalink, score,
+             num_comments, created_utc, priority, urgency, score_reasons, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (workspace_id, forum_id) DO UPDATE SET subreddit = excluded.subreddit,
+             title = excluded.title, selftext = excluded.selftext, author = excluded.author, url = excluded.url,
+             permalink = excluded.permalink, score = excluded.score, num_comments = excluded.num_comments,
+             priority = excluded.priority, urgency = excluded.urgency, score_reasons = excluded.score_reasons,
+             updated_at = excluded.updated_at`,
+        )
+        .bind(
+          w.workspaceId,
+          r.forumId,
+          r.subreddit,
+          r.title,
+          r.selftext,
+          r.author,
+          r.url,
+          r.permalink,
+          r.score,
+          r.numComments,
+          r.createdUtc,
+          r.priority,
+          r.urgency,
+          JSON.stringify(r.scoreReasons),
+          now,
+          now,
+        ),
       ...linkStatements(w, r.forumId, r.keywordIds, r.competitorIds),
     ]);
-    await w.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+    await w.d1.batch(statements);
   }
   const created = rows.filter((r) => !existing.has(r.forumId)).length;
   return { created, updated: rows.length - created };
@@ -400,16 +400,19 @@ export async function replacePostMatches(
     scoreReasons: string[];
   }[],
 ): Promise<void> {
+  const now = nowIso();
   for (let i = 0; i < changes.length; i += POSTS_PER_BATCH) {
-    const statements = changes.slice(i, i + POSTS_PER_BATCH).flatMap((c) => [
-      w.db
-        .update(posts)
-        .set({ priority: c.priority, urgency: c.urgency, scoreReasons: c.scoreReasons, updatedAt: nowIso() })
-        .where(and(eq(posts.workspaceId, w.workspaceId), eq(posts.forumId, c.forumId))),
-      ...linkStatements(w, c.forumId, c.keywordIds, c.competitorIds),
-    ]);
-    if (statements.length === 0) continue;
-    await w.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+    const statements = changes
+      .slice(i, i + POSTS_PER_BATCH)
+      .flatMap((c) => [
+        w.d1
+          .prepare(
+            "UPDATE posts SET priority = ?, urgency = ?, score_reasons = ?, updated_at = ? WHERE workspace_id = ? AND forum_id = ?",
+          )
+          .bind(c.priority, c.urgency, JSON.stringify(c.scoreReasons), now, w.workspaceId, c.forumId),
+        ...linkStatements(w, c.forumId, c.keywordIds, c.competitorIds),
+      ]);
+    if (statements.length > 0) await w.d1.batch(statements);
   }
 }
 
