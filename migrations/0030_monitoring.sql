@@ -35,8 +35,6 @@ CREATE TABLE `monitor_cursors` (
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
--- Stored posts younger than three days are refreshed every pass: found by creation time per workspace.
-CREATE INDEX `posts_ws_created_utc_idx` ON `posts` (`workspace_id`,`created_utc`);
---> statement-breakpoint
+-- (Stored posts younger than three days, refreshed every pass, are found through posts_ws_all_date_idx.)
 -- The weekly keyword-metrics cron reads the keywords whose metrics are stale across all workspaces.
 CREATE INDEX `keywords_serp_checked_idx` ON `keywords` (`serp_checked_at`);

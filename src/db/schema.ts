@@ -153,8 +153,6 @@ export const posts = sqliteTable(
     index("posts_ws_all_date_idx").on(t.workspaceId, t.createdUtc, t.id),
     // Search hits are checked for workspace/archived (and ordered by date) from this narrow index, not the wide rows.
     index("posts_id_filters_idx").on(t.id, t.workspaceId, t.archived, t.createdUtc),
-    // Monitoring refreshes a workspace's posts younger than three days (migration 0030).
-    index("posts_ws_created_utc_idx").on(t.workspaceId, t.createdUtc),
   ],
 );
 

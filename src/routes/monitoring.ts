@@ -8,31 +8,31 @@ const TAG = "Monitoring";
 
 const count = (description: string) => z.number().int().openapi({ description });
 
-export const MonitorRunSchema = z
-  .object({
-    status: z.enum(["running", "completed", "partial", "failed"]).openapi({
-      description:
-        "`partial`: the quota or the time budget ended the pass early; the next pass finishes its pages first. " +
-        "`running` only in GET /actions/monitoring while a pass runs",
-    }),
-    started_at: z.string().openapi({ format: "date-time" }),
-    finished_at: z.string().nullable().openapi({ format: "date-time" }),
-    requests: count("Requests to the forum API, 429s included, the token request not"),
-    queries: count("Distinct search queries (tracked terms OR-batched, at most 512 characters each)"),
-    fetched: count("Listing items received"),
-    matched: count("Items that matched a tracked term"),
-    created: count("Posts stored for the first time"),
-    updated: count("Stored posts updated (score, comments, title, body; never triage flags)"),
-    error: z.string().nullable(),
-  })
-  .openapi("MonitorRun");
+const MonitorRunFields = z.object({
+  status: z.enum(["running", "completed", "partial", "failed"]).openapi({
+    description:
+      "`partial`: the quota or the time budget ended the pass early; the next pass finishes its pages first. " +
+      "`running` only in GET /actions/monitoring while a pass runs",
+  }),
+  started_at: z.string().openapi({ format: "date-time" }),
+  finished_at: z.string().nullable().openapi({ format: "date-time" }),
+  requests: count("Requests to the forum API, 429s included, the token request not"),
+  queries: count("Distinct search queries (tracked terms OR-batched, at most 512 characters each)"),
+  fetched: count("Listing items received"),
+  matched: count("Items that matched a tracked term"),
+  created: count("Posts stored for the first time"),
+  updated: count("Stored posts updated (score, comments, title, body; never triage flags)"),
+  error: z.string().nullable(),
+});
+export const MonitorRunSchema = MonitorRunFields.openapi("MonitorRun");
 
 const MonitorRunResult = z.object({ run: MonitorRunSchema }).openapi("MonitorRunResult");
 
 const MonitoringStatus = z
   .object({
     enabled: z.boolean().openapi({ description: "false when no forum API client id is configured" }),
-    last_run: MonitorRunSchema.nullable(),
+    // Inline (not the MonitorRun component): a nullable reference would make the component itself nullable.
+    last_run: MonitorRunFields.nullable().openapi({ description: "The workspace's last pass; null before the first" }),
     quota: z
       .object({
         remaining: z.number().int().openapi({ description: "Requests left in the forum's current window" }),
