@@ -55,7 +55,10 @@ const termOf = (w, j) => `acme${w} ${WORDS[j % WORDS.length]}${j >= WORDS.length
 async function call(base, key, method, route, body) {
   const res = await fetch(`${base}${route}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
