@@ -3,7 +3,7 @@
 // on every start.
 import fs from "node:fs";
 import path from "node:path";
-import { sha256Hex } from "../../src/auth/keys.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
 import { openLocalD1 } from "./local-d1.mjs";
 import { DEFAULT_PERSIST_DIR } from "./paths.mjs";
 import { defaultKeys, keysSql, seedWorkspace } from "./seed-workspace.mjs";

@@ -2,7 +2,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { displayPrefix, generateApiKey, sha256Hex } from "../../src/auth/keys.ts";
+import { displayPrefix, generateApiKey } from "../../src/auth/keys.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
 import { sqlValue, workspaceContentSql } from "./seed-data.mjs";
 import { executeLocalFile, queryLocal } from "./wrangler.mjs";
 

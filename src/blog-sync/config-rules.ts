@@ -1,7 +1,7 @@
 // The rules of a sync config that do not need the database: how blog URLs and subreddits are normalized,
 // which blog URLs may be fetched, and the fingerprint of the settings a run depends on (interface-spec 2.6).
-import { sha256Hex } from "../auth/keys";
-import { validationFailed } from "../errors";
+import { sha256Hex } from "../lib/crypto";
+import { invalidInput } from "../lib/domain-errors";
 import { assertFetchableUrl } from "../lib/safe-fetch";
 import { canonicalizeUrl, FetchError, type FetchPolicy } from "../sync";
 
@@ -12,7 +12,7 @@ export function normalizeSubreddit(input: string): string {
   return input.trim().replace(/^\/?r\//i, "");
 }
 
-const invalidField = (path: string, message: string) => validationFailed([{ path, message }]);
+const invalidField = (path: string, message: string) => invalidInput([{ path, message }]);
 
 /**
  * Checks a blog URL before it is stored: absolute http(s), no credentials, and no loopback, private,

@@ -14,7 +14,7 @@ import {
 import type { WorkspaceDb } from "../db/client";
 import { coordinatorFor } from "../durable/workspace-coordinator";
 import type { Env } from "../env";
-import { notFound } from "../errors";
+import { notFound } from "../lib/domain-errors";
 import { allowPrivateFetch, checkBlogUrl, configFingerprint, normalizeSubreddit } from "./config-rules";
 
 /** The body of POST /actions/blog-subreddit-syncs (already schema-checked). */

@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { failAbandonedRun } from "../db/blog-sync-runs";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
-import { ApiError } from "../errors";
+import { DomainError } from "../lib/domain-errors";
 import { type AcquireResult, SCHEMA as BROWSER_SCHEMA, type BrowserHolder, BrowserSlot } from "./browser-slot";
 import { type BeginRunResult, type CheckRunResult, SCHEMA as RUN_SCHEMA, type RunLease, RunLeases } from "./run-leases";
 
@@ -169,12 +169,10 @@ export async function withBrowserSlot<T>(
   const coordinator = coordinatorFor(env, workspaceId);
   const slot = await coordinator.acquireBrowserSlot(operation, options);
   if (!slot.ok) {
-    throw new ApiError(
+    throw new DomainError(
       "browser_busy",
       `another browser operation of this workspace (${slot.holder}) is running; retry in ${slot.retryAfterSeconds} s`,
-      {
-        headers: { "retry-after": String(slot.retryAfterSeconds) },
-      },
+      { retryAfterSeconds: slot.retryAfterSeconds },
     );
   }
   try {

@@ -5,7 +5,7 @@ import { staleKeywords, workspacesWithActiveTerms } from "../db/monitor";
 import type { Env } from "../env";
 import { metricsProvider } from "../monitor/keyword-metrics";
 import { monitoringEnabled } from "../monitor/pass";
-import type { MonitorMetricsMessage, MonitorPassMessage } from "./messages";
+import type { MonitorMessage, MonitorMetricsMessage, MonitorPassMessage } from "./messages";
 
 /** Queues.sendBatch takes at most 100 messages. */
 const SEND_BATCH = 100;
@@ -16,7 +16,7 @@ export const METRICS_MAX_AGE_MS = 7 * 24 * 3_600_000;
 /** At most this many keywords a week (the provider charges per keyword). */
 const METRICS_PER_RUN = 5_000;
 
-async function sendAll(env: Env, bodies: unknown[]): Promise<void> {
+async function sendAll(env: Env, bodies: MonitorMessage[]): Promise<void> {
   for (let i = 0; i < bodies.length; i += SEND_BATCH)
     await env.MONITOR_QUEUE.sendBatch(bodies.slice(i, i + SEND_BATCH).map((body) => ({ body })));
 }

@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { AuthContext } from "../auth/check";
+import type { AuthContext } from "../auth/keys";
 import { ApiError } from "../errors";
 import { toolError, toolRequest, toolResult } from "./call";
 import { type ApiTool, toolsForScope } from "./tools";

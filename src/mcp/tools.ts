@@ -1,5 +1,5 @@
 import type { KeyScope } from "../auth/keys";
-import { SCOPE_EXTENSION, TOOL_EXTENSION } from "../lib/openapi";
+import { SCOPE_EXTENSION, TOOL_EXTENSION } from "../http/openapi";
 import { type SchemaObject, toJsonSchema } from "./json-schema";
 
 /**

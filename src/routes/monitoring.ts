@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, jsonBody, jsonResponse } from "../lib/openapi";
+import { callerDb } from "../http/context";
+import { apiRoute, createRouter, jsonBody, jsonResponse } from "../http/openapi";
 import { runMonitorPass } from "../monitor/pass";
 import { monitoringStatus } from "../monitor/status";
 

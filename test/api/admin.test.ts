@@ -3,6 +3,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { forgetAllKeys } from "../../src/auth/key-cache";
 import { generateApiKey } from "../../src/auth/keys";
 import worker from "../../src/index";
 import { ADMIN_TOKEN, callJson } from "../helpers";
@@ -220,6 +221,8 @@ describe("workspaces and keys", () => {
     await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), temp.id)
       .run();
+    // Changed behind the service's back: seen once this isolate's key cache lets go (a few seconds).
+    forgetAllKeys();
     const refused = await callJson("/api/v1/keywords", { key: temp.key });
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe("unauthorized");
@@ -266,6 +269,7 @@ describe("last_used_at", () => {
 
     const stale = new Date(Date.now() - 5 * 60_000).toISOString();
     await env.DB.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").bind(stale, key.id).run();
+    forgetAllKeys(); // written behind the service's back: seen once this isolate's key cache lets go
     await callJson("/api/v1/keywords", { key: key.key });
     const refreshed = await lastUsedAt(key.id, (v) => v !== stale);
     expect(Date.parse(refreshed!)).toBeGreaterThan(Date.parse(stale));

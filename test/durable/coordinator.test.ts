@@ -5,7 +5,8 @@ import { getConfigRow, insertConfig } from "../../src/db/blog-sync-configs";
 import { failAbandonedRun, finishRun, getRun, insertRun } from "../../src/db/blog-sync-runs";
 import { workspaceDb } from "../../src/db/client";
 import { coordinatorFor, withBrowserSlot } from "../../src/durable/workspace-coordinator";
-import { ApiError } from "../../src/errors";
+import { fromDomainError } from "../../src/errors";
+import { DomainError } from "../../src/lib/domain-errors";
 import { createTestWorkspace } from "../helpers";
 
 const FP_A = "a".repeat(64);
@@ -278,9 +279,11 @@ describe("withBrowserSlot", () => {
     const busy = await withBrowserSlot(env, ws.id, "preflight", async () => "never", { waitMs: 100 }).catch(
       (e: unknown) => e,
     );
-    expect(busy).toBeInstanceOf(ApiError);
-    expect((busy as ApiError).code).toBe("browser_busy");
-    expect(Number((busy as ApiError).headers?.["retry-after"])).toBeGreaterThanOrEqual(1);
+    // A domain error below the routes; the edge answers it as 409 browser_busy with retry-after.
+    expect(busy).toBeInstanceOf(DomainError);
+    const answered = fromDomainError(busy as DomainError);
+    expect(answered.code).toBe("browser_busy");
+    expect(Number(answered.headers?.["retry-after"])).toBeGreaterThanOrEqual(1);
     release();
     expect(await long).toBe("published");
     expect(await withBrowserSlot(env, ws.id, "preflight", async () => "ran")).toBe("ran");
