@@ -17,6 +17,15 @@ export default defineConfig(async () => {
             ADMIN_TOKEN: "test-admin-token",
             SESSION_KEY: "dGVzdC1zZXNzaW9uLWtleS0zMi1ieXRlcy1sb25nISE=",
             ALLOW_PRIVATE_FETCH: "true",
+            // Monitoring against the local forum API and DataForSEO (test/fixtures/handlers/30-, 31-).
+            REDDIT_CLIENT_ID: "tw-test-client",
+            REDDIT_CLIENT_SECRET: "secret",
+            REDDIT_USER_AGENT: "test:threadwatch:1.0 (by threadwatch tests)",
+            REDDIT_AUTH_URL: `${inject<string>("fixtureOrigin")}/forum-auth/api/v1/access_token`,
+            REDDIT_API_BASE_URL: `${inject<string>("fixtureOrigin")}/forum-api`,
+            // No DataForSEO credentials by default (metrics stay null, as without a provider); the metrics tests
+            // pass them (dfs-login / dfs-password) in an env of their own.
+            DATAFORSEO_BASE_URL: `${inject<string>("fixtureOrigin")}/dataforseo`,
           },
         },
       })),

@@ -43,6 +43,20 @@ function banner(port, demo, adminToken) {
   ].join("\n");
 }
 
+/** Monitoring's settings (docs/monitoring.md), passed from this process's environment when set. */
+const MONITORING_VARS = [
+  "REDDIT_CLIENT_ID",
+  "REDDIT_CLIENT_SECRET",
+  "REDDIT_USER_AGENT",
+  "REDDIT_AUTH_URL",
+  "REDDIT_API_BASE_URL",
+  "DATAFORSEO_LOGIN",
+  "DATAFORSEO_PASSWORD",
+  "DATAFORSEO_BASE_URL",
+];
+const monitoringVars = () =>
+  Object.fromEntries(MONITORING_VARS.filter((name) => process.env[name]).map((name) => [name, process.env[name]]));
+
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {
     port: { type: "string", default: "8787" },
@@ -56,7 +70,7 @@ runMain(async () => {
   const demo = await ensureDemoWorkspace(DEFAULT_PERSIST_DIR);
 
   step(`starting wrangler dev on port ${port}`);
-  const child = startDevServer({ port, vars: { ALLOW_PRIVATE_FETCH: "true" } });
+  const child = startDevServer({ port, vars: { ALLOW_PRIVATE_FETCH: "true", ...monitoringVars() } });
   let stopping = false;
   const stop = () => {
     stopping = true;

@@ -1,4 +1,4 @@
-import type { PublishPostMessage, SyncRunMessage } from "./jobs/messages";
+import type { MonitorMessage, PublishPostMessage, SyncRunMessage } from "./jobs/messages";
 
 /**
  * Bindings and vars of the Worker and its secrets. `WorkerBindings` is generated from wrangler.toml and
@@ -6,9 +6,22 @@ import type { PublishPostMessage, SyncRunMessage } from "./jobs/messages";
  * longer matches wrangler.toml). Refined here: each queue carries its own message type, and the secrets
  * may be unset (the admin API is then disabled).
  */
-export interface Env extends Omit<WorkerBindings, "SYNC_QUEUE" | "PUBLISH_QUEUE" | "ADMIN_TOKEN" | "SESSION_KEY"> {
+export interface Env
+  extends Omit<WorkerBindings, "SYNC_QUEUE" | "PUBLISH_QUEUE" | "MONITOR_QUEUE" | "ADMIN_TOKEN" | "SESSION_KEY"> {
   SYNC_QUEUE: Queue<SyncRunMessage>;
   PUBLISH_QUEUE: Queue<PublishPostMessage>;
   ADMIN_TOKEN?: string;
   SESSION_KEY?: string;
+  // Monitoring (SPEC 10, docs/monitoring.md): the monitor queue (FORUM_QUOTA, the deployment-wide quota, is
+  // generated), the forum API client's settings (no client id: monitoring is off) and the metrics provider.
+  MONITOR_QUEUE: Queue<MonitorMessage>;
+  REDDIT_CLIENT_ID?: string;
+  REDDIT_CLIENT_SECRET?: string;
+  REDDIT_USER_AGENT?: string;
+  REDDIT_AUTH_URL?: string;
+  REDDIT_API_BASE_URL?: string;
+  MONITOR_PASS_BUDGET_MS?: string;
+  DATAFORSEO_LOGIN?: string;
+  DATAFORSEO_PASSWORD?: string;
+  DATAFORSEO_BASE_URL?: string;
 }

@@ -4,6 +4,13 @@ declare global {
     interface Env {
       TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
       FIXTURE_ORIGIN: string;
+      // Monitoring against the local forum API and DataForSEO (vitest.config.ts).
+      REDDIT_CLIENT_ID: string;
+      REDDIT_CLIENT_SECRET: string;
+      REDDIT_USER_AGENT: string;
+      REDDIT_AUTH_URL: string;
+      REDDIT_API_BASE_URL: string;
+      DATAFORSEO_BASE_URL: string;
     }
   }
 }

@@ -34,7 +34,7 @@ const SORT_COLUMN: Record<PostSort, string> = {
 };
 
 export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext, p.author, p.url, p.score, p.num_comments,
-  p.created_utc, p.permalink, p.is_answered, p.archived, p.skipped, p.priority, p.urgency,
+  p.created_utc, p.permalink, p.is_answered, p.archived, p.skipped, p.priority, p.urgency, p.score_reasons,
   (SELECT json_group_array(keyword) FROM (SELECT k.keyword FROM post_keywords pk JOIN keywords k ON k.id = pk.keyword_id
      WHERE pk.post_id = p.id ORDER BY k.keyword)) AS matched_keywords,
   (SELECT json_group_array(name) FROM (SELECT c.name FROM post_competitors pc JOIN competitors c ON c.id = pc.competitor_id

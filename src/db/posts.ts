@@ -23,6 +23,7 @@ export interface PostRow {
   urgency: "urgent" | "not_urgent" | null;
   matched_keywords: string;
   mentioned_competitors: string;
+  score_reasons: string;
 }
 
 export function serializePost(row: PostRow) {
@@ -45,6 +46,7 @@ export function serializePost(row: PostRow) {
     skipped: row.skipped === 1,
     priority: row.priority,
     urgency: row.urgency,
+    score_reasons: JSON.parse(row.score_reasons) as string[],
   };
 }
 

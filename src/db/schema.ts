@@ -55,7 +55,11 @@ export const keywords = sqliteTable(
     serpCheckedAt: text("serp_checked_at"),
     createdAt: text("created_at").notNull().default(now),
   },
-  (t) => [uniqueIndex("keywords_workspace_keyword_unique").on(t.workspaceId, sql`lower(${t.keyword})`)],
+  (t) => [
+    uniqueIndex("keywords_workspace_keyword_unique").on(t.workspaceId, sql`lower(${t.keyword})`),
+    // The weekly metrics cron finds stale keywords of every workspace (migration 0030).
+    index("keywords_serp_checked_idx").on(t.serpCheckedAt),
+  ],
 );
 
 export const competitors = sqliteTable(
@@ -294,4 +298,55 @@ export const syncRuns = sqliteTable(
     index("sync_runs_ws_config_idx").on(t.workspaceId, t.configId, t.startedAt),
     index("sync_runs_schedule_idx").on(t.configId, t.scheduleKey),
   ],
+);
+
+// Monitoring (SPEC 10, migration 0030): every ingestion pass of a workspace, and where each of its search
+// queries stopped.
+
+export const monitorRuns = sqliteTable(
+  "monitor_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** `api` (POST /actions/monitoring/run) or `schedule` (the 10-minute cron through the monitor queue). */
+    trigger: text("trigger", { enum: ["api", "schedule"] }).notNull(),
+    status: text("status", { enum: ["running", "completed", "partial", "failed"] }).notNull(),
+    requests: integer("requests").notNull().default(0),
+    queries: integer("queries").notNull().default(0),
+    fetched: integer("fetched").notNull().default(0),
+    matched: integer("matched").notNull().default(0),
+    created: integer("created").notNull().default(0),
+    updated: integer("updated").notNull().default(0),
+    error: text("error"),
+    startedAt: text("started_at").notNull().default(now),
+    finishedAt: text("finished_at"),
+    /** A running pass past this time is dead (its Worker was stopped); another pass may start. */
+    leaseUntil: text("lease_until").notNull(),
+  },
+  (t) => [
+    index("monitor_runs_ws_idx").on(t.workspaceId, t.id),
+    index("monitor_runs_ws_status_idx").on(t.workspaceId, t.status),
+  ],
+);
+
+export const monitorCursors = sqliteTable(
+  "monitor_cursors",
+  {
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** The search query exactly as sent (`"term a" OR "term b"`). */
+    query: text("query").notNull(),
+    /** Full names (`t3_...`) of the newest posts the last finished scan of this query saw. */
+    seenIds: text("seen_ids", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** A partial pass stopped here: the `after` of the next page to read. */
+    resumeAfter: text("resume_after"),
+    resumePages: integer("resume_pages").notNull().default(0),
+    /** The newest posts of the interrupted scan: they become `seen_ids` once it finishes. */
+    pendingIds: text("pending_ids", { mode: "json" }).$type<string[]>(),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.query] })],
 );

@@ -3,9 +3,12 @@ import { directoryDb } from "../db/client";
 import type { Env } from "../env";
 import { log } from "../lib/log";
 import { enqueueDailySyncs } from "./daily-sync";
+import { enqueueMonitorPasses, enqueueStaleKeywordMetrics } from "./monitor-fanout";
 
 export const CRON_DAILY_SYNC = "0 6 * * *";
 export const CRON_HOURLY_MAINTENANCE = "0 * * * *";
+export const CRON_MONITOR = "*/10 * * * *";
+export const CRON_WEEKLY_METRICS = "30 3 * * 1";
 
 /** Cron handlers only fan out or do small housekeeping; queue consumers do the heavy work. */
 export async function runScheduled(cron: string, env: Env, scheduledTime = Date.now()): Promise<void> {
@@ -18,6 +21,16 @@ export async function runScheduled(cron: string, env: Env, scheduledTime = Date.
     case CRON_DAILY_SYNC: {
       const queued = await enqueueDailySyncs(env, scheduledTime);
       log("info", "daily blog syncs queued", { queued });
+      return;
+    }
+    case CRON_MONITOR: {
+      const queued = await enqueueMonitorPasses(env);
+      log("info", "monitoring passes queued", { queued });
+      return;
+    }
+    case CRON_WEEKLY_METRICS: {
+      const queued = await enqueueStaleKeywordMetrics(env, scheduledTime);
+      log("info", "keyword metrics refreshes queued", { queued });
       return;
     }
     default:

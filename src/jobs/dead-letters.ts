@@ -5,9 +5,13 @@ import { transitionSyncedPost } from "../db/blog-sync-posts";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
 import type { Verdict } from "./consumers";
-import type { QueueMessage } from "./messages";
+import type { PublishPostMessage, SyncRunMessage } from "./messages";
 
-export async function consumeDeadLetter(message: QueueMessage, attempts: number, env: Env): Promise<Verdict> {
+export async function consumeDeadLetter(
+  message: SyncRunMessage | PublishPostMessage,
+  attempts: number,
+  env: Env,
+): Promise<Verdict> {
   const w = workspaceDb(env, message.workspace_id);
   if (message.type === "publish.post") {
     // Only a post still waiting is failed; one that moved on meanwhile (draft, published) is left alone.

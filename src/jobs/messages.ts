@@ -22,8 +22,44 @@ export const PublishPostMessage = z.strictObject({
   fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
-export const QueueMessage = z.discriminatedUnion("type", [SyncRunMessage, PublishPostMessage]);
+/** One monitoring pass of a workspace (the 10-minute cron fans these out on the monitor queue). */
+export const MonitorPassMessage = z.strictObject({
+  type: z.literal("monitor.pass"),
+  workspace_id: id,
+});
+
+/** Re-matching a workspace's stored posts after a term changed: one bounded batch after `after_post_id`. */
+export const MonitorRematchMessage = z.strictObject({
+  type: z.literal("monitor.rematch"),
+  workspace_id: id,
+  after_post_id: z.number().int().min(0),
+});
+
+/** Measuring keywords' metrics (a new keyword, or the weekly cron's stale ones). */
+export const MonitorMetricsMessage = z.strictObject({
+  type: z.literal("monitor.metrics"),
+  workspace_id: id,
+  keyword_ids: z.array(id).min(1).max(50),
+});
+
+export const MonitorMessage = z.discriminatedUnion("type", [
+  MonitorPassMessage,
+  MonitorRematchMessage,
+  MonitorMetricsMessage,
+]);
+
+export const QueueMessage = z.discriminatedUnion("type", [
+  SyncRunMessage,
+  PublishPostMessage,
+  MonitorPassMessage,
+  MonitorRematchMessage,
+  MonitorMetricsMessage,
+]);
 
 export type SyncRunMessage = z.infer<typeof SyncRunMessage>;
 export type PublishPostMessage = z.infer<typeof PublishPostMessage>;
+export type MonitorPassMessage = z.infer<typeof MonitorPassMessage>;
+export type MonitorRematchMessage = z.infer<typeof MonitorRematchMessage>;
+export type MonitorMetricsMessage = z.infer<typeof MonitorMetricsMessage>;
+export type MonitorMessage = z.infer<typeof MonitorMessage>;
 export type QueueMessage = z.infer<typeof QueueMessage>;

@@ -6,6 +6,7 @@ import { log, messageOf } from "../lib/log";
 import { consumePublishPost, consumeSyncRun, type Verdict } from "./consumers";
 import { consumeDeadLetter } from "./dead-letters";
 import { QueueMessage } from "./messages";
+import { consumeMonitorDeadLetter, consumeMonitorMessage, isMonitorMessage } from "./monitor-consumers";
 
 const BASE_DELAY_SECONDS = 30;
 const MAX_DELAY_SECONDS = 3600;
@@ -33,11 +34,15 @@ async function handle(message: Message<unknown>, env: Env, deadLetter: boolean):
   const body = parsed.data;
   let verdict: Verdict;
   try {
-    verdict = deadLetter
-      ? await consumeDeadLetter(body, message.attempts, env)
-      : body.type === "sync.run"
-        ? await consumeSyncRun(body, env)
-        : await consumePublishPost(body, env);
+    verdict = isMonitorMessage(body)
+      ? deadLetter
+        ? consumeMonitorDeadLetter(body, message.attempts)
+        : await consumeMonitorMessage(body, env)
+      : deadLetter
+        ? await consumeDeadLetter(body, message.attempts, env)
+        : body.type === "sync.run"
+          ? await consumeSyncRun(body, env)
+          : await consumePublishPost(body, env);
   } catch (err) {
     verdict = { outcome: "retry", note: `unexpected error: ${messageOf(err)}` };
     log("error", "queue message failed", {

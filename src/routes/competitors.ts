@@ -4,6 +4,7 @@ import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
 import { plainName } from "../lib/plain-text";
+import { trackedTermsChanged } from "../monitor/term-changes";
 
 export const CompetitorSchema = z
   .object({
@@ -72,7 +73,11 @@ export const competitorsRouter = createRouter()
       request: { body: jsonBody(CompetitorCreate) },
       responses: { 201: jsonResponse(CompetitorSchema, "The created competitor") },
     }),
-    async (c) => c.json(await createCompetitor(callerDb(c), c.req.valid("json")), 201),
+    async (c) => {
+      const competitor = await createCompetitor(callerDb(c), c.req.valid("json"));
+      await trackedTermsChanged(c.env, c.get("auth").workspaceId);
+      return c.json(competitor, 201);
+    },
   )
   .openapi(
     apiRoute({
@@ -88,6 +93,7 @@ export const competitorsRouter = createRouter()
     async (c) => {
       const competitor = await updateCompetitor(callerDb(c), c.req.valid("param").id, c.req.valid("json"));
       if (!competitor) throw notFound("competitor");
+      await trackedTermsChanged(c.env, c.get("auth").workspaceId);
       return c.json(competitor, 200);
     },
   )

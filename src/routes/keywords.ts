@@ -4,6 +4,7 @@ import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
 import { plainName } from "../lib/plain-text";
+import { trackedTermsChanged } from "../monitor/term-changes";
 
 export const KeywordSchema = z
   .object({
@@ -67,7 +68,11 @@ export const keywordsRouter = createRouter()
       request: { body: jsonBody(KeywordCreate) },
       responses: { 201: jsonResponse(KeywordSchema, "The created keyword") },
     }),
-    async (c) => c.json(await createKeyword(callerDb(c), c.req.valid("json")), 201),
+    async (c) => {
+      const keyword = await createKeyword(callerDb(c), c.req.valid("json"));
+      await trackedTermsChanged(c.env, c.get("auth").workspaceId, keyword.id);
+      return c.json(keyword, 201);
+    },
   )
   .openapi(
     apiRoute({
@@ -81,8 +86,10 @@ export const keywordsRouter = createRouter()
       responses: { 200: jsonResponse(KeywordSchema, "The updated keyword") },
     }),
     async (c) => {
-      const keyword = await updateKeyword(callerDb(c), c.req.valid("param").id, c.req.valid("json"));
+      const patch = c.req.valid("json");
+      const keyword = await updateKeyword(callerDb(c), c.req.valid("param").id, patch);
       if (!keyword) throw notFound("keyword");
+      await trackedTermsChanged(c.env, c.get("auth").workspaceId, patch.keyword !== undefined ? keyword.id : undefined);
       return c.json(keyword, 200);
     },
   )

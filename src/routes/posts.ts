@@ -36,6 +36,10 @@ export const PostSchema = z
     skipped: z.boolean(),
     priority: z.enum(["high", "medium", "low"]).nullable(),
     urgency: z.enum(["urgent", "not_urgent"]).nullable(),
+    score_reasons: z.array(z.string()).openapi({
+      description:
+        "Why the post has its priority and urgency: one line per signal with its points, then the total (docs/monitoring.md)",
+    }),
   })
   .openapi("Post");
 

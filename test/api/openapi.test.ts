@@ -161,6 +161,7 @@ describe("GET /api/v1/openapi.json", () => {
       skipped: "boolean",
       priority: "string?",
       urgency: "string?",
+      score_reasons: "array<string>",
     });
     const post = resolve(served, served.components.schemas.Post).properties;
     expect(post.priority.enum).toEqual(["high", "medium", "low", null]);

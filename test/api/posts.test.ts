@@ -165,6 +165,7 @@ describe("GET /posts", () => {
           "permalink",
           "priority",
           "score",
+          "score_reasons",
           "selftext",
           "skipped",
           "subreddit",
@@ -185,6 +186,8 @@ describe("GET /posts", () => {
       expect([null, "urgent", "not_urgent"]).toContain(post.urgency);
       expect(post.matched_keywords.every((k) => typeof k === "string")).toBe(true);
       expect(post.mentioned_competitors.every((k) => typeof k === "string")).toBe(true);
+      // SPEC 10: why the post has its priority, one string per signal.
+      expect(post.score_reasons.every((r) => typeof r === "string")).toBe(true);
     }
   });
 

@@ -86,6 +86,7 @@ export async function seedWorkspace(
         skipped: rand.chance(0.25),
         priority: rand.pick(["high", "medium", "low", null] as const),
         urgency: rand.pick(["urgent", "not_urgent", null] as const),
+        scoreReasons: [`+${i % 40} seeded reason ${i}`],
       },
       keywordIdx: keywordNames.map((_, k) => k).filter(() => rand.chance(0.35)),
       competitorIdx: competitorNames.map((_, c) => c).filter(() => rand.chance(0.3)),
@@ -125,6 +126,7 @@ export async function seedWorkspace(
     skipped: d.post.skipped,
     priority: d.post.priority,
     urgency: d.post.urgency,
+    score_reasons: d.post.scoreReasons,
     keywordIds: d.keywordIdx.map((k) => keywords[k]!.id),
     competitorIds: d.competitorIdx.map((c) => competitors[c]!.id),
   }));

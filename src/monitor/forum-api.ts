@@ -1,0 +1,221 @@
+// The forum's data API (SPEC 10), the one module that speaks its protocol: app-only OAuth
+// (client_credentials, HTTP Basic), a descriptive User-Agent, /search and /api/info, every answer validated
+// with zod, every request under the deployment-wide quota (src/durable/forum-quota.ts).
+import { z } from "zod";
+import type { ForumQuota, Permit, QuotaReport } from "../durable/forum-quota";
+import type { Env } from "../env";
+
+export const DEFAULT_AUTH_URL = "https://www.reddit.com/api/v1/access_token";
+export const DEFAULT_API_BASE_URL = "https://oauth.reddit.com";
+export const DEFAULT_USER_AGENT = "cloudflare-workers:threadwatch:1.0.0 (forum monitoring)";
+
+export interface ForumApiConfig {
+  clientId: string;
+  clientSecret: string;
+  userAgent: string;
+  authUrl: string;
+  apiBaseUrl: string;
+}
+
+/** The configuration from the Worker's settings, or null when no client id is set (monitoring is off). */
+export function forumApiConfig(env: Env): ForumApiConfig | null {
+  const clientId = env.REDDIT_CLIENT_ID?.trim();
+  if (!clientId) return null;
+  return {
+    clientId,
+    clientSecret: env.REDDIT_CLIENT_SECRET ?? "",
+    userAgent: env.REDDIT_USER_AGENT?.trim() || DEFAULT_USER_AGENT,
+    authUrl: env.REDDIT_AUTH_URL?.trim() || DEFAULT_AUTH_URL,
+    apiBaseUrl: (env.REDDIT_API_BASE_URL?.trim() || DEFAULT_API_BASE_URL).replace(/\/+$/, ""),
+  };
+}
+
+/** The quota has no permit left before the pass's deadline, or the deadline passed: the pass stops as `partial`. */
+export class QuotaExhausted extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "QuotaExhausted";
+  }
+}
+
+/** The forum answered something we cannot use (an error status, a body that is not what it documents). */
+export class ForumApiError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ForumApiError";
+  }
+}
+
+const TokenAnswer = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().positive(),
+});
+
+/** A link (`t3`) as /search and /api/info give it: the fields we store, the rest ignored. */
+const LinkData = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  subreddit: z.string(),
+  title: z.string(),
+  selftext: z.string().nullish(),
+  author: z.string().nullish(),
+  url: z.string().nullish(),
+  permalink: z.string(),
+  score: z.number(),
+  num_comments: z.number(),
+  created_utc: z.number(),
+});
+export type ForumLink = z.infer<typeof LinkData>;
+
+const Listing = z.object({
+  kind: z.literal("Listing"),
+  data: z.object({
+    after: z.string().nullish(),
+    children: z.array(z.object({ kind: z.string(), data: z.unknown() })),
+  }),
+});
+
+export interface ListingPage {
+  links: ForumLink[];
+  after: string | null;
+}
+
+/** Listing caps of the forum: 100 items a page, 100 ids an /api/info request. */
+export const PAGE_LIMIT = 100;
+export const INFO_IDS = 100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const headerNumber = (res: Response, name: string): number | null => {
+  const raw = res.headers.get(name);
+  if (raw === null) return null;
+  const n = Number.parseFloat(raw);
+  return Number.isFinite(n) ? n : null;
+};
+
+export interface ForumApiOptions {
+  /** Epoch ms by which the caller must be done: waits for the quota past it end in QuotaExhausted. */
+  deadline: number;
+  /** Called for every request to the data API (429s included, token requests not). */
+  onRequest?: () => void;
+}
+
+export class ForumApi {
+  private readonly quota: DurableObjectStub<ForumQuota>;
+
+  constructor(
+    env: Env,
+    private readonly config: ForumApiConfig,
+    private readonly options: ForumApiOptions,
+  ) {
+    this.quota = env.FORUM_QUOTA.get(env.FORUM_QUOTA.idFromName(config.clientId));
+  }
+
+  /** The cached token, or a new one from the token endpoint (app-only: client_credentials, HTTP Basic). */
+  private async token(): Promise<string> {
+    const cached = await this.quota.cachedToken();
+    if (cached) return cached;
+    const basic = btoa(`${this.config.clientId}:${this.config.clientSecret}`);
+    const res = await fetch(this.config.authUrl, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${basic}`,
+        "content-type": "application/x-www-form-urlencoded",
+        "user-agent": this.config.userAgent,
+      },
+      body: "grant_type=client_credentials",
+    });
+    const text = await res.text();
+    if (!res.ok) throw new ForumApiError(`the token endpoint answered ${res.status}: ${text.slice(0, 200)}`);
+    const parsed = TokenAnswer.safeParse(safeJson(text));
+    if (!parsed.success) throw new ForumApiError("the token endpoint's answer has no access_token/expires_in");
+    await this.quota.storeToken(parsed.data.access_token, parsed.data.expires_in);
+    return parsed.data.access_token;
+  }
+
+  /** Waits for a permit while the deadline allows; past it, QuotaExhausted. */
+  private async permit(): Promise<number> {
+    for (;;) {
+      if (Date.now() >= this.options.deadline) throw new QuotaExhausted("the pass's time budget ran out");
+      const p: Permit = await this.quota.acquire();
+      if (p.ok) return p.permit;
+      if (Date.now() + p.waitMs > this.options.deadline)
+        throw new QuotaExhausted(`the forum API quota has no request left for ${Math.ceil(p.waitMs / 1000)} s`);
+      await sleep(Math.max(50, p.waitMs));
+    }
+  }
+
+  /** One GET of the data API under the quota: a 429 waits for the reset and tries again; a 401 renews the token once. */
+  private async get(path: string, params: Record<string, string>): Promise<unknown> {
+    const url = `${this.config.apiBaseUrl}${path}?${new URLSearchParams(params)}`;
+    let renewed = false;
+    for (;;) {
+      const token = await this.token();
+      const permit = await this.permit();
+      this.options.onRequest?.();
+      const res = await fetch(url, {
+        headers: { authorization: `bearer ${token}`, "user-agent": this.config.userAgent },
+      });
+      const report: QuotaReport = {
+        permit,
+        remaining: headerNumber(res, "x-ratelimit-remaining"),
+        resetSeconds: headerNumber(res, "x-ratelimit-reset"),
+        status: res.status,
+      };
+      await this.quota.report(report);
+      const text = await res.text();
+      if (res.status === 429) continue; // the quota now blocks until the reset; permit() waits or gives up
+      if (res.status === 401 && !renewed) {
+        renewed = true;
+        await this.quota.dropToken(token);
+        continue;
+      }
+      if (!res.ok) throw new ForumApiError(`GET ${path} answered ${res.status}: ${text.slice(0, 200)}`);
+      const body = safeJson(text);
+      if (body === undefined) throw new ForumApiError(`GET ${path} answered something that is not JSON`);
+      return body;
+    }
+  }
+
+  private static listing(body: unknown, what: string): ListingPage {
+    const parsed = Listing.safeParse(body);
+    if (!parsed.success) throw new ForumApiError(`${what}: the answer is not a listing`);
+    const links: ForumLink[] = [];
+    for (const child of parsed.data.data.children) {
+      if (child.kind !== "t3") continue; // /api/info may answer comments or subreddits too
+      const link = LinkData.safeParse(child.data);
+      if (!link.success) throw new ForumApiError(`${what}: a link lacks ${link.error.issues[0]?.path.join(".")}`);
+      links.push(link.data);
+    }
+    return { links, after: parsed.data.data.after ?? null };
+  }
+
+  /** One page of `/search` for new links, newest first; `week` limits the first pass to seven days. */
+  async search(q: string, after: string | null, week: boolean): Promise<ListingPage> {
+    const params: Record<string, string> = { q, sort: "new", type: "link", limit: String(PAGE_LIMIT), raw_json: "1" };
+    if (week) params.t = "week";
+    if (after) params.after = after;
+    return ForumApi.listing(await this.get("/search", params), "search");
+  }
+
+  /** Current score, comments, title and body of up to 100 links by full name (`t3_...`). */
+  async info(fullnames: string[]): Promise<ForumLink[]> {
+    if (fullnames.length === 0) return [];
+    if (fullnames.length > INFO_IDS) throw new Error(`api/info takes at most ${INFO_IDS} ids`);
+    return ForumApi.listing(await this.get("/api/info", { id: fullnames.join(","), raw_json: "1" }), "api/info").links;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the quota object says for monitoring's status (null before the forum's first answer). */
+export async function quotaStatus(env: Env, config: ForumApiConfig) {
+  return env.FORUM_QUOTA.get(env.FORUM_QUOTA.idFromName(config.clientId)).status();
+}

@@ -1,0 +1,159 @@
+// Keyword metrics (SPEC 10): search volume, cost per click, and where the forum ranks in a search engine's
+// results for the keyword. A small provider interface; DataForSEO is the one built in. Without credentials
+// there is no provider and the metrics stay null.
+import { z } from "zod";
+import type { WorkspaceDb } from "../db/client";
+import { type KeywordMetrics, keywordsByIds, saveKeywordMetrics } from "../db/monitor";
+import type { Env } from "../env";
+
+export type { KeywordMetrics };
+
+export interface KeywordMetricsProvider {
+  readonly name: string;
+  /** Metrics of each keyword, by its text as given. A keyword the provider knows nothing of gets nulls. */
+  measure(keywords: string[]): Promise<Map<string, KeywordMetrics>>;
+}
+
+export const DEFAULT_DATAFORSEO_BASE_URL = "https://api.dataforseo.com";
+/** United States, English: the market the numbers describe (DataForSEO's location and language codes). */
+const LOCATION_CODE = 2840;
+const LANGUAGE_CODE = "en";
+/** Organic results read per keyword when looking for the forum. */
+const SERP_DEPTH = 100;
+const FORUM_DOMAIN = /(^|\.)reddit\.com$/i;
+
+// DataForSEO's envelope: a status for the request and one per task, results inside the tasks.
+const Envelope = <T extends z.ZodType>(result: T) =>
+  z.object({
+    status_code: z.number(),
+    status_message: z.string(),
+    tasks: z
+      .array(
+        z.object({
+          status_code: z.number(),
+          status_message: z.string(),
+          result: z.array(result).nullish(),
+        }),
+      )
+      .nullish(),
+  });
+
+const VolumeResult = Envelope(
+  z.object({
+    keyword: z.string(),
+    search_volume: z.number().nullish(),
+    cpc: z.number().nullish(),
+  }),
+);
+
+const SerpResult = Envelope(
+  z.object({
+    keyword: z.string(),
+    items: z
+      .array(
+        z.object({
+          type: z.string(),
+          rank_group: z.number().nullish(),
+          rank_absolute: z.number().nullish(),
+          domain: z.string().nullish(),
+          url: z.string().nullish(),
+        }),
+      )
+      .nullish(),
+  }),
+);
+
+/** DataForSEO's success code, for the request and for each task. */
+const OK = 20000;
+
+export class DataForSeoProvider implements KeywordMetricsProvider {
+  readonly name = "dataforseo";
+
+  constructor(
+    private readonly login: string,
+    private readonly password: string,
+    private readonly baseUrl: string,
+  ) {}
+
+  private async post<T extends z.ZodType>(path: string, tasks: unknown[], schema: T): Promise<z.infer<T>> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${btoa(`${this.login}:${this.password}`)}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(tasks),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`DataForSEO ${path} answered ${res.status}: ${text.slice(0, 200)}`);
+    const parsed = schema.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new Error(`DataForSEO ${path}: unexpected answer (${parsed.error.issues[0]?.message})`);
+    const body = parsed.data as { status_code: number; status_message: string };
+    if (body.status_code !== OK) throw new Error(`DataForSEO ${path}: ${body.status_code} ${body.status_message}`);
+    return parsed.data;
+  }
+
+  async measure(keywords: string[]): Promise<Map<string, KeywordMetrics>> {
+    const out = new Map<string, KeywordMetrics>(
+      keywords.map((k) => [k, { searchVolume: null, cpc: null, serpForumPosition: null, serpForumUrl: null }]),
+    );
+    if (keywords.length === 0) return out;
+    const byLower = new Map(keywords.map((k) => [k.toLowerCase(), k]));
+    const volume = await this.post(
+      "/v3/keywords_data/google_ads/search_volume/live",
+      [{ keywords, location_code: LOCATION_CODE, language_code: LANGUAGE_CODE }],
+      VolumeResult,
+    );
+    for (const task of volume.tasks ?? []) {
+      if (task.status_code !== OK) continue;
+      for (const r of task.result ?? []) {
+        const key = byLower.get(r.keyword.toLowerCase());
+        const m = key === undefined ? undefined : out.get(key);
+        if (!m) continue;
+        m.searchVolume = r.search_volume ?? null;
+        m.cpc = r.cpc === null || r.cpc === undefined ? null : r.cpc.toFixed(2);
+      }
+    }
+    // The organic results are one task per keyword (the live endpoint takes one task a request).
+    for (const keyword of keywords) {
+      const serp = await this.post(
+        "/v3/serp/google/organic/live/advanced",
+        [{ keyword, location_code: LOCATION_CODE, language_code: LANGUAGE_CODE, depth: SERP_DEPTH }],
+        SerpResult,
+      );
+      const items = serp.tasks?.[0]?.result?.[0]?.items ?? [];
+      const forum = items.find((i) => i.type === "organic" && FORUM_DOMAIN.test(i.domain ?? ""));
+      const m = out.get(keyword)!;
+      m.serpForumPosition = forum?.rank_group ?? null;
+      m.serpForumUrl = forum?.url ?? null;
+    }
+    return out;
+  }
+}
+
+/** The configured provider, or null (no credentials: metrics stay null, nothing fails). */
+export function metricsProvider(env: Env): KeywordMetricsProvider | null {
+  const login = env.DATAFORSEO_LOGIN?.trim();
+  const password = env.DATAFORSEO_PASSWORD;
+  if (!login || !password) return null;
+  const base = (env.DATAFORSEO_BASE_URL?.trim() || DEFAULT_DATAFORSEO_BASE_URL).replace(/\/+$/, "");
+  return new DataForSeoProvider(login, password, base);
+}
+
+/** Measures the given keywords of the workspace and stores the numbers (serp_checked_at: now). */
+export async function refreshKeywordMetrics(
+  env: Env,
+  w: WorkspaceDb,
+  keywordIds: number[],
+  provider = metricsProvider(env),
+): Promise<number> {
+  if (!provider) return 0;
+  const rows = await keywordsByIds(w, keywordIds);
+  if (rows.length === 0) return 0;
+  const measured = await provider.measure(rows.map((r) => r.keyword));
+  for (const row of rows) {
+    const m = measured.get(row.keyword);
+    if (m) await saveKeywordMetrics(w, row.id, m);
+  }
+  return rows.length;
+}

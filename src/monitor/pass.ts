@@ -1,0 +1,280 @@
+// One monitoring pass of a workspace (SPEC 10): resume the queries a partial pass left, search every query
+// for new posts until the posts seen last time, refresh young posts, and store what matches.
+import type { WorkspaceDb } from "../db/client";
+import {
+  type ActiveCompetitor,
+  type ActiveKeyword,
+  activeTerms,
+  claimMonitorRun,
+  deleteCursorsExcept,
+  finishMonitorRun,
+  type IngestedPost,
+  loadCursors,
+  type MonitorCursorRow,
+  type MonitorRunCounts,
+  type MonitorRunView,
+  type MonitorTrigger,
+  refreshForumPostCounts,
+  saveCursor,
+  upsertForumPosts,
+  youngForumIds,
+} from "../db/monitor";
+import type { Env } from "../env";
+import { DomainError, invalidState } from "../lib/domain-errors";
+import { log, messageOf } from "../lib/log";
+import { ForumApi, type ForumApiConfig, type ForumLink, forumApiConfig, INFO_IDS, QuotaExhausted } from "./forum-api";
+import { type CompiledTerm, compileTerms, matchedAnything, matchPost, type TrackedTerm } from "./match";
+import { batchQueries } from "./queries";
+import { type KeywordSignal, scorePost } from "./score";
+
+/** Pages a query reads in one scan at most. */
+export const MAX_PAGES = 10;
+/** Posts older than this are never stored. */
+export const MAX_AGE_MS = 7 * 24 * 3_600_000;
+/** Stored posts younger than this get their score and comments refreshed every pass. */
+export const REFRESH_AGE_MS = 3 * 24 * 3_600_000;
+/** Full names of the newest posts a finished scan remembers, to know where the next scan stops. */
+const SEEN_KEPT = 5;
+/** How long a pass may take by default (waiting for the quota included) before it stops as `partial`. */
+export const DEFAULT_BUDGET_MS = 25_000;
+/** A running pass whose Worker is gone stops blocking the next one after this. */
+const LEASE_MS = 5 * 60_000;
+
+export interface PassOptions {
+  trigger: MonitorTrigger;
+  /** Time budget in ms (default MONITOR_PASS_BUDGET_MS or 25 s). */
+  budgetMs?: number;
+  /** Overrides the forum API settings of the environment (tests use one client id per scenario). */
+  config?: ForumApiConfig;
+}
+
+export const monitoringEnabled = (env: Env) => forumApiConfig(env) !== null;
+
+function budgetOf(env: Env, options: PassOptions): number {
+  if (options.budgetMs !== undefined) return options.budgetMs;
+  const configured = Number.parseInt(env.MONITOR_PASS_BUDGET_MS ?? "", 10);
+  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_BUDGET_MS;
+}
+
+/** The terms a pass tracks, as the matcher wants them, and the keyword signals the score reads. */
+export function trackedTerms(kws: ActiveKeyword[], comps: ActiveCompetitor[]) {
+  const terms: TrackedTerm[] = [
+    ...kws.map((k) => ({ kind: "keyword" as const, id: k.id, text: k.keyword, ambiguous: k.isAmbiguous })),
+    ...comps.flatMap((c) =>
+      [c.name, ...c.keywords].map((text) => ({
+        kind: "competitor" as const,
+        id: c.id,
+        text,
+        ambiguous: c.isAmbiguous,
+      })),
+    ),
+  ];
+  const signals = new Map<number, KeywordSignal>(
+    kws.map((k) => [
+      k.id,
+      {
+        text: k.keyword,
+        searchVolume: k.searchVolume,
+        cpc: k.cpc === null ? null : Number.parseFloat(k.cpc),
+        serpForumPosition: k.serpForumPosition,
+        serpForumUrl: k.serpForumUrl,
+      },
+    ]),
+  );
+  const competitorNames = new Map(comps.map((c) => [c.id, c.name]));
+  return { terms, compiled: compileTerms(terms), signals, competitorNames };
+}
+
+type Tracked = ReturnType<typeof trackedTerms>;
+
+/** Matches and scores one post; null when it mentions nothing tracked. */
+export function ingestLink(
+  link: { title: string; selftext: string; permalink: string; score: number; numComments: number; createdUtc: string },
+  tracked: Pick<Tracked, "compiled" | "signals" | "competitorNames">,
+  now: number,
+) {
+  const match = matchPost(link, tracked.compiled as CompiledTerm[]);
+  if (!matchedAnything(match)) return null;
+  const scored = scorePost(
+    {
+      ...link,
+      keywords: match.keywordIds.map((id) => tracked.signals.get(id)).filter((k): k is KeywordSignal => !!k),
+      competitors: match.competitorIds.map((id) => tracked.competitorNames.get(id) ?? String(id)),
+    },
+    now,
+  );
+  return { match, scored };
+}
+
+const createdIso = (link: ForumLink) => new Date(link.created_utc * 1000).toISOString();
+
+function toPost(link: ForumLink, tracked: Tracked, now: number): IngestedPost | null {
+  const fields = {
+    title: link.title,
+    selftext: link.selftext ?? "",
+    permalink: link.permalink,
+    score: link.score,
+    numComments: link.num_comments,
+    createdUtc: createdIso(link),
+  };
+  const result = ingestLink(fields, tracked, now);
+  if (!result) return null;
+  return {
+    ...fields,
+    forumId: link.id,
+    subreddit: link.subreddit,
+    // The forum names a removed account "[deleted]"; an author it leaves out entirely is written the same way.
+    author: link.author ?? "[deleted]",
+    url: link.url ?? `https://www.reddit.com${link.permalink}`,
+    priority: result.scored.priority,
+    urgency: result.scored.urgency,
+    scoreReasons: result.scored.reasons,
+    keywordIds: result.match.keywordIds,
+    competitorIds: result.match.competitorIds,
+  };
+}
+
+class Pass {
+  readonly counts: MonitorRunCounts = { requests: 0, queries: 0, fetched: 0, matched: 0, created: 0, updated: 0 };
+  /** Posts already stored by this pass (the same post is found by several queries). */
+  private readonly done = new Set<string>();
+
+  constructor(
+    private readonly w: WorkspaceDb,
+    private readonly api: ForumApi,
+    private readonly tracked: Tracked,
+    private readonly now: number,
+  ) {}
+
+  private async store(links: ForumLink[]): Promise<void> {
+    const rows: IngestedPost[] = [];
+    for (const link of links) {
+      this.counts.fetched++;
+      if (this.done.has(link.name)) continue;
+      this.done.add(link.name);
+      const post = toPost(link, this.tracked, this.now);
+      if (!post) continue;
+      this.counts.matched++;
+      rows.push(post);
+    }
+    const { created, updated } = await upsertForumPosts(this.w, rows);
+    this.counts.created += created;
+    this.counts.updated += updated;
+  }
+
+  /**
+   * Reads a query's pages, newest first, until a post the last finished scan saw, a post older than seven
+   * days, the last page or the tenth. Where it is after each page is saved, so a pass stopped by the quota
+   * resumes there. `resume` continues an interrupted scan.
+   */
+  async scan(query: string, cursor: MonitorCursorRow | undefined, resume: boolean): Promise<void> {
+    const stopAt = new Set(cursor?.seenIds ?? []);
+    let after = resume ? (cursor?.resumeAfter ?? null) : null;
+    let pages = resume ? (cursor?.resumePages ?? 0) : 0;
+    let pending: string[] | null = resume ? (cursor?.pendingIds ?? null) : null;
+    const first = cursor === undefined;
+    const oldest = this.now - MAX_AGE_MS;
+    while (pages < MAX_PAGES) {
+      const page = await this.api.search(query, after, first);
+      pages++;
+      if (pending === null) pending = page.links.slice(0, SEEN_KEPT).map((l) => l.name);
+      let reached = false;
+      const fresh: ForumLink[] = [];
+      for (const link of page.links) {
+        if (stopAt.has(link.name) || link.created_utc * 1000 < oldest) {
+          reached = true;
+          break;
+        }
+        fresh.push(link);
+      }
+      await this.store(fresh);
+      after = page.after;
+      if (reached || !after || pages >= MAX_PAGES) break;
+      await saveCursor(this.w, query, {
+        seenIds: cursor?.seenIds ?? [],
+        resumeAfter: after,
+        resumePages: pages,
+        pendingIds: pending,
+      });
+    }
+    await saveCursor(this.w, query, {
+      seenIds: pending && pending.length > 0 ? pending : (cursor?.seenIds ?? []),
+      resumeAfter: null,
+      resumePages: 0,
+      pendingIds: null,
+    });
+  }
+
+  /** Score and comments (and title, body) of stored posts younger than three days, 100 per request. */
+  async refresh(): Promise<void> {
+    const young = await youngForumIds(this.w, new Date(this.now - REFRESH_AGE_MS).toISOString());
+    // Posts this pass just stored from a search are fresh already.
+    const ids = young.map((id) => `t3_${id}`).filter((name) => !this.done.has(name));
+    for (let i = 0; i < ids.length; i += INFO_IDS) {
+      const links = await this.api.info(ids.slice(i, i + INFO_IDS));
+      const rows: IngestedPost[] = [];
+      const unmatched: { forumId: string; title: string; selftext: string; score: number; numComments: number }[] = [];
+      for (const link of links) {
+        const post = toPost(link, this.tracked, this.now);
+        if (post) rows.push(post);
+        else
+          unmatched.push({
+            forumId: link.id,
+            title: link.title,
+            selftext: link.selftext ?? "",
+            score: link.score,
+            numComments: link.num_comments,
+          });
+      }
+      const { updated } = await upsertForumPosts(this.w, rows);
+      this.counts.updated += updated + (await refreshForumPostCounts(this.w, unmatched));
+    }
+  }
+}
+
+/**
+ * Runs one pass for the workspace now. 409 `run_in_progress` while another pass of it runs; `invalid_state`
+ * when monitoring is off (no client id).
+ */
+export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOptions): Promise<MonitorRunView> {
+  const config = options.config ?? forumApiConfig(env);
+  if (!config) throw invalidState("monitoring is off: REDDIT_CLIENT_ID is not set (see docs/monitoring.md)");
+  const started = Date.now();
+  const deadline = started + budgetOf(env, options);
+  const runId = await claimMonitorRun(w, options.trigger, new Date(started + LEASE_MS).toISOString());
+  if (runId === null) throw new DomainError("run_in_progress", "a monitoring pass of this workspace is running");
+
+  const counts = () => pass?.counts ?? { requests: 0, queries: 0, fetched: 0, matched: 0, created: 0, updated: 0 };
+  let pass: Pass | undefined;
+  try {
+    const { keywords, competitors } = await activeTerms(w);
+    const tracked = trackedTerms(keywords, competitors);
+    const queries = batchQueries(tracked.terms.map((t) => t.text));
+    const api = new ForumApi(env, config, {
+      deadline,
+      onRequest: () => {
+        if (pass) pass.counts.requests++;
+      },
+    });
+    pass = new Pass(w, api, tracked, started);
+    pass.counts.queries = queries.length;
+    const cursors = await loadCursors(w);
+    // A partial pass's unfinished scans come first, then every query from its newest posts.
+    for (const query of queries) {
+      const cursor = cursors.get(query);
+      if (cursor?.resumeAfter) await pass.scan(query, cursor, true);
+    }
+    const after = await loadCursors(w);
+    for (const query of queries) await pass.scan(query, after.get(query), false);
+    await pass.refresh();
+    await deleteCursorsExcept(w, queries);
+    return await finishMonitorRun(w, runId, "completed", counts(), null);
+  } catch (err) {
+    if (err instanceof QuotaExhausted || Date.now() > deadline) {
+      const why = err instanceof QuotaExhausted ? err.message : `the time budget ran out (${messageOf(err)})`;
+      return finishMonitorRun(w, runId, "partial", counts(), `${why}; the next pass resumes where this one stopped`);
+    }
+    log("warn", "monitoring pass failed", { workspaceId: w.workspaceId, error: messageOf(err) });
+    return finishMonitorRun(w, runId, "failed", counts(), messageOf(err));
+  }
+}

@@ -1,0 +1,78 @@
+import { z } from "@hono/zod-openapi";
+import { callerDb } from "../http/context";
+import { apiRoute, createRouter, jsonBody, jsonResponse } from "../http/openapi";
+import { runMonitorPass } from "../monitor/pass";
+import { monitoringStatus } from "../monitor/status";
+
+const TAG = "Monitoring";
+
+const count = (description: string) => z.number().int().openapi({ description });
+
+const MonitorRunFields = z.object({
+  status: z.enum(["running", "completed", "partial", "failed"]).openapi({
+    description:
+      "`partial`: the quota or the time budget ended the pass early; the next pass finishes its pages first. " +
+      "`running` only in GET /actions/monitoring while a pass runs",
+  }),
+  started_at: z.string().openapi({ format: "date-time" }),
+  finished_at: z.string().nullable().openapi({ format: "date-time" }),
+  requests: count("Requests to the forum API, 429s included, the token request not"),
+  queries: count("Distinct search queries (tracked terms OR-batched, at most 512 characters each)"),
+  fetched: count("Listing items received"),
+  matched: count("Items that matched a tracked term"),
+  created: count("Posts stored for the first time"),
+  updated: count("Stored posts updated (score, comments, title, body; never triage flags)"),
+  error: z.string().nullable(),
+});
+export const MonitorRunSchema = MonitorRunFields.openapi("MonitorRun");
+
+const MonitorRunResult = z.object({ run: MonitorRunSchema }).openapi("MonitorRunResult");
+
+const MonitoringStatus = z
+  .object({
+    enabled: z.boolean().openapi({ description: "false when no forum API client id is configured" }),
+    // Inline (not the MonitorRun component): a nullable reference would make the component itself nullable.
+    last_run: MonitorRunFields.nullable().openapi({ description: "The workspace's last pass; null before the first" }),
+    quota: z
+      .object({
+        remaining: z.number().int().openapi({ description: "Requests left in the forum's current window" }),
+        reset_at: z.string().openapi({ format: "date-time" }),
+      })
+      .nullable()
+      .openapi({ description: "The deployment-wide forum API quota; null until the forum's first answer" }),
+  })
+  .openapi("MonitoringStatus");
+
+const RunRequest = z
+  .strictObject({})
+  .openapi("MonitorRunRequest", { description: "No fields; the body may be omitted" });
+
+export const monitoringRouter = createRouter()
+  .openapi(
+    apiRoute({
+      method: "get",
+      path: "/actions/monitoring",
+      tags: [TAG],
+      summary: "Whether monitoring is on, the workspace's last pass and the shared forum API quota",
+      scope: "read",
+      responses: { 200: jsonResponse(MonitoringStatus, "Monitoring status") },
+    }),
+    async (c) => c.json(await monitoringStatus(c.env, callerDb(c)), 200),
+  )
+  .openapi(
+    apiRoute({
+      method: "post",
+      path: "/actions/monitoring/run",
+      tags: [TAG],
+      summary: "Run a monitoring pass for the workspace now: search the forum for tracked terms, store what matches",
+      scope: "read_write",
+      conflict:
+        "A pass of this workspace is running (`run_in_progress`), or monitoring is off: no forum API client id (`invalid_state`)",
+      request: { body: { ...jsonBody(RunRequest, "No fields; the body may be omitted"), required: false } },
+      responses: { 200: jsonResponse(MonitorRunResult, "The finished pass") },
+    }),
+    async (c) => {
+      const run = await runMonitorPass(c.env, callerDb(c), { trigger: "api" });
+      return c.json({ run }, 200);
+    },
+  );

@@ -1,0 +1,217 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { workspaceDb } from "../../src/db/client";
+import worker from "../../src/index";
+import { enqueueMonitorPasses, enqueueStaleKeywordMetrics } from "../../src/jobs/monitor-fanout";
+import { runMonitorPass } from "../../src/monitor/pass";
+import { callJson } from "../helpers";
+import { forum, newClient, nowSeconds, postsAbout, trackingWorkspace } from "./helpers";
+
+let counter = 0;
+async function deliver(bodies: unknown[], withEnv: typeof env = env) {
+  const batch = createMessageBatch(
+    "threadwatch-monitor",
+    bodies.map((body) => ({ id: `monitor-msg-${++counter}`, timestamp: new Date(), attempts: 1, body })),
+  );
+  const ctx = createExecutionContext();
+  await (worker.queue as ExportedHandlerQueueHandler<typeof env>)(batch, withEnv, ctx);
+  return getQueueResult(batch, ctx);
+}
+
+const WITH_METRICS = { ...env, DATAFORSEO_LOGIN: "dfs-login", DATAFORSEO_PASSWORD: "dfs-password" };
+
+describe("monitoring endpoints", () => {
+  it("POST /actions/monitoring/run runs a pass; GET /actions/monitoring shows it and the quota", async () => {
+    // The environment's own client (vitest.config.ts): its world on the fake forum is shared by this file only.
+    const client = { ...newClient("env"), clientId: env.REDDIT_CLIENT_ID! };
+    await forum.reset(client);
+    await forum.addPosts(client, postsAbout("spam folder", 3, "s"));
+    const ws = await trackingWorkspace("api run", ["spam folder"]);
+
+    const before = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
+    expect(before.status).toBe(200);
+    expect(before.body.enabled).toBe(true);
+    expect(before.body.last_run).toBeNull();
+
+    const refused = await callJson("/api/v1/actions/monitoring/run", { key: ws.readKey, method: "POST" });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("forbidden");
+    const unknown = await callJson("/api/v1/actions/monitoring/run", {
+      key: ws.writeKey,
+      method: "POST",
+      body: { force: true },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe("validation_failed");
+
+    const ran = await callJson("/api/v1/actions/monitoring/run", { key: ws.writeKey, method: "POST" });
+    expect(ran.status).toBe(200);
+    expect(ran.body.run).toMatchObject({ status: "completed", queries: 1, fetched: 3, matched: 3, created: 3 });
+    expect(Object.keys(ran.body.run).sort()).toEqual(
+      [
+        "status",
+        "started_at",
+        "finished_at",
+        "requests",
+        "queries",
+        "fetched",
+        "matched",
+        "created",
+        "updated",
+        "error",
+      ].sort(),
+    );
+
+    const after = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
+    expect(after.body.last_run).toEqual(ran.body.run);
+    expect(after.body.quota.remaining).toBeGreaterThan(0);
+    expect(after.body.quota.remaining).toBeLessThanOrEqual(100);
+    expect(Date.parse(after.body.quota.reset_at)).toBeGreaterThan(Date.now());
+
+    const posts = await callJson("/api/v1/posts", { key: ws.readKey });
+    expect(posts.body.count).toBe(3);
+    for (const p of posts.body.data) expect(p.score_reasons.length).toBeGreaterThan(0);
+  });
+
+  it("the 10-minute cron queues one pass per workspace that tracks something, and a pass message runs it", async () => {
+    const ws = await trackingWorkspace("cron", ["cron-only term"]);
+    const idle = await trackingWorkspace("cron idle", [{ keyword: "paused", active: false }]);
+    const queued = await enqueueMonitorPasses(env);
+    expect(queued).toBeGreaterThanOrEqual(1);
+    expect(await enqueueMonitorPasses({ ...env, REDDIT_CLIENT_ID: "" })).toBe(0);
+    const result = await deliver([{ type: "monitor.pass", workspace_id: ws.id }]);
+    expect(result.explicitAcks).toHaveLength(1);
+    const status = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
+    expect(status.body.last_run.status).toBe("completed");
+    const none = await callJson("/api/v1/actions/monitoring", { key: idle.readKey });
+    expect(none.body.last_run).toBeNull();
+  });
+});
+
+describe("re-matching stored posts when terms change (issue 14, point 13)", () => {
+  it("a new keyword finds stored posts that contain it; deactivating it removes it again", async () => {
+    const client = newClient("rematch");
+    await forum.reset(client);
+    const now = nowSeconds();
+    await forum.addPosts(client, [
+      {
+        id: "x1",
+        title: "Cold email that converts",
+        selftext: "our welcome sequence is short",
+        created_utc: now - 100,
+      },
+      { id: "x2", title: "Cold email tips", selftext: "nothing else", created_utc: now - 200 },
+      {
+        id: "x3",
+        title: "Cold email and welcome sequences",
+        selftext: "plural is another word",
+        created_utc: now - 300,
+      },
+    ]);
+    const ws = await trackingWorkspace("rematch", ["cold email"]);
+    await runMonitorPass(env, workspaceDb(env, ws.id), { trigger: "api", config: client });
+
+    const created = await callJson("/api/v1/keywords", {
+      key: ws.writeKey,
+      method: "POST",
+      body: { keyword: "Welcome Sequence" },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    await deliver([{ type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 }]);
+    const found = await callJson(`/api/v1/posts?keyword_id=${id}`, { key: ws.readKey });
+    expect(found.body.data.map((p: { forum_id: string }) => p.forum_id)).toEqual(["x1"]);
+    expect(found.body.data[0].matched_keywords).toEqual(["Welcome Sequence", "cold email"]);
+
+    await callJson(`/api/v1/keywords/${id}`, { key: ws.writeKey, method: "PATCH", body: { active: false } });
+    await deliver([{ type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 }]);
+    const gone = await callJson(`/api/v1/posts?keyword_id=${id}`, { key: ws.readKey });
+    expect(gone.body.count).toBe(0);
+  });
+
+  it("works through the posts in bounded batches, each message queuing the next", async () => {
+    const client = newClient("batches");
+    await forum.reset(client);
+    await forum.addPosts(client, postsAbout("segmentation", 250, "g"));
+    const ws = await trackingWorkspace("batches", ["segmentation"]);
+    await runMonitorPass(env, workspaceDb(env, ws.id), { trigger: "api", config: client });
+    const { rematchBatch, REMATCH_BATCH } = await import("../../src/monitor/rematch");
+    const w = workspaceDb(env, ws.id);
+    const first = await rematchBatch(w, 0);
+    expect(first.changed).toBe(0); // nothing changed: nothing written
+    expect(first.next).not.toBeNull();
+    const second = await rematchBatch(w, first.next!);
+    expect(second.next).toBeNull();
+    expect(REMATCH_BATCH).toBe(200);
+  });
+
+  it("a competitor added later is mentioned on the stored posts that name it", async () => {
+    const client = newClient("comp");
+    await forum.reset(client);
+    await forum.addPosts(client, [
+      { id: "c1", title: "Klaviyo vs the rest for mailing list growth", created_utc: nowSeconds() - 50 },
+    ]);
+    const ws = await trackingWorkspace("competitor rematch", ["mailing list"]);
+    await runMonitorPass(env, workspaceDb(env, ws.id), { trigger: "api", config: client });
+    const created = await callJson("/api/v1/competitors", {
+      key: ws.writeKey,
+      method: "POST",
+      body: { name: "Klaviyo" },
+    });
+    expect(created.status).toBe(201);
+    await deliver([{ type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 }]);
+    const posts = await callJson("/api/v1/posts?has_competitors=true", { key: ws.readKey });
+    expect(posts.body.data.map((p: { mentioned_competitors: string[] }) => p.mentioned_competitors)).toEqual([
+      ["Klaviyo"],
+    ]);
+    expect(posts.body.data[0].score_reasons).toContain("+20 mentions Klaviyo");
+  });
+});
+
+describe("keyword metrics (DataForSEO)", () => {
+  it("a metrics message measures volume, CPC and the forum's first organic result", async () => {
+    const ws = await trackingWorkspace("metrics", ["email marketing", "nowhere to be found"]);
+    await deliver(
+      [
+        {
+          type: "monitor.metrics",
+          workspace_id: ws.id,
+          keyword_ids: [ws.keywordIds["email marketing"], ws.keywordIds["nowhere to be found"]],
+        },
+      ],
+      WITH_METRICS,
+    );
+    const { body } = await callJson("/api/v1/keywords", { key: ws.readKey });
+    const byText = Object.fromEntries(body.data.map((k: { keyword: string }) => [k.keyword, k]));
+    expect(byText["email marketing"]).toMatchObject({
+      search_volume: 15_000,
+      cpc: "3.75",
+      serp_forum_position: 3,
+      serp_forum_url: "https://www.reddit.com/r/test/comments/k15/email_marketing/",
+    });
+    expect(byText["email marketing"].serp_checked_at).not.toBeNull();
+    expect(byText["nowhere to be found"]).toMatchObject({
+      search_volume: 19_000,
+      serp_forum_position: null,
+      serp_forum_url: null,
+    });
+  });
+
+  it("without credentials nothing is measured and nothing fails", async () => {
+    const ws = await trackingWorkspace("no metrics", ["open rate"]);
+    const result = await deliver([
+      { type: "monitor.metrics", workspace_id: ws.id, keyword_ids: [ws.keywordIds["open rate"]] },
+    ]);
+    expect(result.explicitAcks).toHaveLength(1);
+    const { body } = await callJson("/api/v1/keywords", { key: ws.readKey });
+    expect(body.data[0]).toMatchObject({ search_volume: null, cpc: null, serp_checked_at: null });
+    expect(await enqueueStaleKeywordMetrics(env, Date.now())).toBe(0);
+  });
+
+  it("the weekly cron queues the stale keywords in batches", async () => {
+    await trackingWorkspace("weekly", ["weekly one", "weekly two"]);
+    const queued = await enqueueStaleKeywordMetrics(WITH_METRICS, Date.now());
+    expect(queued).toBeGreaterThanOrEqual(2);
+  });
+});
