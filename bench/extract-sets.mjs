@@ -65,7 +65,7 @@ export function alignedScore(predicted, reference, tokenize = wordTokens) {
   for (let i = 1; i <= a.length; i++) {
     const ai = a[i - 1];
     for (let j = 1; j <= b.length; j++) {
-      row[j] = ai === b[j - 1] ? prev[j - 1] + 1 : row[j - 1] > prev[j] ? row[j - 1] : prev[j];
+      row[j] = ai === b[j - 1] ? prev[j - 1] + 1 : Math.max(row[j - 1], prev[j]);
     }
     [prev, row] = [row, prev];
   }
