@@ -22,6 +22,13 @@ export interface ParsedDocument {
   jsonLd: string[];
 }
 
+/**
+ * The deepest an element may sit. Deeper start tags are attached at this depth, beside each other, as
+ * browsers' parsers also do (Chromium caps its tree at 512): a page nested 10,000 deep would otherwise
+ * overflow the stack of every recursive walk over the tree.
+ */
+export const MAX_DEPTH = 400;
+
 /** Raw-text elements whose text is dropped from the tree (never shown); ld+json scripts are collected. */
 const SCRIPTING = new Set(["script", "style"]);
 
@@ -34,22 +41,41 @@ export function parseHtml(html: string): ParsedDocument {
   const root: ElementNode = { tag: "#document", attrs: {}, children: [], parent: null };
   const jsonLd: string[] = [];
   let current = root;
+  let depth = 0;
+  // For each open element, whether it was entered (false: attached flat at MAX_DEPTH).
+  const entered: boolean[] = [];
   let script: string[] | null = null;
+  let inScripting = false;
   const parser = new Parser(
     {
       onopentag(name, attribs) {
         const node: ElementNode = { tag: name, attrs: attribs, children: [], parent: current };
         current.children.push(node);
-        current = node;
-        if (SCRIPTING.has(name)) script = name === "script" && /ld\+json/i.test(attribs.type ?? "") ? [] : null;
+        const enter = depth < MAX_DEPTH;
+        entered.push(enter);
+        if (enter) {
+          current = node;
+          depth++;
+        }
+        if (SCRIPTING.has(name)) {
+          inScripting = true;
+          script = name === "script" && /ld\+json/i.test(attribs.type ?? "") ? [] : null;
+        }
       },
-      onclosetag() {
-        if (current.tag === "script" && script) jsonLd.push(script.join(""));
-        script = null;
-        if (current.parent) current = current.parent;
+      onclosetag(name) {
+        if (SCRIPTING.has(name) && inScripting) {
+          if (script) jsonLd.push(script.join(""));
+          script = null;
+          inScripting = false;
+        }
+        if (!entered.pop()) return;
+        if (current.parent) {
+          current = current.parent;
+          depth--;
+        }
       },
       ontext(text) {
-        if (SCRIPTING.has(current.tag)) {
+        if (inScripting) {
           script?.push(text);
           return;
         }
