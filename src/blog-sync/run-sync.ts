@@ -1,18 +1,21 @@
-// One sync run of a config: discovery → full-content extraction → rendering → write (SPEC 5). A dry run
+// One sync run of a config: discovery → full-content extraction → rendering → write (docs/blog-sync.md). A dry run
 // walks the same pipeline with a sink that writes nothing; a real run's sink asks the workspace
 // coordinator before every write and queue message and stops at the first "the config changed".
-import { sha256Hex } from "../auth/keys";
+
 import { getConfigRow, type SyncConfigRow } from "../db/blog-sync-configs";
 import { findSyncedPostsByUrl, type SyncedPostRow, type SyncedPostState } from "../db/blog-sync-posts";
 import { type FinalRunStatus, finishRun, insertRun, NO_COUNTS, type RunCounts } from "../db/blog-sync-runs";
 import { nowIso, type WorkspaceDb } from "../db/client";
-import { coordinatorFor } from "../durable/workspace-coordinator";
+import { FETCHES_PER_MINUTE } from "../durable/fetch-budget";
+import { coordinatorFor, type WorkspaceCoordinator } from "../durable/workspace-coordinator";
 import type { Env } from "../env";
-import { ApiError, notFound } from "../errors";
+import { sha256Hex } from "../lib/crypto";
+import { DomainError, notFound } from "../lib/domain-errors";
 import { messageOf } from "../lib/log";
 import {
   type Discovery,
   discoverPosts,
+  type FetchPolicy,
   fetchArticle,
   fitBody,
   imagesKept,
@@ -77,8 +80,8 @@ interface Rendered {
   warnings: string[];
 }
 
-async function render(url: string, config: SyncConfigRow, env: Env): Promise<Rendered> {
-  const article = await fetchArticle(url, { policy: fetchPolicy(env) });
+async function render(url: string, config: SyncConfigRow, policy: FetchPolicy): Promise<Rendered> {
+  const article = await fetchArticle(url, { policy });
   // Cut once: both forms keep the same blocks.
   const fitted = fitBody(article);
   const markdown = toRedditMarkdown(article, { fitted });
@@ -124,7 +127,8 @@ function plan(
 }
 
 interface RunContext {
-  env: Env;
+  /** The fetch policy of this run: its requests count against the workspace's budget and renew its lease. */
+  policy: FetchPolicy;
   w: WorkspaceDb;
   config: SyncConfigRow;
   publish: boolean;
@@ -141,10 +145,10 @@ interface Tally {
 
 /** The pipeline shared by dry and real runs. Engine failures become item or run errors; ours propagate. */
 async function walk(ctx: RunContext): Promise<Tally> {
-  const { env, w, config, sink } = ctx;
+  const { policy, w, config, sink } = ctx;
   const tally: Tally = { discovery: null, items: [], error: null, aborted: null };
   try {
-    tally.discovery = await discoverPosts(config.blogUrl, { policy: fetchPolicy(env), maxPosts: ctx.maxPosts });
+    tally.discovery = await discoverPosts(config.blogUrl, { policy, maxPosts: ctx.maxPosts });
   } catch (err) {
     tally.error = `discovery failed: ${messageOf(err)}`;
     return tally;
@@ -174,7 +178,7 @@ async function walk(ctx: RunContext): Promise<Tally> {
     }
     let rendered: Rendered;
     try {
-      rendered = await render(candidate.url, config, env);
+      rendered = await render(candidate.url, config, policy);
     } catch (err) {
       tally.items.push({
         ...itemOf(candidate.url, stored, "error", stored?.state ?? null, []),
@@ -318,17 +322,29 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
   let config = await getConfigRow(w, configId);
   if (!config) throw notFound("sync config");
   const startedAt = nowIso();
+  const coordinator = coordinatorFor(env, w.workspaceId);
   if (options.dryRun) {
-    const maxPosts = options.maxPosts ?? config.maxPosts;
-    const sink = new PreviewSink();
-    const tally = await walk({ env, w, config, publish: options.publish, maxPosts, sink });
-    // A dry run names no stored rows: no run id and no synced post ids (SPEC 5), also for the posts it
-    // reports unchanged or skipped from what is stored.
-    tally.items = tally.items.map((item) => ({ ...item, synced_post_id: null }));
-    return respond(null, config, options, maxPosts, tally, sink.queued, startedAt, nowIso());
+    // One preview per config at a time (it writes nothing, but it fetches as much as a run).
+    const claim = await coordinator.beginPreview({ configId, leaseMs: options.leaseMs });
+    if (!claim.ok)
+      throw new DomainError(
+        "run_in_progress",
+        `a dry run of sync config ${configId} is already active; retry when it ends`,
+      );
+    try {
+      const maxPosts = options.maxPosts ?? config.maxPosts;
+      const sink = new PreviewSink(coordinator, configId, claim.token);
+      const policy = budgetedPolicy(env, coordinator, configId, claim.token, true);
+      const tally = await walk({ policy, w, config, publish: options.publish, maxPosts, sink });
+      // A dry run names no stored rows: no run id and no synced post ids (docs/blog-sync.md, "Runs"), also for the posts it
+      // reports unchanged or skipped from what is stored.
+      tally.items = tally.items.map((item) => ({ ...item, synced_post_id: null }));
+      return respond(null, config, options, maxPosts, tally, sink.queued, startedAt, nowIso());
+    } finally {
+      await coordinator.endPreview(configId, claim.token);
+    }
   }
 
-  const coordinator = coordinatorFor(env, w.workspaceId);
   let token: string | undefined;
   // `stale`: the config changed between our read and the claim; read it again (bounded: updates are rare).
   for (let attempt = 0; attempt < 3 && token === undefined; attempt++) {
@@ -341,14 +357,14 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
     });
     if (claim.ok) token = claim.token;
     else if (claim.reason === "busy")
-      throw new ApiError("run_in_progress", `a run of sync config ${configId} is already active`);
+      throw new DomainError("run_in_progress", `a run of sync config ${configId} is already active`);
     else {
       config = await getConfigRow(w, configId);
       if (!config) throw notFound("sync config");
     }
   }
   if (token === undefined)
-    throw new ApiError("run_in_progress", `sync config ${configId} is being changed; retry the run`);
+    throw new DomainError("run_in_progress", `sync config ${configId} is being changed; retry the run`);
 
   const maxPosts = options.maxPosts ?? config.maxPosts;
   try {
@@ -364,7 +380,8 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
     const sink = new RealSink(env, w, config, coordinator, token);
     let tally: Tally;
     try {
-      tally = await walk({ env, w, config, publish: options.publish, maxPosts, sink });
+      const policy = budgetedPolicy(env, coordinator, configId, token, false);
+      tally = await walk({ policy, w, config, publish: options.publish, maxPosts, sink });
     } catch (err) {
       // Our own failure (database, queue): record it without internals, then let the request answer 500.
       await finishRun(w, run.id, configId, {
@@ -408,6 +425,37 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
   } finally {
     await coordinator.endRun(configId, token);
   }
+}
+
+/** Thrown before a request once the workspace's outbound fetch budget for this minute is used up. */
+export class FetchBudgetUsedUp extends Error {
+  override readonly name = "FetchBudgetUsedUp";
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      `not fetched: this workspace's outbound fetch budget (${FETCHES_PER_MINUTE} requests a minute) is used up; ` +
+        `retry in ${retryAfterSeconds} s`,
+    );
+  }
+}
+
+/**
+ * The run's fetch policy: before every request it asks the coordinator, which takes one from the
+ * workspace's fetch budget and renews the run's (or preview's) lease, so a run busy fetching stays alive.
+ */
+function budgetedPolicy(
+  env: Env,
+  coordinator: DurableObjectStub<WorkspaceCoordinator>,
+  configId: number,
+  token: string,
+  preview: boolean,
+): FetchPolicy {
+  return {
+    ...fetchPolicy(env),
+    beforeRequest: async () => {
+      const answer = await coordinator.beforeFetch({ configId, token, preview });
+      if (!answer.ok) throw new FetchBudgetUsedUp(answer.retryAfterSeconds);
+    },
+  };
 }
 
 function respond(

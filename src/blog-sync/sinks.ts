@@ -52,13 +52,21 @@ export interface Sink {
 export class PreviewSink implements Sink {
   queued = 0;
 
+  constructor(
+    private readonly coordinator: DurableObjectStub<WorkspaceCoordinator>,
+    private readonly configId: number,
+    private readonly token: string,
+  ) {}
+
   async write(request: WriteRequest): Promise<WriteOutcome> {
     if (request.to === "queued") this.queued++;
-    // A preview names no stored rows (SPEC 5: synced_post_id is null in a dry run).
+    // A preview names no stored rows (docs/blog-sync.md: synced_post_id is null in a dry run).
     return { kind: "written", id: null, state: request.to };
   }
 
+  /** A sign of life that keeps the preview's claim on the config; a preview has nothing to abort. */
   async checkpoint(): Promise<null> {
+    await this.coordinator.renewPreview(this.configId, this.token);
     return null;
   }
 }

@@ -1,31 +1,23 @@
 // Active sync runs of one workspace, kept in the coordinator's SQLite storage: which run holds each config,
 // the fingerprint it started with, the latest fingerprint the config has, and the deadline by which a run
 // that stopped reporting loses its slot. Every function here is synchronous (SQLite in the object), so no
-// other call can interleave inside one of them.
+// other call can interleave inside one of them. The tables are made by the coordinator's storage migrations
+// (coordinator-migrations.ts).
 
 /**
- * How long a run may stay silent before it counts as dead. Generous: discovery alone may take 20 fetches of
- * up to 15 s each before the first question; between two questions there is one article fetch.
+ * How long a run may stay silent before it counts as dead: a config whose run's Worker died is free again
+ * at most this long after the run's last sign of life. A working run shows it often: it asks the
+ * coordinator before every outbound fetch (the fetch budget, which renews the lease) and before every
+ * source post, write and queue message. The longest silence is one fetch that runs into its 15 s deadline
+ * followed by the next fetch's DNS check (up to another 15 s), so a lease renewed to 60 s at every sign of
+ * life (at most once per RENEW_EVERY_MS) always leaves a working run at least 45 s.
  */
-export const RUN_LEASE_MS = 10 * 60_000;
+export const RUN_LEASE_MS = 60_000;
+/** A sign of life extends the lease only once this much of it is used: most answers stay reads. */
+export const RENEW_EVERY_MS = 15_000;
 /** Bounds of a caller-chosen lease (tests use short ones; nothing may hold a config for hours). */
 const MIN_LEASE_MS = 1;
 const MAX_LEASE_MS = 30 * 60_000;
-
-export const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS run_leases (
-     config_id INTEGER PRIMARY KEY,
-     token TEXT NOT NULL,
-     run_id INTEGER,
-     started_fingerprint TEXT NOT NULL,
-     deadline INTEGER NOT NULL
-   )`,
-  `CREATE TABLE IF NOT EXISTS config_fingerprints (
-     config_id INTEGER PRIMARY KEY,
-     revision INTEGER NOT NULL,
-     fingerprint TEXT NOT NULL
-   )`,
-];
 
 export interface RunLease {
   configId: number;
@@ -131,17 +123,29 @@ export class RunLeases {
 
   /**
    * The question a run asks before every source post, write and queue message. A live answer also extends
-   * the lease (a run that keeps asking is alive) once less than half of it is left, so most answers are
+   * the lease (a run that keeps asking is alive) once RENEW_EVERY_MS of it is used, so most answers are
    * reads: a storage write makes the answer wait for it to be durable.
    */
   check(configId: number, token: string, now: number): CheckRunResult {
     const held = this.lease(configId);
     if (!held || held.token !== token || held.deadline <= now) return { ok: false, reason: "lease_lost" };
     if (this.changedSince(held)) return { ok: false, reason: "config_changed" };
-    if (held.deadline - now < RUN_LEASE_MS / 2) {
-      this.sql.exec("UPDATE run_leases SET deadline = ? WHERE config_id = ?", now + RUN_LEASE_MS, configId);
-    }
+    this.extend(held, now);
     return { ok: true };
+  }
+
+  /** A sign of life of the run holding `token` (it is about to fetch): extends its lease; false when lost. */
+  renew(configId: number, token: string, now: number): boolean {
+    const held = this.lease(configId);
+    if (!held || held.token !== token || held.deadline <= now) return false;
+    this.extend(held, now);
+    return true;
+  }
+
+  private extend(held: RunLease, now: number): void {
+    if (held.deadline - now < RUN_LEASE_MS - RENEW_EVERY_MS) {
+      this.sql.exec("UPDATE run_leases SET deadline = ? WHERE config_id = ?", now + RUN_LEASE_MS, held.configId);
+    }
   }
 
   /** Whether a lease of the config (even one past its deadline, not yet expired) belongs to a run that started with another fingerprint than the latest known: that run aborts. */

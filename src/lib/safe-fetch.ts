@@ -1,7 +1,8 @@
-// Fetching the open web safely (SPEC section 8): http/https only, no credentials, no private or metadata
+// Fetching the open web safely (docs/extraction.md, "Safe fetching"): http/https only, no credentials, no private or metadata
 // addresses unless the policy allows them, at most 5 redirects each re-checked, size caps enforced while
 // the body streams in, one deadline for the whole fetch, a descriptive User-Agent, robots.txt honoured.
 import { messageOf } from "./log";
+import { ipv4ToAddress, ipv6ToAddress, refusedBlock } from "./special-addresses";
 
 export type FetchErrorCode =
   | "bad_url"
@@ -36,6 +37,11 @@ export interface FetchPolicy {
    * (literal addresses and local-style names are still refused).
    */
   dohUrl?: string | null;
+  /**
+   * Called before every request to the open web (robots.txt and each redirect hop included, DNS lookups
+   * not): the caller's budget and sign of life. Whatever it throws ends the fetch as it is.
+   */
+  beforeRequest?: (url: URL) => Promise<void>;
 }
 
 export const USER_AGENT = "threadwatch/1.0 (blog-to-forum sync; +https://github.com/threadwatch/threadwatch)";
@@ -92,20 +98,9 @@ function parseIPv4(host: string): number[] | null {
   return nums.every((n) => n >= 0 && n <= 255) ? nums : null;
 }
 
-function isBlockedIPv4([a, b, c]: number[]): boolean {
-  if (a === undefined || b === undefined || c === undefined) return true;
-  return (
-    a === 0 || // "this" network
-    a === 10 || // private
-    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
-    a === 127 || // loopback
-    (a === 169 && b === 254) || // link-local, cloud metadata (169.254.169.254)
-    (a === 172 && b >= 16 && b <= 31) || // private
-    (a === 192 && b === 0 && c === 0) || // IETF protocol assignments
-    (a === 192 && b === 168) || // private
-    (a === 198 && (b === 18 || b === 19)) || // benchmarking
-    a >= 224 // multicast, reserved, broadcast
-  );
+/** Refused: the address falls in a block of the special-purpose table (special-addresses.ts). */
+function isBlockedIPv4(quad: number[]): boolean {
+  return refusedBlock(ipv4ToAddress(quad)) !== null;
 }
 
 /** Expands an IPv6 literal (without brackets) to eight 16-bit groups, or null. */
@@ -130,21 +125,8 @@ function parseIPv6(host: string): number[] | null {
   return nums.every((n) => !Number.isNaN(n)) ? nums : null;
 }
 
-function isBlockedIPv6(g: number[]): boolean {
-  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
-  const embeddedV4 = [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff];
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0) {
-    if (g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) return true; // unspecified, loopback
-    if (g5 === 0xffff || g5 === 0) return isBlockedIPv4(embeddedV4); // IPv4-mapped / -compatible
-  }
-  if (g0 === 0x64 && g1 === 0xff9b) return isBlockedIPv4(embeddedV4); // NAT64
-  if (g0 === 0x2002) return isBlockedIPv4([g1 >> 8, g1 & 0xff, g2 >> 8, g2 & 0xff]); // 6to4 (2002:AABB:CCDD::)
-  if (g0 === 0x2001 && g1 === 0) return true; // Teredo: the IPv4 behind it is hidden (XOR-ed), refuse it all
-  if ((g0 & 0xfe00) === 0xfc00) return true; // unique local (incl. fd00:ec2::254 metadata)
-  if ((g0 & 0xffc0) === 0xfe80) return true; // link-local
-  if ((g0 & 0xff00) === 0xff00) return true; // multicast
-  if (g0 === 0x2001 && g1 === 0x0db8) return true; // documentation
-  return false;
+function isBlockedIPv6(groups: number[]): boolean {
+  return refusedBlock(ipv6ToAddress(groups)) !== null;
 }
 
 /** True when `address` is a literal IP address that must not be fetched (loopback, private, metadata...). */
@@ -426,7 +408,7 @@ export async function getRobots(origin: string, policy: FetchPolicy): Promise<Ro
 // The fetch
 
 /**
- * Fetches `url` under SPEC section 8. Redirects are followed by hand (each target re-checked, robots
+ * Fetches `url` under the fetch policy of docs/extraction.md. Redirects are followed by hand (each target re-checked, robots
  * included), the body is read with the size cap of `kind`, and one deadline covers the whole exchange.
  * Non-2xx answers throw FetchError("http_status") unless `acceptStatus` takes them.
  */
@@ -450,6 +432,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
             target.href,
           );
       }
+      await policy.beforeRequest?.(target);
       let res: Response;
       try {
         res = await fetch(target.href, {

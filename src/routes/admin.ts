@@ -1,11 +1,13 @@
 // Operator API (/admin/v1, bearer ADMIN_TOKEN): workspaces and their API keys. Not part of /api/v1, its
 // OpenAPI document or the tool protocol.
 import { createRoute, z } from "@hono/zod-openapi";
+import { forgetKeyId } from "../auth/key-cache";
 import { requireAdmin } from "../auth/middleware";
 import { createKey, createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import { notFound } from "../errors";
-import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../lib/openapi";
+import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../http/openapi";
+import { requireUtf8Body } from "../http/utf8-body";
 
 const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
 const KeySchema = z.object({
@@ -31,6 +33,7 @@ const serializeWorkspace = (w: { id: number; name: string; createdAt: string }) 
 
 export const adminRouter = createRouter();
 adminRouter.use("*", requireAdmin);
+adminRouter.use("*", requireUtf8Body);
 
 adminRouter
   .openapi(
@@ -119,6 +122,7 @@ adminRouter
       const { workspace_id, key_id } = c.req.valid("param");
       const key = await revokeKey(directoryDb(c.env), workspace_id, key_id);
       if (!key) throw notFound("key");
+      forgetKeyId(key.id);
       return c.json(key, 200);
     },
   );

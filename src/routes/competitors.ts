@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { createCompetitor, deleteCompetitor, listCompetitors, updateCompetitor } from "../db/tracking";
 import { notFound } from "../errors";
-import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../lib/openapi";
+import { callerDb } from "../http/context";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
+import { plainName } from "../lib/plain-text";
 
 export const CompetitorSchema = z
   .object({
@@ -16,12 +17,12 @@ export const CompetitorSchema = z
   })
   .openapi("Competitor");
 
-const name = z.string().trim().min(1).max(200);
+const name = plainName(200);
 const websiteUrl = z
   .url({ protocol: /^https?$/ })
   .max(2000)
   .nullable();
-const aliases = z.array(z.string().trim().min(1).max(200)).max(50);
+const aliases = z.array(plainName(200)).max(50);
 
 const CompetitorCreate = z
   .strictObject({

@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { createKeyword, deleteKeyword, listKeywords, updateKeyword } from "../db/tracking";
 import { notFound } from "../errors";
-import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../lib/openapi";
+import { callerDb } from "../http/context";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
+import { plainName } from "../lib/plain-text";
 
 export const KeywordSchema = z
   .object({
@@ -25,7 +26,7 @@ export const KeywordSchema = z
   })
   .openapi("Keyword");
 
-const keywordText = z.string().trim().min(1).max(200);
+const keywordText = plainName(200);
 const KeywordCreate = z
   .strictObject({ keyword: keywordText, active: z.boolean().optional(), is_ambiguous: z.boolean().optional() })
   .openapi("KeywordCreate");

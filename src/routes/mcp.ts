@@ -2,12 +2,17 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { type ExecutionContext, Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { authenticate } from "../auth/check";
+import { credentialsOf } from "../auth/middleware";
 import type { Env } from "../env";
 import { requestIdOf } from "../errors";
-import { optionalExecutionCtx } from "../lib/context";
+import { optionalExecutionCtx } from "../http/context";
+import { utf8BodyBytes } from "../http/utf8-body";
 import { createMcpServer } from "../mcp/server";
 import { type ApiTool, type OpenApiDocumentLike, toolsFromOpenApi } from "../mcp/tools";
 import { type ApiRouter, openApiDocument } from "./api";
+
+/** The limiter a tool call's REST request sees: its MCP request already counted against the key. */
+const ALREADY_COUNTED: RateLimit = { limit: async () => ({ success: true }) };
 
 /** How a tool call reaches the app: `app.fetch`, so it passes every middleware a REST call passes. */
 export type AppFetch = (request: Request, env: Env, ctx: ExecutionContext | undefined) => Response | Promise<Response>;
@@ -23,8 +28,11 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
 
   router.all("/", async (c) => {
     const ctx = optionalExecutionCtx(c);
-    const authorization = c.req.header("authorization") ?? "";
-    const auth = await authenticate(c.env, authorization, ctx);
+    const credentials = credentialsOf(c);
+    const authorization = credentials.authorization ?? "";
+    // Every MCP request counts once against the key's limit, whatever its method (initialize, tools/list,
+    // a GET): the protocol must not be a way around it. 429 `rate_limited` in the SPEC 3 shape, as for 401.
+    const auth = await authenticate(c.env, credentials, { countRequest: true }, ctx);
 
     if (c.req.method !== "POST") {
       // Stateless: no standalone event stream (GET) and no session to end (DELETE).
@@ -45,7 +53,8 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
       authorization,
       origin: new URL(c.req.url).origin,
       requestId: requestIdOf(c),
-      dispatch: async (request) => appFetch(request, c.env, ctx),
+      // The tool call's REST request was counted at this door already; it must not count a second time.
+      dispatch: async (request) => appFetch(request, { ...c.env, RATE_LIMITER: ALREADY_COUNTED }, ctx),
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -53,7 +62,11 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      // The body is checked as UTF-8 first (400 `invalid_json`, as on every JSON route) and handed on as bytes.
+      const body = await utf8BodyBytes(await c.req.arrayBuffer());
+      return await transport.handleRequest(
+        new Request(c.req.url, { method: "POST", headers: c.req.raw.headers, body }),
+      );
     } finally {
       await server.close();
     }

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcpInstructions, SYNC_STEPS } from "../../src/mcp/instructions";
 import { toolName } from "../../src/mcp/tools";
 import { call, callJson, createTestWorkspace } from "../helpers";
 import { connectClient, postMcp } from "./client";
@@ -42,19 +43,39 @@ afterAll(async () => {
 });
 
 describe("initialize", () => {
-  it("identifies the server, offers tools and explains the recommended sync order", () => {
+  it("identifies the server, offers tools and explains the recommended sync order", async () => {
     expect(writer.getServerVersion()).toEqual({ name: "threadwatch", version: "1.0.0" });
     expect(writer.getServerCapabilities()?.tools).toBeDefined();
-    const instructions = writer.getInstructions() ?? "";
-    const order = [
-      "get_blog_subreddit_syncs",
-      "post_blog_subreddit_syncs_id_run",
-      "post_blog_subreddit_syncs_id_readiness",
-      "post_blog_subreddit_syncs_id_publish_preflight",
-    ];
-    const positions = order.map((name) => instructions.indexOf(name));
+    // The instructions are generated from the caller's tools: every sync step whose tool the key has is
+    // named, in the recommended order, and no step whose tool it lacks.
+    for (const [client, label] of [
+      [writer, "read_write"],
+      [reader, "read"],
+    ] as const) {
+      const instructions = client.getInstructions() ?? "";
+      const listed = new Set((await client.listTools()).tools.map((t) => t.name));
+      const named = SYNC_STEPS.map((s) => s.tool).filter((name) => instructions.includes(name));
+      expect(named, label).toEqual(SYNC_STEPS.map((s) => s.tool).filter((name) => listed.has(name)));
+      const positions = named.map((name) => instructions.indexOf(name));
+      expect(
+        [...positions].sort((a, b) => a - b),
+        label,
+      ).toEqual(positions);
+    }
+    // Today: listing and running syncs exist (readiness and preflight arrive with their routes).
+    expect(writer.getInstructions()).toContain(
+      "Blog sync, in the recommended order: get_blog_subreddit_syncs; post_blog_subreddit_syncs_id_run with dry_run=true.",
+    );
+    expect(reader.getInstructions()).not.toContain("post_blog_subreddit_syncs_id_run");
+  });
+
+  it("would name readiness and preflight, in order, once their tools exist", () => {
+    const text = mcpInstructions(SYNC_STEPS.map((s) => ({ name: s.tool })));
+    const positions = SYNC_STEPS.map((s) => text.indexOf(s.tool));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(text).toContain("post_blog_subreddit_syncs_id_publish_preflight for one selected synced post");
+    expect(mcpInstructions([])).not.toContain("Blog sync");
   });
 });
 
@@ -395,6 +416,23 @@ describe("errors", () => {
       const res = await call("/mcp", { method, key: ws.readKey, headers: { accept: "text/event-stream" } });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("POST");
+      expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    }
+  });
+
+  it("answers the protocol's own 400/405/406/415 with JSON-RPC error bodies, as docs/mcp.md says", async () => {
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const cases = [
+      [400, await postMcp("{not json", ws.readKey)],
+      [405, await call("/mcp", { method: "GET", key: ws.readKey })],
+      [406, await postMcp(list, ws.readKey, { accept: "text/html" })],
+      [415, await postMcp(list, ws.readKey, { "content-type": "text/plain" })],
+    ] as const;
+    for (const [status, res] of cases) {
+      expect(res.status).toBe(status);
+      const body = (await res.json()) as any;
+      expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: expect.any(Number) } });
+      expect(typeof body.error.message).toBe("string");
       expect(res.headers.get("x-request-id")).toMatch(/^req_/);
     }
   });

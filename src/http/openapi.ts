@@ -3,6 +3,7 @@ import type { AppEnv } from "../app-env";
 import type { KeyScope } from "../auth/keys";
 import { requireScope } from "../auth/middleware";
 import { errorResponses, validationHook } from "../errors";
+import { requireUtf8Body } from "./utf8-body";
 
 /** Every router is built here, so every one of them answers schema failures with our error body. */
 export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -32,17 +33,17 @@ export function apiRoute<const R extends ApiRouteInput>(input: R) {
   const write = scope === "read_write";
   return createRoute({
     ...route,
-    // An operation without query parameters still rejects unknown ones (SPEC 3: a typo is not "no filter").
+    // An operation without query parameters still rejects unknown ones (a typo is not "no filter": docs/api.md).
     request: { query: noQuery, ...route.request },
     security: [{ bearerAuth: [] }],
     responses: { ...errorResponses({ write, conflict }), ...route.responses },
-    middleware: write ? [requireScope("read_write")] : [],
+    middleware: write ? [requireScope("read_write"), requireUtf8Body] : [],
     [SCOPE_EXTENSION]: scope,
     [TOOL_EXTENSION]: tool ?? true,
   } as unknown as Omit<R, "scope" | "tool" | "conflict">);
 }
 
-/** Query booleans: `true|false|1|0` and nothing else (SPEC 4). Documented as boolean. */
+/** Query booleans: `true|false|1|0` and nothing else (docs/api.md). Documented as boolean. */
 export const queryBoolean = z
   .enum(["true", "false", "1", "0"])
   .transform((v) => v === "true" || v === "1")
