@@ -16,6 +16,19 @@ import { parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { CORPUS_DIR as CORPUS, READABILITY_TEST_PAGES as PAGES } from "../scripts/lib/paths.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { score } from "./extract-score.mjs";
+import {
+  alignedScore,
+  bagScore,
+  cjkTokens,
+  cleanPortalPages,
+  danielPages,
+  netNewsWirePages,
+  sameDay,
+  sameText,
+  sameTitle,
+  snippets,
+  wcxbPages,
+} from "./extract-sets.mjs";
 
 const USAGE = `usage: npm run bench:extract [-- options] [PAGE...]
 
@@ -24,6 +37,12 @@ const USAGE = `usage: npm run bench:extract [-- options] [PAGE...]
   --verbose         list every page by how far it trails the peer (default: the worst 8)
   --no-articles     skip the article section (feeds, sitemaps and the whole blog only)
   --articles-only   run the article section only
+  --sets LIST       the article sets to score, comma-separated (default all):
+                    readability,wcxb,daniel,cleanportal,netnewswire
+  --limit N         at most N pages of each set (quick runs while tuning)
+  --worst N         list the N worst pages of each set (default 10)
+  --repeat N        extractions per page on each side, times averaged (default 3)
+  --no-peer         skip the peer (quick runs while tuning; no comparison)
   -h, --help        this help
 
 The corpus is read from ../shared/corpus, or from $CORPUS_DIR when set.`;
@@ -105,27 +124,30 @@ function fragmentTexts(html) {
 
 // Each page is extracted REPEAT times on each side and the mean taken: workerd's clock only has whole
 // milliseconds, and a single run of a few milliseconds would be mostly rounding.
-const REPEAT = 3;
+let REPEAT = 3;
 
 function peer(html) {
-  let content = "";
+  let parsed = null;
   const started = performance.now();
   for (let i = 0; i < REPEAT; i++) {
     try {
       const { document } = parseHTML(html);
-      content = new Readability(document).parse()?.content ?? "";
+      parsed = new Readability(document).parse();
     } catch {
-      content = "";
+      parsed = null;
     }
   }
-  return { ...fragmentTexts(content), ms: (performance.now() - started) / REPEAT };
+  const ms = (performance.now() - started) / REPEAT;
+  return { ...fragmentTexts(parsed?.content ?? ""), ms, title: parsed?.title ?? "", meta: parsed ?? {} };
 }
 
-async function benchArticles(worker, { only, verbose }) {
+async function benchArticles(worker, { only, verbose, limit = Infinity, noPeer = false }) {
   const names = fs
     .readdirSync(PAGES)
     .filter((n) => !only.length || only.includes(n))
-    .sort();
+    .sort()
+    .slice(0, limit);
+  const metaRows = [];
   const ours = [];
   const theirs = [];
   const oursRaw = [];
@@ -147,7 +169,13 @@ async function benchArticles(worker, { only, verbose }) {
       error: result.error,
     });
     oursRaw.push({ name, ...(result.error ? zero : score(result.text, expected.raw)), ms: 0 });
-    const p = peer(source.toString("utf8"));
+    const p = noPeer ? { rendered: "", raw: "", ms: NaN, meta: {} } : peer(source.toString("utf8"));
+    const gold = JSON.parse(fs.readFileSync(path.join(dir, "expected-metadata.json"), "utf8"));
+    metaRows.push({
+      gold: { title: gold.title, author: gold.byline, date: gold.publishedTime, site: gold.siteName },
+      ours: { title: result.title, author: result.byline, date: result.published_at, site: result.site_name },
+      peer: { title: p.meta.title, author: p.meta.byline, date: p.meta.publishedTime, site: p.meta.siteName },
+    });
     theirs.push({ name, ...score(p.rendered, expected.rendered), ms: p.ms });
     theirsRaw.push({ name, ...score(p.raw, expected.raw), ms: 0 });
   }
@@ -188,7 +216,173 @@ async function benchArticles(worker, { only, verbose }) {
     console.log(
       `  ${r.name.padEnd(40)} ours ${fmt(r.f1)} (p ${fmt(r.precision)} r ${fmt(r.recall)})  peer ${fmt(r.peer)}${r.error ? `  ${r.error.message}` : ""}`,
     );
-  return { ours: a, peer: b };
+  return {
+    ours: a,
+    peer: b,
+    rows: ours.map((r, i) => ({ ...r, peerF1: theirs[i].f1 })),
+    peerRows: theirs,
+    metaRows,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Every article set of the corpus, each with its own metric, beside the peer (bench/extract-sets.mjs).
+
+const SETS = {
+  wcxb: {
+    label: "WCXB dev articles",
+    metric: "bag-of-words F1, \\w+ tokens",
+    pages: wcxbPages,
+    score: (text, page) => bagScore(text, page.gold),
+    withTitle: false,
+  },
+  daniel: {
+    label: "DAnIEL (en zh ru pl el)",
+    metric: "bag-of-words F1, Chinese by character, headline + body",
+    pages: danielPages,
+    score: (text, page) => bagScore(text, page.gold, cjkTokens),
+    withTitle: true,
+  },
+  cleanportal: {
+    label: "CleanPortalEval",
+    metric: "aligned word F1 (cleaneval), headline + body",
+    pages: cleanPortalPages,
+    score: (text, page) => alignedScore(text, page.gold),
+    withTitle: true,
+  },
+  netnewswire: {
+    label: "NetNewsWire pages",
+    metric: "bag-of-words F1 against the whole page's text",
+    pages: netNewsWirePages,
+    score: (text, page) => bagScore(text, page.gold),
+    withTitle: true,
+  },
+};
+
+function peerText(p) {
+  return p.rendered;
+}
+
+async function benchSet(worker, key, { limit, noPeer }) {
+  const set = SETS[key];
+  const pages = set.pages(CORPUS).slice(0, limit);
+  const rows = [];
+  const snip = { ours: [0, 0, 0, 0], peer: [0, 0, 0, 0] };
+  const meta = [];
+  for (const page of pages) {
+    const bytes = page.bytes();
+    const result = await worker.extractBytes(bytes, page.url, undefined, REPEAT);
+    const ourText = result.error ? "" : set.withTitle ? `${result.title}\n\n${result.text}` : result.text;
+    const p = noPeer ? null : peer(new TextDecoder().decode(bytes));
+    const theirText = p ? (set.withTitle ? `${p.title}\n\n${peerText(p)}` : peerText(p)) : "";
+    const ours = set.score(ourText, page);
+    const theirs = p ? set.score(theirText, page) : { f1: NaN, precision: NaN, recall: NaN };
+    rows.push({
+      name: page.name,
+      ...ours,
+      peerF1: theirs.f1,
+      ms: result.elapsed_ms ?? NaN,
+      peerMs: p?.ms ?? NaN,
+      error: result.error,
+    });
+    if (page.with) {
+      const a = snippets(ourText, page.with, page.without);
+      const b = snippets(theirText, page.with, page.without);
+      const add = (acc, s) => {
+        acc[0] += s.found;
+        acc[1] += s.withTotal;
+        acc[2] += s.avoided;
+        acc[3] += s.withoutTotal;
+      };
+      add(snip.ours, a);
+      if (p) add(snip.peer, b);
+    }
+    if (page.meta)
+      meta.push({
+        gold: { ...page.meta, site: undefined },
+        ours: { title: result.title, author: result.byline, date: result.published_at },
+        peer: p ? { title: p.meta.title, author: p.meta.byline, date: p.meta.publishedTime } : {},
+      });
+  }
+  return { key, label: set.label, metric: set.metric, rows, snippets: page0HasSnippets(pages) ? snip : null, meta };
+}
+
+const page0HasSnippets = (pages) => pages.some((p) => p.with);
+
+function summarize(rows) {
+  const ms = ascending(rows.map((r) => r.ms).filter((x) => !Number.isNaN(x)));
+  const peerMs = ascending(rows.map((r) => r.peerMs).filter((x) => !Number.isNaN(x)));
+  return {
+    n: rows.length,
+    f1: mean(rows.map((r) => r.f1)),
+    precision: mean(rows.map((r) => r.precision)),
+    recall: mean(rows.map((r) => r.recall)),
+    peerF1: mean(rows.map((r) => r.peerF1)),
+    medianMs: percentile(ms, 50) ?? NaN,
+    maxMs: ms[ms.length - 1] ?? NaN,
+    peerMedianMs: percentile(peerMs, 50) ?? NaN,
+    errors: rows.filter((r) => r.error).length,
+    slow: rows.filter((r) => r.ms > 200).length,
+  };
+}
+
+function metaAccuracy(metaRows, side) {
+  const fields = [
+    ["title", sameTitle],
+    ["author", sameText],
+    ["date", sameDay],
+    ["site", sameText],
+  ];
+  const out = {};
+  for (const [field, same] of fields) {
+    const withGold = metaRows.filter((m) => m.gold[field]);
+    if (!withGold.length) continue;
+    const right = withGold.filter((m) => same(m[side][field], m.gold[field])).length;
+    out[field] = { right, total: withGold.length };
+  }
+  return out;
+}
+
+function printSets(results, { worst }) {
+  const pct = (x) => (Number.isNaN(x) ? "  -  " : fmt(x));
+  console.log(`\n== Every article set: ours (workerd) beside @mozilla/readability + linkedom (Node), same run`);
+  console.log(
+    `set                        pages  ours F1 (P / R)          peer F1  target            met   ours med ms  peer med ms  ratio  ours max ms  errors  >200ms`,
+  );
+  for (const r of results) {
+    const s = r.summary;
+    const target = r.target(s);
+    console.log(
+      `${r.label.padEnd(26)} ${String(s.n).padStart(5)}  ${fmt(s.f1)} (${fmt(s.precision)} / ${fmt(s.recall)})  ${pct(s.peerF1).padStart(7)}  ${target.text.padEnd(16)}  ${(target.met ? "yes" : "NO").padEnd(4)}  ${fmt(s.medianMs, 2).padStart(11)}  ${fmt(s.peerMedianMs, 2).padStart(11)}  ${fmt(s.medianMs / s.peerMedianMs, 2).padStart(5)}  ${fmt(s.maxMs, 1).padStart(11)}  ${String(s.errors).padStart(6)}  ${String(s.slow).padStart(6)}`,
+    );
+  }
+  for (const r of results) {
+    if (!r.snippets) continue;
+    const [f, w, a, wo] = r.snippets.ours;
+    const [pf, pw, pa, pwo] = r.snippets.peer;
+    console.log(
+      `${r.label}: snippets \`with\` found ours ${fmt(f / w)} (${f}/${w}), peer ${pw ? fmt(pf / pw) : "-"}; \`without\` avoided ours ${fmt(a / wo)} (${a}/${wo}), peer ${pwo ? fmt(pa / pwo) : "-"}  (targets 0.90 / 0.97: ${f / w >= 0.9 ? "met" : "NOT met"} / ${a / wo >= 0.97 ? "met" : "NOT met"})`,
+    );
+  }
+  console.log(
+    `\n== Metadata: share of pages with a gold value where the field matches (title: same words, or gold = ours + " | site"; date: same day)`,
+  );
+  for (const r of results) {
+    if (!r.meta?.length) continue;
+    for (const side of ["ours", "peer"]) {
+      const acc = metaAccuracy(r.meta, side);
+      const parts = Object.entries(acc).map(([k, v]) => `${k} ${fmt(v.right / v.total)} (${v.right}/${v.total})`);
+      console.log(`${r.label.padEnd(26)} ${side.padEnd(5)} ${parts.join("  ")}`);
+    }
+  }
+  for (const r of results) {
+    console.log(`\n-- ${r.label}: the ${worst} worst pages (ours; peer beside)`);
+    const sorted = [...r.rows].sort((x, y) => x.f1 - y.f1).slice(0, worst);
+    for (const row of sorted)
+      console.log(
+        `  ${String(row.name).slice(0, 60).padEnd(60)} F1 ${fmt(row.f1)} (p ${fmt(row.precision)} r ${fmt(row.recall)})  peer ${pct(row.peerF1)}${row.error ? `  ERROR ${row.error.message}` : ""}`,
+      );
+  }
 }
 
 function walk(dir) {
@@ -349,6 +543,11 @@ await runMain(async () => {
       verbose: { type: "boolean", default: false },
       "no-articles": { type: "boolean", default: false },
       "articles-only": { type: "boolean", default: false },
+      sets: { type: "string" },
+      limit: { type: "string" },
+      worst: { type: "string", default: "10" },
+      "no-peer": { type: "boolean", default: false },
+      repeat: { type: "string", default: "3" },
     },
     { allowPositionals: true },
   );
@@ -357,10 +556,51 @@ await runMain(async () => {
     const unknown = only.filter((n) => !pages.has(n));
     if (unknown.length) throw new UsageError(`no such test page under ${PAGES}: ${unknown.join(", ")}`);
   }
+  const known = ["readability", ...Object.keys(SETS)];
+  const sets = values.sets ? values.sets.split(",").map((x) => x.trim()) : known;
+  const unknownSets = sets.filter((x) => !known.includes(x));
+  if (unknownSets.length) throw new UsageError(`unknown set: ${unknownSets.join(", ")} (known: ${known.join(", ")})`);
+  const limit = values.limit ? Number(values.limit) : Infinity;
+  const worst = Number(values.worst);
+  if (!(limit > 0) || !(worst >= 0)) throw new UsageError("--limit and --worst take a number");
+  const noPeer = values["no-peer"];
+  REPEAT = Number(values.repeat);
+  if (!(REPEAT >= 1)) throw new UsageError("--repeat takes a number of at least 1");
   const worker = await startExtractWorker({ allowPrivate: true });
   try {
-    if (!values["no-articles"]) await benchArticles(worker, { only, verbose: values.verbose });
-    if (!only.length && !values["articles-only"]) {
+    if (!values["no-articles"]) {
+      const results = [];
+      if (sets.includes("readability")) {
+        const r = await benchArticles(worker, { only, verbose: values.verbose, limit, noPeer });
+        results.push({
+          label: "readability test pages",
+          rows: r.rows.map((x, i) => ({ ...x, peerMs: r.peerRows[i].ms })),
+          meta: r.metaRows,
+          snippets: null,
+          target: (s) => ({ text: ">= 0.99 (4-gram)", met: s.f1 >= 0.99 }),
+        });
+      }
+      if (!only.length)
+        for (const key of Object.keys(SETS)) {
+          if (!sets.includes(key)) continue;
+          const r = await benchSet(worker, key, { limit, noPeer });
+          const target =
+            key === "wcxb"
+              ? (s) => ({ text: ">= 0.96", met: s.f1 >= 0.96 })
+              : key === "netnewswire"
+                ? () => ({ text: "(none)", met: true })
+                : (s) => ({ text: `>= peer + 0.02`, met: s.f1 >= s.peerF1 + 0.02 });
+          results.push({ ...r, target });
+        }
+      for (const r of results) r.summary = summarize(r.rows);
+      printSets(results, { worst });
+      const all = results.flatMap((r) => r.rows);
+      const overall = summarize(all);
+      console.log(
+        `\nall ${overall.n} pages: median ${fmt(overall.medianMs, 2)} ms against the peer's ${fmt(overall.peerMedianMs, 2)} (ratio ${fmt(overall.medianMs / overall.peerMedianMs, 2)}, target <= 0.20: ${overall.medianMs <= overall.peerMedianMs / 5 ? "met" : "NOT met"}); slowest page ${fmt(overall.maxMs, 1)} ms; errors ${overall.errors}; over 200 ms ${overall.slow}`,
+      );
+    }
+    if (!only.length && !values["articles-only"] && !values.sets) {
       await benchFeeds(worker);
       await benchSitemaps(worker);
       await benchPypy(worker);

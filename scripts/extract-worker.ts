@@ -19,6 +19,7 @@ function report(article: Article, elapsedMs: number) {
     title: article.title,
     byline: article.byline,
     published_at: article.publishedAt,
+    site_name: article.siteName ?? null,
     canonical_url: article.canonicalUrl,
     lead_image: article.leadImage,
     markdown: toRedditMarkdown(article).markdown,

@@ -53,6 +53,8 @@ export interface Article {
   title: string;
   byline: string | null;
   publishedAt: string | null;
+  /** The site's name (JSON-LD publisher, og:site_name, application-name), when the page gives one. */
+  siteName?: string | null;
   leadImage: string | null;
   blocks: Block[];
   images: ArticleImage[];

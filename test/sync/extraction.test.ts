@@ -1,6 +1,15 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { commaCount, findFirst, invalidate, parseHtml } from "../../src/sync/extract/html-tree";
+import {
+  commaCount,
+  type ElementNode,
+  findAll,
+  findFirst,
+  invalidate,
+  MAX_DEPTH,
+  parseHtml,
+  textContent,
+} from "../../src/sync/extract/html-tree";
 import { type Article, type Block, extractArticle, FetchError, fetchArticle } from "../../src/sync/index";
 import page001 from "../fixtures/extraction/001.html?raw";
 import baseUrlPage from "../fixtures/extraction/base-url-base-element-relative.html?raw";
@@ -198,6 +207,51 @@ describe("character sets and broken markup", () => {
 });
 
 describe("the HTML tree", () => {
+  it("decodes every named character reference, not only the common ones", () => {
+    const { root } = parseHtml(
+      "<p>&ccaron; &Zcaron; &lstrok; &hyphen; &NotSquareSupersetEqual; &bbrk; &DoubleLongLeftRightArrow; &fjlig; &amp</p>",
+    );
+    expect(textContent(findFirst(root, "p")!)).toBe("č Ž ł ‐ ⋣ ⎵ ⟺ fj &");
+  });
+
+  it("keeps a page nested 10,000 deep (5 MB) flat below its depth cap, text in order", async () => {
+    const depth = 10_000;
+    const filler = "x".repeat(480);
+    const open = Array.from({ length: depth }, (_, i) => `<div class="d${i}"><p>${i} ${filler}</p>`).join("");
+    const html = `<html><body>${open}${"</div>".repeat(depth)}</body></html>`;
+    expect(html.length).toBeGreaterThan(5_000_000);
+    const { root } = parseHtml(html);
+    let deepest = 0;
+    const walk = (el: ElementNode, d: number) => {
+      deepest = Math.max(deepest, d);
+      for (const c of el.children) if (typeof c !== "string") walk(c, d + 1);
+    };
+    walk(root, 0);
+    expect(deepest).toBeLessThanOrEqual(MAX_DEPTH + 1);
+    // Below the cap elements sit side by side and their text stays in document order.
+    expect(findAll(root, "p")).toHaveLength(depth);
+    const text = textContent(root);
+    expect(text.indexOf("5000 x")).toBeGreaterThan(text.indexOf("399 x"));
+    expect(text.indexOf("9999 x")).toBeGreaterThan(text.indexOf("5000 x"));
+    // The whole extraction finishes on it (a generous bound: it only guards against a hang).
+    const started = Date.now();
+    const article = await extractArticle(html, "https://example.com/deep");
+    expect(article.text).toContain("9999 xxx");
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it("extracts a page of 100,000 elements", async () => {
+    const items = Array.from({ length: 25_000 }, (_, i) => `<p>Item ${i}, <b>a</b> <i>b</i> <a href="/${i}">c</a></p>`);
+    const html = `<html><body><nav><a href="/">Home</a></nav><article>${items.join("")}</article></body></html>`;
+    const { root } = parseHtml(html);
+    expect(findAll(root, new Set(["p", "b", "i", "a"])).length).toBe(100_001);
+    const started = Date.now();
+    const article = await extractArticle(html, "https://example.com/many");
+    expect(article.text).toContain("Item 24999, a b c");
+    expect(article.text).not.toContain("Home");
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
   it("reads attribute values as HTML does: `&not=` in a query string is not a character reference", () => {
     const { root } = parseHtml(`<a href="/search?a=1&not=2&amp;b=3&copy;">x</a><p title="&lt;&not x">y</p>`);
     expect(findFirst(root, "a")?.attrs.href).toBe("/search?a=1&not=2&b=3©");

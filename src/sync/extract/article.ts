@@ -35,6 +35,7 @@ export async function extractArticle(html: string, url: string): Promise<Article
     title,
     byline: meta.byline ?? (byline ? cleanByline(byline) : null),
     publishedAt: meta.publishedAt,
+    siteName: meta.siteName,
     leadImage: meta.image ?? images[0]?.url ?? null,
     blocks,
     images,

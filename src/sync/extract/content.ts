@@ -18,20 +18,31 @@ import {
   type TreeNode,
   textLength,
 } from "./html-tree";
+import {
+  attributeWords,
+  BOILERPLATE_ROLES,
+  BOILERPLATE_WORDS,
+  BYLINE_WORDS,
+  CONTAINER_WORDS,
+  hasWord,
+  idWords,
+  inVocabulary,
+  LEANING_BOILERPLATE_WORDS,
+  SHARE_WORDS,
+} from "./signals";
 
-const UNLIKELY =
-  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|dialog|modal|flyout/i;
-const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
-const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
-const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
-const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
-const BYLINE = /byline|author|dateline|writtenby|p-author/i;
 const AUTHOR_BOX =
   /(^|[\s_-])(author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|(article|post|entry)-?author)([\s_-]|$)/i;
-const UNLIKELY_ROLES = new Set(["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]);
-const VIDEO_HOSTS =
-  /\/\/(www\.)?((dailymotion|youtube|youtube-nocookie|player\.vimeo|v\.qq)\.com|(archive|upload\.wikimedia)\.org|player\.twitch\.tv)/i;
+
+/** An embed that plays video (kept in a block like a picture): its address names a player or a video file. */
+function isVideoEmbed(src: string | undefined): boolean {
+  if (!src) return false;
+  const words = src.toLowerCase().split(/[^a-z0-9]+/);
+  return (
+    words.some((w) => w === "player" || w === "video" || w === "videos" || w === "embed") ||
+    /\.(mp4|webm|ogv)(\?|$)/i.test(src)
+  );
+}
 
 const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const TAGS_TO_SCORE = new Set(["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]);
@@ -152,10 +163,10 @@ function linkDensity(el: ElementNode): number {
 function classWeight(el: ElementNode, flags: Flags): number {
   if (!flags.weightClasses) return 0;
   let weight = 0;
-  for (const value of [el.attrs.class, el.attrs.id]) {
-    if (!value) continue;
-    if (NEGATIVE.test(value)) weight -= 25;
-    if (POSITIVE.test(value)) weight += 25;
+  // Class and id count separately, as two statements the author made about the element.
+  for (const words of [attributeWords(el.attrs.class), idWords(el)]) {
+    if (words.some((w) => inVocabulary(w, LEANING_BOILERPLATE_WORDS))) weight -= 25;
+    if (words.some((w) => CONTAINER_WORDS.has(w))) weight += 25;
   }
   return weight;
 }
@@ -373,20 +384,25 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
   };
   // Returns false when the node was removed.
   const visit = (el: ElementNode): boolean => {
-    const match = matchString(el);
     if (isHidden(el)) {
       removeNode(el);
       return false;
     }
-    if (!byline && isByline(el, match)) {
+    if (!byline && isByline(el)) {
       byline = innerText(el);
       removeNode(el);
       return false;
     }
     if (flags.stripUnlikely) {
       if (
-        UNLIKELY.test(match) &&
-        !MAYBE_CANDIDATE.test(match) &&
+        hasWord(el, BOILERPLATE_WORDS) &&
+        !hasWord(el, CONTAINER_WORDS) &&
+        // Inside a paragraph it is part of the paragraph's text (a formula's widget, a highlighted term).
+        !hasAncestor(el, "p", 0) &&
+        // Page parts are blocks: an inline element (or a custom one, such as a formula's renderer) is text.
+        !PHRASING.has(el.tag) &&
+        !el.tag.includes("-") &&
+        !holdsProse(el) &&
         !hasAncestor(el, "table", 0) &&
         !hasAncestor(el, "code", 0) &&
         el.tag !== "body" &&
@@ -395,7 +411,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
         removeNode(el);
         return false;
       }
-      if (UNLIKELY_ROLES.has(el.attrs.role ?? "")) {
+      if (BOILERPLATE_ROLES.has((el.attrs.role ?? "").toLowerCase())) {
         removeNode(el);
         return false;
       }
@@ -576,10 +592,21 @@ function refineTop(
   return topCandidate;
 }
 
-function isByline(el: ElementNode, match: string): boolean {
+/**
+ * A block that holds prose in its own right: 1,500 characters or more in paragraphs, with few links. A
+ * page-part name on such a block is a wrapper's (a theme's "branding" around the whole page), not a verdict.
+ */
+function holdsProse(el: ElementNode): boolean {
+  if (textLength(el) < 1500 || linkDensity(el) > 0.2) return false;
+  let prose = 0;
+  for (const d of descendants(el)) if (d.tag === "p") prose += textLength(d);
+  return prose >= 1500;
+}
+
+function isByline(el: ElementNode): boolean {
   const rel = el.attrs.rel ?? "";
   const itemprop = el.attrs.itemprop ?? "";
-  if (rel !== "author" && !itemprop.includes("author") && !BYLINE.test(match)) return false;
+  if (rel !== "author" && !itemprop.includes("author") && !hasWord(el, BYLINE_WORDS)) return false;
   const text = innerText(el);
   return text.length > 0 && text.length < 100;
 }
@@ -613,7 +640,7 @@ function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
   cleanMatching(content, isCommentSection);
-  cleanMatching(content, (el) => SHARE.test(matchString(el)) && textLength(el) < 500 && el !== content);
+  cleanMatching(content, (el) => hasWord(el, SHARE_WORDS) && textLength(el) < 500 && el !== content);
   // Related-post blocks that survived scoring because their class also says "article" ("related-article-links").
   cleanMatching(content, (el) => /related/i.test(matchString(el)) && linkDensity(el) > 0.5);
   // "About the author" boxes: a bio is not the article.
@@ -760,11 +787,6 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
     // A container of a data table is kept whole.
     if (findAll(el, "table").some(isDataTable)) continue;
     if (commaCount(el) >= 10) continue;
-    // Blocks that only say "Advertisement" or "Loading…".
-    if (AD_OR_LOADING.test(innerText(el))) {
-      remove(el);
-      continue;
-    }
     const [p = 0, img = 0, liCount = 0, input = 0, headings = 0, embedCount = 0] = vectors.get(el)!;
     const li = liCount - 100;
     const contentLength = textLength(el);
@@ -772,8 +794,7 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
     const headingDensity = contentLength ? headingText / contentLength : 0;
     let embeds = 0;
     if (embedCount) {
-      for (const e of findAll(el, new Set(["object", "embed", "iframe"])))
-        if (!VIDEO_HOSTS.test(e.attrs.src ?? "")) embeds++;
+      for (const e of findAll(el, new Set(["object", "embed", "iframe"]))) if (!isVideoEmbed(e.attrs.src)) embeds++;
     }
     const density = linkDensity(el);
     const inFigure = hasAncestor(el, "figure", 3);
@@ -804,8 +825,6 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
   }
 }
 
-const AD_OR_LOADING =
-  /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio|(loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 
 function hasTextishText(el: ElementNode): boolean {

@@ -1,6 +1,8 @@
-// A small document tree built the way browsers mostly do: a stack of open elements with the HTML standard's
-// common implied end tags (p before a block, li before li, td before td, ...), character references decoded.
-import { decodeEntities } from "./entities";
+// The document tree the extractor works on: htmlparser2 tokenizes the page, decodes character references
+// (through `entities`, every one of HTML's named references) and applies HTML's implied end tags (p before a
+// block, li before li, td before td, ...); we keep only a lean tree of its elements and text, which is what
+// scoring and cleaning walk (measured against htmlparser2's own DOM and parse5 in docs/extraction.md).
+import { Parser } from "htmlparser2";
 
 export interface ElementNode {
   tag: string;
@@ -10,135 +12,8 @@ export interface ElementNode {
 }
 export type TreeNode = ElementNode | string;
 
-export const VOID_TAGS = new Set([
-  "area",
-  "base",
-  "br",
-  "col",
-  "embed",
-  "hr",
-  "img",
-  "input",
-  "link",
-  "meta",
-  "param",
-  "source",
-  "track",
-  "wbr",
-]);
-
-/** Start tags that close an open `<p>` (HTML standard, "in body" insertion mode). */
-const CLOSES_P = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "center",
-  "details",
-  "dialog",
-  "dir",
-  "div",
-  "dl",
-  "fieldset",
-  "figcaption",
-  "figure",
-  "footer",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hgroup",
-  "hr",
-  "main",
-  "menu",
-  "nav",
-  "ol",
-  "p",
-  "pre",
-  "section",
-  "summary",
-  "table",
-  "ul",
-  "li",
-  "dd",
-  "dt",
-  "listing",
-]);
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
-
 export function isElement(node: TreeNode): node is ElementNode {
   return typeof node !== "string";
-}
-
-function closeUpTo(stack: ElementNode[], index: number): void {
-  stack.length = index;
-}
-
-/** Index in the stack of the nearest open `tag`, not looking past any of `boundaries`; -1 when none. */
-function findOpen(stack: ElementNode[], tags: Set<string> | string, boundaries: Set<string>): number {
-  for (let i = stack.length - 1; i > 0; i--) {
-    const tag = stack[i]!.tag;
-    if (typeof tags === "string" ? tag === tags : tags.has(tag)) return i;
-    if (boundaries.has(tag)) return -1;
-  }
-  return -1;
-}
-
-const P_SCOPE = new Set([
-  "button",
-  "table",
-  "td",
-  "th",
-  "caption",
-  "html",
-  "body",
-  "object",
-  "marquee",
-  "applet",
-  "template",
-]);
-const LIST_SCOPE = new Set(["ul", "ol", "menu", "table", "td", "th", "body", "html"]);
-const DL_SCOPE = new Set(["dl", "table", "td", "th", "body", "html"]);
-const TABLE_SCOPE = new Set(["table", "html", "body"]);
-const ROW_SCOPE = new Set(["tr", "table", "html", "body"]);
-const CELLS = new Set(["td", "th"]);
-const SECTIONS = new Set(["thead", "tbody", "tfoot"]);
-const DT_DD = new Set(["dt", "dd"]);
-
-function applyImpliedEnds(stack: ElementNode[], tag: string): void {
-  if (CLOSES_P.has(tag)) {
-    const p = findOpen(stack, "p", P_SCOPE);
-    if (p > 0) closeUpTo(stack, p);
-  }
-  if (tag === "li") {
-    const li = findOpen(stack, "li", LIST_SCOPE);
-    if (li > 0) closeUpTo(stack, li);
-  } else if (tag === "dt" || tag === "dd") {
-    const item = findOpen(stack, DT_DD, DL_SCOPE);
-    if (item > 0) closeUpTo(stack, item);
-  } else if (HEADINGS.has(tag)) {
-    const top = stack[stack.length - 1];
-    if (top && HEADINGS.has(top.tag)) stack.pop();
-  } else if (tag === "tr") {
-    const row = findOpen(stack, "tr", TABLE_SCOPE);
-    if (row > 0) closeUpTo(stack, row);
-  } else if (CELLS.has(tag)) {
-    const cell = findOpen(stack, CELLS, ROW_SCOPE);
-    if (cell > 0) closeUpTo(stack, cell);
-  } else if (SECTIONS.has(tag)) {
-    const section = findOpen(stack, SECTIONS, TABLE_SCOPE);
-    if (section > 0) closeUpTo(stack, section);
-  } else if (tag === "a") {
-    const a = findOpen(stack, "a", P_SCOPE);
-    if (a > 0) closeUpTo(stack, a);
-  } else if (tag === "option") {
-    const top = stack[stack.length - 1];
-    if (top?.tag === "option") stack.pop();
-  }
 }
 
 export interface ParsedDocument {
@@ -147,156 +22,72 @@ export interface ParsedDocument {
   jsonLd: string[];
 }
 
-/** Elements whose content is raw text up to their own end tag (no markup inside). */
-const RAW_CONTENT = new Set([
-  "script",
-  "style",
-  "textarea",
-  "title",
-  "xmp",
-  "iframe",
-  "noembed",
-  "noframes",
-  "noscript",
-  "template",
-  "plaintext",
-]);
-const START_TAG = /<([A-Za-z][^\s/>]*)/y;
-const ATTRIBUTE = /[\s/]*(?:([^\s"'>/=][^\s"'>/=]*)(?:\s*=\s*(?:"([^"]*)"?|'([^']*)'?|([^\s>]*)))?)?/y;
-const END_TAG = /<\/([A-Za-z][^\s/>]*)[^>]*>?/y;
+/**
+ * The deepest an element may sit. Deeper start tags are attached at this depth, beside each other, as
+ * browsers' parsers also do (Chromium caps its tree at 512): a page nested 10,000 deep would otherwise
+ * overflow the stack of every recursive walk over the tree.
+ */
+export const MAX_DEPTH = 400;
+
+/** Raw-text elements whose text is dropped from the tree (never shown); ld+json scripts are collected. */
+const SCRIPTING = new Set(["script", "style"]);
 
 /**
- * Parses an HTML string into a tree. A small tokenizer in plain JavaScript: we measured HTMLRewriter with an
- * element and text handler on `*` at about 7 µs per callback in workerd (60 ms for a 300 kB news page before
- * any work is done), which alone would be twice the time the whole peer extraction takes. HTMLRewriter stays
- * where it fits, selecting a few elements out of a page (feed autodiscovery, index links).
+ * Parses an HTML string into a tree. The tree is built from htmlparser2's callbacks (no intermediate DOM):
+ * an HTMLRewriter with a handler on every element costs about 7 µs per callback in workerd, far too slow
+ * for a whole page; HTMLRewriter stays where it fits, selecting a few elements out of a page.
  */
 export function parseHtml(html: string): ParsedDocument {
   const root: ElementNode = { tag: "#document", attrs: {}, children: [], parent: null };
-  const stack: ElementNode[] = [root];
   const jsonLd: string[] = [];
-  const length = html.length;
-  const rawClosers = new Map<string, RegExp>();
-
-  const appendText = (raw: string) => {
-    if (!raw) return;
-    const text = raw.includes("&") ? decodeEntities(raw) : raw;
-    const parent = stack[stack.length - 1]!;
-    const last = parent.children[parent.children.length - 1];
-    if (typeof last === "string") parent.children[parent.children.length - 1] = last + text;
-    else parent.children.push(text);
-  };
-
-  const closeTag = (tag: string) => {
-    for (let i = stack.length - 1; i > 0; i--) {
-      const open = stack[i]!.tag;
-      if (open === tag) {
-        closeUpTo(stack, i);
-        return;
-      }
-      // An end tag does not close past a table or a cell it is not part of.
-      if (
-        (open === "table" || open === "td" || open === "th") &&
-        tag !== "table" &&
-        !CELLS.has(tag) &&
-        tag !== "tr" &&
-        !SECTIONS.has(tag)
-      )
-        return;
-    }
-  };
-
-  let i = 0;
-  while (i < length) {
-    const lt = html.indexOf("<", i);
-    if (lt < 0) {
-      appendText(html.slice(i));
-      break;
-    }
-    if (lt > i) appendText(html.slice(i, lt));
-    const next = html.charCodeAt(lt + 1);
-    if (next === 33 /* ! */) {
-      if (html.startsWith("<!--", lt)) {
-        const end = html.indexOf("-->", lt + 4);
-        i = end < 0 ? length : end + 3;
-      } else if (html.startsWith("<![CDATA[", lt)) {
-        const end = html.indexOf("]]>", lt + 9);
-        appendText(html.slice(lt + 9, end < 0 ? length : end));
-        i = end < 0 ? length : end + 3;
-      } else {
-        const end = html.indexOf(">", lt + 2);
-        i = end < 0 ? length : end + 1;
-      }
-      continue;
-    }
-    if (next === 63 /* ? */) {
-      const end = html.indexOf(">", lt + 2);
-      i = end < 0 ? length : end + 1;
-      continue;
-    }
-    if (next === 47 /* / */) {
-      END_TAG.lastIndex = lt;
-      const match = END_TAG.exec(html);
-      if (!match) {
-        appendText("</");
-        i = lt + 2;
-        continue;
-      }
-      i = END_TAG.lastIndex;
-      const tag = match[1]!.toLowerCase();
-      if (tag === "br") continue;
-      closeTag(tag);
-      continue;
-    }
-    START_TAG.lastIndex = lt;
-    const start = START_TAG.exec(html);
-    if (!start) {
-      appendText("<");
-      i = lt + 1;
-      continue;
-    }
-    const tag = start[1]!.toLowerCase();
-    let pos = START_TAG.lastIndex;
-    const attrs: Record<string, string> = {};
-    let selfClosing = false;
-    for (;;) {
-      ATTRIBUTE.lastIndex = pos;
-      const attr = ATTRIBUTE.exec(html);
-      if (!attr || ATTRIBUTE.lastIndex === pos) break;
-      pos = ATTRIBUTE.lastIndex;
-      if (!attr[1]) break;
-      const name = attr[1].toLowerCase();
-      if (!(name in attrs)) {
-        const value = attr[2] ?? attr[3] ?? attr[4] ?? "";
-        attrs[name] = value.includes("&") ? decodeEntities(value, true) : value;
-      }
-    }
-    const gt = html.indexOf(">", pos);
-    if (gt < 0) break;
-    selfClosing = html.charCodeAt(gt - 1) === 47;
-    i = gt + 1;
-    applyImpliedEnds(stack, tag);
-    const parent = stack[stack.length - 1]!;
-    const node: ElementNode = { tag, attrs, children: [], parent };
-    parent.children.push(node);
-    if (VOID_TAGS.has(tag)) continue;
-    if (RAW_CONTENT.has(tag)) {
-      const closer = rawClosers.get(tag) ?? new RegExp(`</${tag}`, "gi");
-      rawClosers.set(tag, closer);
-      closer.lastIndex = i;
-      const close = closer.exec(html)?.index ?? -1;
-      const end = close < 0 ? length : close;
-      const body = html.slice(i, end);
-      if (tag === "title" || tag === "textarea") node.children.push(decodeEntities(body));
-      else if (tag === "script" && /ld\+json/i.test(attrs.type ?? "")) jsonLd.push(body);
-      const gtEnd = close < 0 ? length : html.indexOf(">", close);
-      i = gtEnd < 0 ? length : gtEnd + 1;
-      continue;
-    }
-    // `<x/>` on an HTML element is ignored by browsers; on SVG and MathML children it closes the element.
-    if (selfClosing && (tag.includes(":") || stack.some((el) => el.tag === "svg" || el.tag === "math"))) continue;
-    stack.push(node);
-  }
+  let current = root;
+  let depth = 0;
+  // For each open element, whether it was entered (false: attached flat at MAX_DEPTH).
+  const entered: boolean[] = [];
+  let script: string[] | null = null;
+  let inScripting = false;
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        const node: ElementNode = { tag: name, attrs: attribs, children: [], parent: current };
+        current.children.push(node);
+        const enter = depth < MAX_DEPTH;
+        entered.push(enter);
+        if (enter) {
+          current = node;
+          depth++;
+        }
+        if (SCRIPTING.has(name)) {
+          inScripting = true;
+          script = name === "script" && /ld\+json/i.test(attribs.type ?? "") ? [] : null;
+        }
+      },
+      onclosetag(name) {
+        if (SCRIPTING.has(name) && inScripting) {
+          if (script) jsonLd.push(script.join(""));
+          script = null;
+          inScripting = false;
+        }
+        if (!entered.pop()) return;
+        if (current.parent) {
+          current = current.parent;
+          depth--;
+        }
+      },
+      ontext(text) {
+        if (inScripting) {
+          script?.push(text);
+          return;
+        }
+        const children = current.children;
+        const last = children[children.length - 1];
+        if (typeof last === "string") children[children.length - 1] = last + text;
+        else children.push(text);
+      },
+    },
+    { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true, recognizeCDATA: false },
+  );
+  parser.end(html);
   return { root, jsonLd };
 }
 

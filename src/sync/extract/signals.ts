@@ -1,0 +1,159 @@
+// The words of class and id attributes that tell article from boilerplate, measured on WCXB's development
+// articles by `node bench/extract-signals.mjs` (figures and selection rules in docs/extraction.md, "Our
+// own signals"). An attribute is read as words: split at anything but a letter or digit and at camelCase
+// humps, lower-cased ("post-content" and "postContent" are both "post content"), so a word matches whole:
+// "research" is not "search", "header" is not "head".
+import type { ElementNode } from "./html-tree";
+
+/**
+ * Words whose blocks held at most 5 % article text, on at least 15 pages (the corpus' overall share is
+ * 66 %), that name a part of a page: blocks carrying one are dropped before scoring.
+ */
+export const BOILERPLATE_WORDS = new Set([
+  "ad",
+  "author",
+  "bio",
+  "branding",
+  "byline",
+  "categories",
+  "colophon",
+  "comment",
+  "commentform",
+  "comments",
+  "community",
+  "consent",
+  "cookie",
+  "copyright",
+  "cta",
+  "dialog",
+  "disclaimer",
+  "discussion",
+  "dropdown",
+  "feedback",
+  "footer",
+  "legal",
+  "login",
+  "logo",
+  "masthead",
+  "megamenu",
+  "menu",
+  "modal",
+  "nav",
+  "navbar",
+  "navigation",
+  "newsletter",
+  "pagination",
+  "popup",
+  "privacy",
+  "promo",
+  "related",
+  "respond",
+  "search",
+  "share",
+  "sharing",
+  "signup",
+  "submenu",
+  "subnav",
+  "subscribe",
+  "tagline",
+  "taxonomy",
+  "thread",
+]);
+
+/** Words whose blocks held at most 20 % article text on at least 40 pages: they weigh a block down. */
+export const LEANING_BOILERPLATE_WORDS = new Set([
+  ...BOILERPLATE_WORDS,
+  "banner",
+  "breadcrumb",
+  "breadcrumbs",
+  "caption",
+  "header",
+  "sidebar",
+  "social",
+  "tags",
+]);
+
+/**
+ * Words found on the article's own container (the deepest element holding 80 % of the article text, or one
+ * of its two ancestors) on at least 18 pages and on at least 30 % of the pages that use them anywhere.
+ */
+export const CONTAINER_WORDS = new Set([
+  "article",
+  "blog",
+  "body",
+  "content",
+  "entry",
+  "hentry",
+  "post",
+  "prose",
+  "rich",
+  "richtext",
+  "single",
+]);
+
+/** Words that mark a byline: their blocks held no article text at all (the gold leaves the byline out). */
+export const BYLINE_WORDS = new Set(["byline", "author"]);
+
+/** Words of share widgets. */
+export const SHARE_WORDS = new Set(["share", "sharing", "sharedaddy", "socials"]);
+
+/** ARIA roles whose blocks held under 2 % article text on at least 30 pages. */
+export const BOILERPLATE_ROLES = new Set([
+  "banner",
+  "complementary",
+  "contentinfo",
+  "dialog",
+  "menu",
+  "menuitem",
+  "search",
+]);
+
+const wordCache = new WeakMap<ElementNode, string[]>();
+
+/** The words of a class or id value. */
+export function attributeWords(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 1);
+}
+
+/** The words of an element's id, none when the id is a slug of its text (more than four words). */
+export function idWords(el: ElementNode): string[] {
+  const id = attributeWords(el.attrs.id);
+  return id.length > 4 ? [] : id;
+}
+
+/** The words of an element's class and id. */
+export function elementWords(el: ElementNode): string[] {
+  let words = wordCache.get(el);
+  if (!words) {
+    // An id of more than four words is a slug of the element's own text (a heading's anchor,
+    // "sharing-with-a-single-developer"), not the name of a page part.
+    words = [...attributeWords(el.attrs.class), ...idWords(el)];
+    wordCache.set(el, words);
+  }
+  return words;
+}
+
+/**
+ * Whether `word` is in `set`, also as part of a run-together compound ("makehomepagedialog",
+ * "commentlist"): a vocabulary word of six letters or more at either end with four or more letters beside
+ * it (so "research" is not "search").
+ */
+export function inVocabulary(word: string, set: Set<string>): boolean {
+  if (set.has(word)) return true;
+  if (word.length < 10) return false;
+  for (const v of set) {
+    if (v.length < 6 || word.length - v.length < 4) continue;
+    if (word.startsWith(v) || word.endsWith(v)) return true;
+  }
+  return false;
+}
+
+export function hasWord(el: ElementNode, set: Set<string>): boolean {
+  for (const w of elementWords(el)) if (inVocabulary(w, set)) return true;
+  return false;
+}
