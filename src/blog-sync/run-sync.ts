@@ -391,19 +391,25 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
       queued,
       failed,
     } = result.run;
-    await finishRun(w, run.id, configId, {
-      status,
-      sourceKind: source_kind,
-      sourceUrl: source_url,
-      error,
-      finishedAt: finished_at,
-      discovered,
-      created,
-      updated,
-      unchanged,
-      queued,
-      failed,
-    });
+    await finishRun(
+      w,
+      run.id,
+      configId,
+      {
+        status,
+        sourceKind: source_kind,
+        sourceUrl: source_url,
+        error,
+        finishedAt: finished_at,
+        discovered,
+        created,
+        updated,
+        unchanged,
+        queued,
+        failed,
+      },
+      result.items,
+    );
     return result;
   } finally {
     await coordinator.endRun(configId, token);

@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { SUBREDDIT_INPUT } from "../blog-sync/config-rules";
-import { saveConfig } from "../blog-sync/configs";
+import { deleteConfig, saveConfig } from "../blog-sync/configs";
 import { runSync } from "../blog-sync/run-sync";
 import { getConfig, getConfigRow, listConfigs } from "../db/blog-sync-configs";
 import { listSyncedPosts } from "../db/blog-sync-posts";
+import { getRunWithItems, listRuns } from "../db/blog-sync-runs";
 import { notFound } from "../errors";
 import { callerDb } from "../lib/context";
 import {
@@ -16,6 +17,7 @@ import {
   listEnvelope,
   nextOffset,
   pageEnvelope,
+  pathId,
 } from "../lib/openapi";
 
 const STATES = ["draft", "queued", "published", "failed"] as const;
@@ -168,6 +170,28 @@ const RunResultSchema = z
   })
   .openapi("BlogSyncRunResult");
 
+const RunRecordSchema = RunResultSchema.shape.run
+  .extend({
+    trigger: z.enum(["api", "schedule"]).openapi({ description: "api: POST .../run; schedule: the daily run" }),
+    status: z.enum(["running", "completed", "partial", "aborted", "failed"]),
+    dry_run: z.boolean().openapi({ description: "Always false: dry runs are not recorded" }),
+    finished_at: z.string().nullable().openapi({ format: "date-time", description: "Null while running" }),
+  })
+  .openapi("BlogSyncRun");
+
+const StoredRunItemSchema = RunItemSchema.omit({ body_markdown: true, images: true })
+  .extend({
+    state: z.enum(STATES).nullable().openapi({ description: "The post's state when the run ended" }),
+  })
+  .openapi("BlogSyncRunItem", { description: "What the run did with one post; the body is the synced post's" });
+
+const RunsQuery = z.strictObject({
+  limit: integerParam(1, 500).optional().openapi({ description: "Page size, 1..500, default 100" }),
+  offset: integerParam(0).optional().openapi({ description: "Rows to skip, default 0" }),
+});
+
+const runParams = () => z.object({ id: pathId("id"), run_id: pathId("run_id") });
+
 const TAG = "Blog sync";
 
 export const blogSyncsRouter = createRouter()
@@ -221,6 +245,64 @@ export const blogSyncsRouter = createRouter()
       const config = await getConfig(callerDb(c), c.req.valid("param").id);
       if (!config) throw notFound("sync config");
       return c.json(config, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "delete",
+      path: "/actions/blog-subreddit-syncs/{id}",
+      tags: [TAG],
+      summary:
+        "Delete a sync config with its drafts, synced-post records and run history (posts already on the forum stay there)",
+      scope: "read_write",
+      conflict: "A run of the config is active, or one of its posts is queued for publishing (`invalid_state`)",
+      request: { params: idParam() },
+      responses: { 204: { description: "Deleted" } },
+    }),
+    async (c) => {
+      await deleteConfig(c.env, callerDb(c), c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "get",
+      path: "/actions/blog-subreddit-syncs/{id}/runs",
+      tags: [TAG],
+      summary: "List the config's recorded runs (real runs only), newest first",
+      scope: "read",
+      request: { params: idParam(), query: RunsQuery },
+      responses: { 200: jsonResponse(pageEnvelope(RunRecordSchema, "BlogSyncRunList"), "One page of runs") },
+    }),
+    async (c) => {
+      const w = callerDb(c);
+      const { id } = c.req.valid("param");
+      const { limit = 100, offset = 0 } = c.req.valid("query");
+      if (!(await getConfigRow(w, id))) throw notFound("sync config");
+      const page = await listRuns(w, id, { limit, offset });
+      return c.json({ ...page, next_offset: nextOffset(offset, page.data.length, page.count) }, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "get",
+      path: "/actions/blog-subreddit-syncs/{id}/runs/{run_id}",
+      tags: [TAG],
+      summary: "Get one recorded run of the config with what it did with each post",
+      scope: "read",
+      request: { params: runParams() },
+      responses: {
+        200: jsonResponse(
+          z.object({ run: RunRecordSchema, items: z.array(StoredRunItemSchema) }).openapi("BlogSyncRunRecord"),
+          "The run and its items, in the order it handled them",
+        ),
+      },
+    }),
+    async (c) => {
+      const { id, run_id } = c.req.valid("param");
+      const found = await getRunWithItems(callerDb(c), id, run_id);
+      if (!found) throw notFound("sync run");
+      return c.json(found, 200);
     },
   )
   .openapi(

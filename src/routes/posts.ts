@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { batchWithKey, checkingKeyInQuery } from "../auth/key-in-query";
-import { listPosts, updatePostState } from "../db/posts";
+import { getPost, listPosts, updatePostState } from "../db/posts";
 import { notFound } from "../errors";
 import { callerDb } from "../lib/context";
 import {
@@ -92,6 +92,16 @@ const listPostsRoute = apiRoute({
   responses: { 200: jsonResponse(PostListSchema, "One page of posts and the total count") },
 });
 
+const getPostRoute = apiRoute({
+  method: "get",
+  path: "/posts/{id}",
+  tags: ["Posts"],
+  summary: "Get one post",
+  scope: "read",
+  request: { params: idParam() },
+  responses: { 200: jsonResponse(PostSchema, "The post") },
+});
+
 const patchPostRoute = apiRoute({
   method: "patch",
   path: "/posts/{id}",
@@ -126,6 +136,11 @@ export const postsRouter = createRouter()
       return c.json({ data, count, next_offset: nextOffset(offset, data.length, count) }, 200);
     }),
   )
+  .openapi(getPostRoute, async (c) => {
+    const post = await getPost(callerDb(c), c.req.valid("param").id);
+    if (!post) throw notFound("post");
+    return c.json(post, 200);
+  })
   .openapi(patchPostRoute, async (c) => {
     const { id } = c.req.valid("param");
     const post = await updatePostState(callerDb(c), id, c.req.valid("json"));
