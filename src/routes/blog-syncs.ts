@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { SUBREDDIT_INPUT } from "../blog-sync/config-rules";
 import { deleteConfig, saveConfig } from "../blog-sync/configs";
+import { editSyncedPost } from "../blog-sync/edit-draft";
 import { runSync } from "../blog-sync/run-sync";
 import { getConfig, getConfigRow, listConfigs } from "../db/blog-sync-configs";
 import { listSyncedPosts } from "../db/blog-sync-posts";
@@ -111,8 +112,24 @@ const SyncedPostSchema = z
     created_at: z.string().openapi({ format: "date-time" }),
     updated_at: z.string().openapi({ format: "date-time" }),
     published_at: z.string().nullable().openapi({ format: "date-time" }),
+    edited: z.boolean().openapi({ description: "A person edited the post; later runs never overwrite it" }),
+    edited_at: z.string().nullable().openapi({ format: "date-time", description: "When it was last edited" }),
   })
   .openapi("SyncedPost");
+
+const SyncedPostEdit = z
+  .strictObject({
+    title: z.string().max(2000).optional().openapi({ description: "1..300 characters once whitespace is collapsed" }),
+    body_markdown: z
+      .string()
+      .max(200_000)
+      .optional()
+      .openapi({ description: "Forum markdown, at most 40,000 characters" }),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: "give title, body_markdown or both" })
+  .openapi("SyncedPostEdit", { minProperties: 1 });
+
+const itemParams = () => z.object({ id: pathId("id"), item_id: pathId("item_id") });
 
 const SyncedPostList = pageEnvelope(SyncedPostSchema, "SyncedPostList");
 
@@ -322,6 +339,23 @@ export const blogSyncsRouter = createRouter()
       if (!(await getConfigRow(w, id))) throw notFound("sync config");
       const page = await listSyncedPosts(w, id, { state, limit, offset });
       return c.json({ ...page, next_offset: nextOffset(offset, page.data.length, page.count) }, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "patch",
+      path: "/actions/blog-subreddit-syncs/{id}/items/{item_id}",
+      tags: [TAG],
+      summary:
+        "Edit a draft or queued synced post's title or markdown (rich text re-rendered; a queued post goes back to draft, its approval cleared)",
+      scope: "read_write",
+      conflict: "The post is published or failed (`invalid_state`): only draft and queued posts can be edited",
+      request: { params: itemParams(), body: jsonBody(SyncedPostEdit) },
+      responses: { 200: jsonResponse(SyncedPostSchema, "The edited post") },
+    }),
+    async (c) => {
+      const { id, item_id } = c.req.valid("param");
+      return c.json(await editSyncedPost(callerDb(c), id, item_id, c.req.valid("json")), 200);
     },
   )
   .openapi(
