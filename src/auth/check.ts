@@ -32,10 +32,20 @@ export interface PresentedKey {
 
 type WaitUntil = { waitUntil(promise: Promise<unknown>): void };
 
+/** Why no key could be read from the header, in words that say what to send instead. */
+function missingKeyMessage(header: string | undefined): string {
+  const given = header?.trim() ?? "";
+  if (!given) return "missing API key: send Authorization: Bearer <key>";
+  const scheme = /^(\S+)/.exec(given)![1]!;
+  if (scheme.toLowerCase() !== "bearer")
+    return `the Authorization header uses the ${scheme} scheme; send the API key as Authorization: Bearer <key>`;
+  return "the Authorization header has no key after Bearer; send Authorization: Bearer <key>";
+}
+
 /** Reads `Authorization: Bearer <key>`; throws 401 when it is missing or not a key's shape. */
 export async function presentedKey(header: string | undefined): Promise<PresentedKey> {
   const token = bearerToken(header);
-  if (!token) throw new ApiError("unauthorized", "missing API key: send Authorization: Bearer <key>");
+  if (!token) throw new ApiError("unauthorized", missingKeyMessage(header));
   if (!KEY_PATTERN.test(token)) throw new ApiError("unauthorized", "malformed API key");
   return { digest: await sha256Hex(token), at: new Date() };
 }

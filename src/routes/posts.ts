@@ -66,9 +66,15 @@ const PostsQuery = z.strictObject({
     default: "desc",
     description: "Default desc. With `search` and no sort_by it orders by relevance: desc is best match first",
   }),
-  search: z.string().trim().min(1).max(500).optional().openapi({
-    description: 'Full-text search over title and body: words, "quoted phrases", prefix* terms',
-  }),
+  search: z
+    .string()
+    .trim()
+    .min(1, "the search is empty; give words to search for, or leave search out")
+    .max(500)
+    .optional()
+    .openapi({
+      description: 'Full-text search over title and body: words, "quoted phrases", prefix* terms',
+    }),
   limit: integerParam(1, 500).optional().openapi({ default: 100, description: "Page size, 1..500, default 100" }),
   offset: integerParam(0).optional().openapi({ default: 0, description: "Rows to skip, default 0" }),
 });

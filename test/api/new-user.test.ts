@@ -95,3 +95,33 @@ describe("reading one keyword, competitor or post", () => {
     expect(missing.body.error.message).toBe("post not found");
   });
 });
+
+describe("messages a person can act on", () => {
+  it("an offset far out of range is one detail saying the range", async () => {
+    const res = await callJson(`${API}/posts?offset=99999999999999999999`, { key: ws.readKey });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([
+      { path: "query.offset", message: "must be a whole number from 0 up to 9007199254740991" },
+    ]);
+    const limit = await callJson(`${API}/posts?limit=501`, { key: ws.readKey });
+    expect(limit.body.error.details).toEqual([{ path: "query.limit", message: "must be from 1 to 500" }]);
+  });
+
+  it("a key sent with another scheme than Bearer says to use Bearer", async () => {
+    const res = await callJson(`${API}/keywords`, { headers: { authorization: `Basic ${ws.readKey}` } });
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toBe(
+      "the Authorization header uses the Basic scheme; send the API key as Authorization: Bearer <key>",
+    );
+    const none = await callJson(`${API}/keywords`);
+    expect(none.body.error.message).toBe("missing API key: send Authorization: Bearer <key>");
+  });
+
+  it("an empty search says the search is empty", async () => {
+    const res = await callJson(`${API}/posts?search=%20`, { key: ws.readKey });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([
+      { path: "query.search", message: "the search is empty; give words to search for, or leave search out" },
+    ]);
+  });
+});

@@ -211,3 +211,20 @@ describe("parsers and URL rules", () => {
     expect(() => parseFeed("{broken json", "https://a.example/")).toThrow(/malformed JSON feed/);
   });
 });
+
+describe("a broken feed is described in words", () => {
+  it("a feed cut off inside an item says which elements are still open", () => {
+    const cut = `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><item><title>A</title><link>https://example.com/a`;
+    const err = (() => {
+      try {
+        parseFeed(cut, "https://example.com/feed.xml");
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(err?.message).toBe(
+      "malformed feed: the document ends at line 1 while <link> in <item> in <channel> in <rss> is still open: it was cut off, or a closing tag is missing",
+    );
+  });
+});
