@@ -228,3 +228,28 @@ describe("a broken feed is described in words", () => {
     );
   });
 });
+
+describe("an address that is not a blog", () => {
+  const notABlog = `${env.FIXTURE_ORIGIN}/not-a-blog`;
+  it.each([
+    [`${blog()}/images/diagram.png`, "image/png"],
+    [`${notABlog}/plain.txt`, "text/plain"],
+    [`${notABlog}/data.json`, "application/json"],
+    [`${notABlog}/random.bin`, "application/octet-stream"],
+  ])("%s fails naming its content type, without trying the site's other sources", async (url, type) => {
+    const err = await discoverPosts(url, { policy }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FetchError);
+    expect((err as FetchError).code).toBe("not_a_blog");
+    expect((err as FetchError).message).toBe(
+      `${url} is not a blog: it answered ${type}, which is neither a web page, a feed nor a sitemap; give the blog's index page, feed or sitemap address`,
+    );
+  });
+
+  it("a single article page is that one post, not the site's feed or sitemap", async () => {
+    const url = `${blog()}/posts/2026/03/third-post.html`;
+    const found = await discoverPosts(url, { policy });
+    expect(found.sourceKind).toBe("landing");
+    expect(found.sourceUrl).toBe(url);
+    expect(found.posts.map((p) => p.url)).toEqual([url]);
+  });
+});

@@ -40,6 +40,7 @@ interface Doc {
   kind: DocKind;
   url: string;
   text: string;
+  contentType: string;
 }
 
 class BudgetExhausted extends Error {}
@@ -105,7 +106,7 @@ class Discoverer {
     // .xml.gz sitemaps arrive as application/gzip bodies (a Content-Encoding gzip is undone by fetch itself).
     if (isGzip(bytes)) bytes = await gunzipCapped(bytes, SIZE_LIMITS.sitemap);
     const { text } = decodeDocument(bytes, res.contentType);
-    return { kind: classify(text, res.contentType), url: res.url, text };
+    return { kind: classify(text, res.contentType), url: res.url, text, contentType: res.contentType };
   }
 
   /** A fetch that may fail without failing discovery (probes of usual paths, secondary documents). */
@@ -132,6 +133,9 @@ class Discoverer {
     // fromPage stops at it with the sources it has tried.
     if (doc.kind === "feed") return this.finish("feed", doc.url, this.feedPosts(doc));
     if (doc.kind === "sitemap") return this.finish("sitemap", doc.url, await this.sitemapPosts(doc, null));
+    // Neither a feed, a sitemap nor a web page (an image, a JSON or text file): not a blog address. The
+    // site's other sources are not tried, so a wrong address fails instead of syncing something else.
+    if (!looksLikeHtml(doc)) throw new FetchError("not_a_blog", notABlog(doc), undefined, doc.url);
     return this.fromPage(doc);
   }
 
@@ -147,19 +151,34 @@ class Discoverer {
     let index: Awaited<ReturnType<typeof readIndexPage>> | null = null;
     const readIndex = () => (index ??= readIndexPage(page.text, page.url, head));
     const origin = new URL(page.url).origin;
+    // A single article (a post's own address) is not a blog: the site's feed or sitemap is used only when the
+    // page links it, and said so; otherwise the article is the one post.
+    const article = looksLikePost(page.url) && declaresArticle(page.text) && !readIndex().isIndex;
     for (const source of sources) {
       try {
         if (source === "feed") {
-          const found = await this.advertisedOrUsualFeed(head.feeds, page.url);
-          if (found) return this.finish("feed", found.url, found.posts);
+          const found = await this.advertisedOrUsualFeed(head.feeds, page.url, !article);
+          if (found) {
+            if (article)
+              this.warnings.push(
+                `${page.url} is a single article, not a blog index; syncing the feed it links, ${found.url}`,
+              );
+            else if (!head.feeds.length)
+              this.warnings.push(`${page.url} links no feed; using the feed found at ${found.url}`);
+            return this.finish("feed", found.url, found.posts);
+          }
         } else if (source === "index") {
           const first = readIndex();
           if (first.isIndex) return this.finish("index", page.url, await this.followPagination(first, page.url));
         } else if (source === "sitemap") {
+          if (article) continue;
           const found = await this.discoveredSitemap(origin, page.url);
-          if (found) return this.finish("sitemap", found.url, found.posts);
+          if (found) {
+            this.warnings.push(`${page.url} links no feed or post list; using the site's sitemap ${found.url}`);
+            return this.finish("sitemap", found.url, found.posts);
+          }
         } else if (source === "landing") {
-          const links = readIndex().posts;
+          const links = article ? [] : readIndex().posts;
           if (links.length) return this.finish("landing", page.url, links);
           // A page that is itself an article is the one post of its landing page.
           if (looksLikePost(page.url))
@@ -182,6 +201,7 @@ class Discoverer {
   private async advertisedOrUsualFeed(
     advertised: string[],
     pageUrl: string,
+    probeUsualPaths: boolean,
   ): Promise<{ url: string; posts: DiscoveredPost[] } | null> {
     const tryFeeds = async (urls: string[]) => {
       for (const url of urls) {
@@ -198,7 +218,7 @@ class Discoverer {
       return null;
     };
     const found = await tryFeeds(advertised.slice(0, 3));
-    if (found || advertised.length) return found;
+    if (found || advertised.length || !probeUsualPaths) return found;
     const dir = new URL(".", pageUrl).href;
     const origin = `${new URL(pageUrl).origin}/`;
     const usual = ["feed", "rss.xml", "atom.xml", "feed.xml", "index.xml"];
@@ -330,6 +350,32 @@ class Discoverer {
       }
     }
   }
+}
+
+/** The page says it is one article: `og:type` article, or structured data of an article type. */
+function declaresArticle(html: string): boolean {
+  const head = html.slice(0, 200_000);
+  return (
+    /<meta\b[^>]*\bproperty=["']og:type["'][^>]*\bcontent=["']article["']/i.test(head) ||
+    /<meta\b[^>]*\bcontent=["']article["'][^>]*\bproperty=["']og:type["']/i.test(head) ||
+    /"@type"\s*:\s*"(BlogPosting|Article|NewsArticle|TechArticle|Report)"/.test(head)
+  );
+}
+
+/** A web page by its declared type, or (servers mislabel) by markup at its start. */
+function looksLikeHtml(doc: Doc): boolean {
+  if (/html/i.test(doc.contentType)) return true;
+  const head = doc.text.slice(0, 4096).replace(/^\uFEFF/, "");
+  return (
+    /^\s*(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html|head|body)\b/i.test(head) ||
+    /<(head|body|title)\b[^>]*>/i.test(head)
+  );
+}
+
+/** Why a start address is not a blog, naming what it answered. */
+function notABlog(doc: Doc): string {
+  const type = doc.contentType.split(";")[0]!.trim() || "no content type";
+  return `${doc.url} is not a blog: it answered ${type}, which is neither a web page, a feed nor a sitemap; give the blog's index page, feed or sitemap address`;
 }
 
 function canonicalizeStart(url: string): string {
