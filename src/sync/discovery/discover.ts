@@ -16,6 +16,7 @@ import {
 } from "../../lib/safe-fetch";
 import { canonicalizeUrl, tryCanonicalize } from "../canonical-url";
 import { decodeDocument } from "../extract/charset";
+import { isWebPage } from "../extract/web-page";
 import type { DiscoveredPost, Discovery, FetchPolicy, SourceKind } from "../types";
 import { parseFeed } from "./feeds";
 import { readIndexPage, scanHead } from "./page-links";
@@ -135,7 +136,7 @@ class Discoverer {
     if (doc.kind === "sitemap") return this.finish("sitemap", doc.url, await this.sitemapPosts(doc, null));
     // Neither a feed, a sitemap nor a web page (an image, a JSON or text file): not a blog address. The
     // site's other sources are not tried, so a wrong address fails instead of syncing something else.
-    if (!looksLikeHtml(doc)) throw new FetchError("not_a_blog", notABlog(doc), undefined, doc.url);
+    if (!isWebPage(doc.contentType, doc.text)) throw new FetchError("not_a_blog", notABlog(doc), undefined, doc.url);
     return this.fromPage(doc);
   }
 
@@ -359,16 +360,6 @@ function declaresArticle(html: string): boolean {
     /<meta\b[^>]*\bproperty=["']og:type["'][^>]*\bcontent=["']article["']/i.test(head) ||
     /<meta\b[^>]*\bcontent=["']article["'][^>]*\bproperty=["']og:type["']/i.test(head) ||
     /"@type"\s*:\s*"(BlogPosting|Article|NewsArticle|TechArticle|Report)"/.test(head)
-  );
-}
-
-/** A web page by its declared type, or (servers mislabel) by markup at its start. */
-function looksLikeHtml(doc: Doc): boolean {
-  if (/html/i.test(doc.contentType)) return true;
-  const head = doc.text.slice(0, 4096).replace(/^\uFEFF/, "");
-  return (
-    /^\s*(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html|head|body)\b/i.test(head) ||
-    /<(head|body|title)\b[^>]*>/i.test(head)
   );
 }
 
