@@ -3,11 +3,11 @@
 // on every start.
 import fs from "node:fs";
 import path from "node:path";
-import { sha256Hex } from "../../src/auth/keys.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
 import { demoKeysToIssue } from "./cli-settings.mjs";
 import { openLocalD1 } from "./local-d1.mjs";
 import { DEFAULT_PERSIST_DIR } from "./paths.mjs";
-import { keysSql, seedWorkspace } from "./seed-workspace.mjs";
+import { issueSeedKeys, seedWorkspace } from "./seed-workspace.mjs";
 import { queryLocal } from "./wrangler.mjs";
 
 const DEMO_POSTS = 300;
@@ -54,10 +54,18 @@ export async function ensureDemoWorkspace(persistTo = DEFAULT_PERSIST_DIR) {
   const reissue = demoKeysToIssue(status.works);
   if (demo && status.workspace && reissue.length === 0) return { ...demo, created: false, rekeyed: false };
   if (demo && status.workspace) {
-    // Only the keys that stopped working: a key that still works is never joined by a second one.
-    const { keys, sql } = await keysSql(demo.workspace_id, reissue);
-    await queryLocal(sql, { persistTo });
-    const renewed = Object.fromEntries(reissue.map((spec, i) => [spec.field, keys[i]]));
+    // Only the keys that stopped working are replaced: the seeder issues a pair (read_write, read), and the
+    // one of the pair that is not needed is revoked at once, so a working key is never joined by a second.
+    const keys = await issueSeedKeys(demo.workspace_id, { persistTo, keyName: "demo" });
+    const issued = { api_key: keys[0], read_key: keys[1] };
+    const renewed = Object.fromEntries(reissue.map((spec) => [spec.field, issued[spec.field]]));
+    for (const [field, key] of Object.entries(issued)) {
+      if (field in renewed) continue;
+      await queryLocal(
+        `UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE key_hash = '${await sha256Hex(key)}'`,
+        { persistTo },
+      );
+    }
     return {
       ...remember(persistTo, {
         workspace_id: demo.workspace_id,
