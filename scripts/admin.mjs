@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run admin -- <command>: the operator CLI over /admin/v1 (workspaces and API keys).
 import { EXIT_FAILED, integerOption, parseCommandLine, runMain, UsageError } from "./lib/cli.mjs";
+import { adminConnection } from "./lib/cli-settings.mjs";
 import { readDevVars } from "./lib/dev-vars.mjs";
 
 const USAGE = `usage: npm run admin -- <command> [options]
@@ -14,8 +15,9 @@ commands:
   keys revoke WORKSPACE_ID KEY_ID
 
 options:
-  --base-url URL      the service (default http://localhost:8787)
-  --admin-token T     admin bearer token (default: $ADMIN_TOKEN, then ADMIN_TOKEN in .dev.vars)
+  --base-url URL      the service (default: $THREADWATCH_BASE_URL, then http://localhost:8787)
+  --admin-token T     admin bearer token (default: $THREADWATCH_ADMIN_TOKEN, then $ADMIN_TOKEN, then
+                      ADMIN_TOKEN in .dev.vars)
   --json              print the API's JSON response instead of text
   -h, --help          this help
 
@@ -136,11 +138,10 @@ const COMMANDS = {
   },
 };
 
-function adminToken(given) {
-  const token = given ?? process.env.ADMIN_TOKEN ?? readDevVars().ADMIN_TOKEN;
+function adminToken(token) {
   if (!token)
     throw new UsageError(
-      "no admin token: pass --admin-token, set ADMIN_TOKEN, or run `npm start` once to create .dev.vars",
+      "no admin token: pass --admin-token, set THREADWATCH_ADMIN_TOKEN (or ADMIN_TOKEN), or run `npm start` once to create .dev.vars",
     );
   return token;
 }
@@ -185,7 +186,7 @@ runMain(async () => {
   const { values, positionals } = parseCommandLine(
     process.argv.slice(2),
     {
-      "base-url": { type: "string", default: "http://localhost:8787" },
+      "base-url": { type: "string" },
       "admin-token": { type: "string" },
       json: { type: "boolean", default: false },
       name: { type: "string" },
@@ -205,10 +206,16 @@ runMain(async () => {
     if (values[option] !== undefined && !command.options?.includes(option))
       throw new UsageError(`--${option} does not apply to this command`, commandUsage);
   }
+  const connection = adminConnection(
+    { baseUrl: values["base-url"], adminToken: values["admin-token"] },
+    process.env,
+    values["admin-token"] || process.env.THREADWATCH_ADMIN_TOKEN || process.env.ADMIN_TOKEN ? {} : readDevVars(),
+  );
   try {
-    new URL(values["base-url"]);
+    new URL(connection.baseUrl);
   } catch {
-    throw new UsageError(`--base-url is not a URL: ${values["base-url"]}`);
+    const from = values["base-url"] !== undefined ? "--base-url" : "THREADWATCH_BASE_URL";
+    throw new UsageError(`${from} is not a URL: ${connection.baseUrl}`);
   }
   let request;
   try {
@@ -218,7 +225,7 @@ runMain(async () => {
     if (err instanceof UsageError) throw new UsageError(err.message, commandUsage);
     throw err;
   }
-  const result = await callAdmin(values["base-url"], adminToken(values["admin-token"]), request);
+  const result = await callAdmin(connection.baseUrl, adminToken(connection.token), request);
   console.log(values.json ? JSON.stringify(result) : command.print(result));
   return 0;
 }, USAGE);

@@ -6,6 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { startExtractWorker } from "./extract-runner.mjs";
 import { EXIT_FAILED, parseCommandLine, runMain, UsageError } from "./lib/cli.mjs";
+import { extractErrorMessage } from "./lib/cli-settings.mjs";
 
 const USAGE = `usage: npm run extract -- [options] FILE_OR_URL...
 
@@ -46,11 +47,15 @@ await runMain(async () => {
         const { title, byline, published_at, markdown, text, images, elapsed_ms, error } = result;
         console.log(
           JSON.stringify(
-            error ? { ...key, error } : { ...key, title, byline, published_at, markdown, text, images, elapsed_ms },
+            error
+              ? { ...key, error: { ...error, message: extractErrorMessage(error, values["allow-private"]) } }
+              : { ...key, title, byline, published_at, markdown, text, images, elapsed_ms },
           ),
         );
       } else if (result.error) {
-        console.log(`# ${input}\nerror (${result.error.code}): ${result.error.message}\n`);
+        console.log(
+          `# ${input}\nerror (${result.error.code}): ${extractErrorMessage(result.error, values["allow-private"])}\n`,
+        );
       } else {
         console.log(
           `# ${input}\ntitle: ${result.title}\nbyline: ${result.byline ?? "-"}\npublished: ${result.published_at ?? "-"}\n` +

@@ -6,6 +6,7 @@ import { noQuery } from "./http/openapi";
 import { toHex } from "./lib/crypto";
 import { adminRouter } from "./routes/admin";
 import { createApiRouter, openApiDocument } from "./routes/api";
+import { refuseDeleteBody } from "./routes/delete-body";
 import { createMcpRouter } from "./routes/mcp";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -25,6 +26,7 @@ export function createApp() {
   });
   // Over the limit, bodyLimit throws Hono's 413, which onError answers as `payload_too_large`.
   app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES }));
+  app.use("*", refuseDeleteBody);
 
   app.get("/", (c) => c.json({ service: "threadwatch", api: "/api/v1", openapi: "/api/v1/openapi.json", mcp: "/mcp" }));
   // Public, registered before the API's key check.

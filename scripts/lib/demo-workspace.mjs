@@ -4,9 +4,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../../src/lib/crypto.ts";
+import { demoKeysToIssue } from "./cli-settings.mjs";
 import { openLocalD1 } from "./local-d1.mjs";
 import { DEFAULT_PERSIST_DIR } from "./paths.mjs";
 import { issueSeedKeys, seedWorkspace } from "./seed-workspace.mjs";
+import { queryLocal } from "./wrangler.mjs";
 
 const DEMO_POSTS = 300;
 const DEMO_NAME = "Demo workspace";
@@ -25,7 +27,10 @@ async function checkDemo(persistTo, demo) {
           )
           .get(demo.workspace_id, await sha256Hex(key), new Date().toISOString()),
       );
-    return { workspace: Boolean(workspace), keys: (await keyWorks(demo.api_key)) && (await keyWorks(demo.read_key)) };
+    return {
+      workspace: Boolean(workspace),
+      works: { api_key: await keyWorks(demo.api_key), read_key: await keyWorks(demo.read_key) },
+    };
   } finally {
     db.close();
   }
@@ -38,18 +43,36 @@ function remember(persistTo, demo) {
 
 /**
  * The demo workspace and working keys: seeded on the first start (or when its database was wiped); when
- * the workspace is still there but a remembered key was revoked or deleted, new demo keys are issued.
+ * the workspace is still there but a remembered key was revoked, expired or deleted, a new key is issued
+ * for that one only (revoking the read key does not add a second read_write key).
  * Returns `{workspace_id, api_key, read_key, created, rekeyed}`.
  */
 export async function ensureDemoWorkspace(persistTo = DEFAULT_PERSIST_DIR) {
   const file = demoFile(persistTo);
   const demo = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined;
-  const status = demo ? await checkDemo(persistTo, demo) : { workspace: false, keys: false };
-  if (demo && status.workspace && status.keys) return { ...demo, created: false, rekeyed: false };
+  const status = demo ? await checkDemo(persistTo, demo) : { workspace: false, works: {} };
+  const reissue = demoKeysToIssue(status.works);
+  if (demo && status.workspace && reissue.length === 0) return { ...demo, created: false, rekeyed: false };
   if (demo && status.workspace) {
+    // Only the keys that stopped working are replaced: the seeder issues a pair (read_write, read), and the
+    // one of the pair that is not needed is revoked at once, so a working key is never joined by a second.
     const keys = await issueSeedKeys(demo.workspace_id, { persistTo, keyName: "demo" });
+    const issued = { api_key: keys[0], read_key: keys[1] };
+    const renewed = Object.fromEntries(reissue.map((spec) => [spec.field, issued[spec.field]]));
+    for (const [field, key] of Object.entries(issued)) {
+      if (field in renewed) continue;
+      await queryLocal(
+        `UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE key_hash = '${await sha256Hex(key)}'`,
+        { persistTo },
+      );
+    }
     return {
-      ...remember(persistTo, { workspace_id: demo.workspace_id, api_key: keys[0], read_key: keys[1] }),
+      ...remember(persistTo, {
+        workspace_id: demo.workspace_id,
+        api_key: demo.api_key,
+        read_key: demo.read_key,
+        ...renewed,
+      }),
       created: false,
       rekeyed: true,
     };

@@ -31,10 +31,20 @@ export interface Credentials {
   clientAddress: string | undefined;
 }
 
+/** Why no key could be read from the header, in words that say what to send instead. */
+function missingKeyMessage(header: string | undefined): string {
+  const given = header?.trim() ?? "";
+  if (!given) return "missing API key: send Authorization: Bearer <key>";
+  const scheme = /^(\S+)/.exec(given)![1]!;
+  if (scheme.toLowerCase() !== "bearer")
+    return `the Authorization header uses the ${scheme} scheme; send the API key as Authorization: Bearer <key>`;
+  return "the Authorization header has no key after Bearer; send Authorization: Bearer <key>";
+}
+
 /** The key's digest from `Authorization: Bearer <key>`; 401 when the header is missing or not a key's shape. */
 async function presentedDigest(header: string | undefined): Promise<string> {
   const token = bearerToken(header);
-  if (!token) throw new ApiError("unauthorized", "missing API key: send Authorization: Bearer <key>");
+  if (!token) throw new ApiError("unauthorized", missingKeyMessage(header));
   if (!KEY_PATTERN.test(token)) throw new ApiError("unauthorized", "malformed API key");
   return sha256Hex(token);
 }

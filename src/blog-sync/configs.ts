@@ -3,6 +3,7 @@
 import {
   type ConfigSettings,
   configView,
+  deleteConfigUnlessQueued,
   findConfigByTarget,
   getConfigRow,
   insertConfig,
@@ -14,7 +15,7 @@ import {
 import type { WorkspaceDb } from "../db/client";
 import { coordinatorFor } from "../durable/workspace-coordinator";
 import type { Env } from "../env";
-import { notFound } from "../lib/domain-errors";
+import { notFound as domainNotFound, invalidState, notFound } from "../lib/domain-errors";
 import { allowPrivateFetch, checkBlogUrl, configFingerprint, normalizeSubreddit } from "./config-rules";
 
 /** The body of POST /actions/blog-subreddit-syncs (already schema-checked). */
@@ -100,4 +101,24 @@ export async function saveConfig(
   const winner = await findConfigByTarget(w, blogUrl!, subreddit);
   if (!winner) throw new Error("sync config insert conflicted, but no config with that target exists");
   return { config: await update(env, w, winner.id, await settingsFor(input, winner, blogUrl)), created: false };
+}
+
+/**
+ * Deletes a config with its drafts, failed posts, published-post records and run history. Refused
+ * (`invalid_state`) while a run of it is active or one of its posts is queued for publishing. The workspace
+ * coordinator is told first, so no run can start on it meanwhile; if the deletion is then refused, runs are
+ * allowed again.
+ */
+export async function deleteConfig(env: Env, w: WorkspaceDb, id: number): Promise<void> {
+  if (!(await getConfigRow(w, id))) throw domainNotFound("sync config");
+  const coordinator = coordinatorFor(env, w.workspaceId);
+  if (!(await coordinator.retireConfig(id)))
+    throw invalidState(`a run of sync config ${id} is active; delete it after the run has finished`);
+  const outcome = await deleteConfigUnlessQueued(w, id);
+  if (outcome === "deleted") return;
+  await coordinator.restoreConfig(id);
+  if (outcome === "not_found") throw domainNotFound("sync config");
+  throw invalidState(
+    `sync config ${id} has posts queued for publishing; wait until they are published, or put them back to draft by editing them, then delete it`,
+  );
 }

@@ -102,6 +102,8 @@ async function render(url: string, config: SyncConfigRow, policy: FetchPolicy): 
 }
 
 const PUBLISHED = "already published: never updated or posted again";
+const EDITED_SOURCE_CHANGED =
+  "the source changed since this draft was edited; the edit is kept (edit the draft again to take the new text)";
 const ABORTED_BEFORE_WRITE = "not written: the run stopped (see run.error)";
 const ABORTED_BEFORE_QUEUE = "written as a draft but not queued: the run stopped (see run.error)";
 
@@ -114,10 +116,15 @@ function plan(
   existing: SyncedPostRow | undefined,
   rendered: Rendered,
   queueing: boolean,
-): PlannedWrite | { action: "unchanged" | "skip"; warning?: string } {
+): (PlannedWrite & { warning?: string }) | { action: "unchanged" | "skip"; warning?: string } {
   const target: SyncedPostState = queueing ? "queued" : "draft";
   if (!existing) return { action: "create", to: target };
   const changed = existing.contentHash !== rendered.contentHash;
+  if (existing.state === "draft" && existing.editedAt) {
+    // A person's edit is never overwritten; a changed source is reported instead.
+    const warning = changed ? EDITED_SOURCE_CHANGED : undefined;
+    return queueing ? { action: "unchanged", to: "queued", warning } : { action: "unchanged", warning };
+  }
   if (existing.state === "draft") {
     if (changed) return { action: "update", to: target };
     return queueing ? { action: "unchanged", to: "queued" } : { action: "unchanged" };
@@ -187,7 +194,12 @@ async function walk(ctx: RunContext): Promise<Tally> {
       });
       continue;
     }
+    // An edited draft is shown as edited: its text is the person's, not the source's.
+    if (stored?.editedAt)
+      rendered = { ...rendered, title: stored.title, bodyMarkdown: stored.bodyMarkdown, images: stored.images };
     const decision = plan(stored, rendered, queueing);
+    if ("to" in decision && decision.warning)
+      rendered = { ...rendered, warnings: [...rendered.warnings, decision.warning] };
     if (!("to" in decision)) {
       const warnings = decision.warning ? [...rendered.warnings, decision.warning] : rendered.warnings;
       tally.items.push(
@@ -408,19 +420,25 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
       queued,
       failed,
     } = result.run;
-    await finishRun(w, run.id, configId, {
-      status,
-      sourceKind: source_kind,
-      sourceUrl: source_url,
-      error,
-      finishedAt: finished_at,
-      discovered,
-      created,
-      updated,
-      unchanged,
-      queued,
-      failed,
-    });
+    await finishRun(
+      w,
+      run.id,
+      configId,
+      {
+        status,
+        sourceKind: source_kind,
+        sourceUrl: source_url,
+        error,
+        finishedAt: finished_at,
+        discovered,
+        created,
+        updated,
+        unchanged,
+        queued,
+        failed,
+      },
+      result.items,
+    );
     return result;
   } finally {
     await coordinator.endRun(configId, token);

@@ -1,6 +1,6 @@
 // Blog sync configs of a workspace (docs/blog-sync.md). Every function takes the workspace accessor first, but the
 // daily cron's listing over all workspaces.
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, notExists, sql } from "drizzle-orm";
 import { invalidState } from "../lib/domain-errors";
 import type { SyncedPostState } from "./blog-sync-posts";
 import { type Database, isUniqueViolation, nowIso, type WorkspaceDb } from "./client";
@@ -173,4 +173,27 @@ export async function recordConfigError(w: WorkspaceDb, id: number, message: str
     .returning({ id: syncConfigs.id })
     .get();
   return row !== undefined;
+}
+
+/**
+ * Deletes a config unless one of its posts is queued for publishing (then `queued`). Its synced posts and
+ * run records go with it (ON DELETE CASCADE).
+ */
+export async function deleteConfigUnlessQueued(
+  w: WorkspaceDb,
+  id: number,
+): Promise<"deleted" | "queued" | "not_found"> {
+  const queued = w.db
+    .select({ id: syncedPosts.id })
+    .from(syncedPosts)
+    .where(
+      and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.configId, id), eq(syncedPosts.state, "queued")),
+    );
+  const row = await w.db
+    .delete(syncConfigs)
+    .where(and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.id, id), notExists(queued)))
+    .returning({ id: syncConfigs.id })
+    .get();
+  if (row) return "deleted";
+  return (await getConfigRow(w, id)) ? "queued" : "not_found";
 }

@@ -23,6 +23,8 @@ export function serializeSyncedPost(row: SyncedPostRow) {
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     published_at: row.publishedAt,
+    edited: row.editedAt !== null,
+    edited_at: row.editedAt,
   };
 }
 
@@ -137,4 +139,32 @@ export async function transitionSyncedPost(
     .returning({ id: syncedPosts.id })
     .get();
   return row !== undefined;
+}
+
+/** A person's edit of a draft or queued post (other states are left alone: `undefined`). */
+export interface DraftEdit {
+  title: string;
+  bodyMarkdown: string;
+  bodyRichtext: unknown;
+  images: SyncedPostRow["images"];
+}
+
+/**
+ * Stores an edit: the post becomes (or stays) a draft, marked edited, its approval cleared. `content_hash`
+ * keeps the hash of the source rendering, so a later run can tell the source changed since. `undefined`
+ * when the post is not a draft or queued post of this config.
+ */
+export async function saveDraftEdit(
+  w: WorkspaceDb,
+  configId: number,
+  id: number,
+  edit: DraftEdit,
+): Promise<SyncedPostRow | undefined> {
+  const at = nowIso();
+  return w.db
+    .update(syncedPosts)
+    .set({ ...edit, state: "draft", approvedAt: null, editedAt: at, updatedAt: at })
+    .where(and(ofConfig(w, configId), eq(syncedPosts.id, id), inArray(syncedPosts.state, ["draft", "queued"])))
+    .returning()
+    .get();
 }

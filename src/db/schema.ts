@@ -257,6 +257,8 @@ export const syncedPosts = sqliteTable(
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
     publishedAt: text("published_at"),
+    /** Set when a person edited the draft: runs never overwrite it (content_hash stays the source's). */
+    editedAt: text("edited_at"),
   },
   (t) => [
     uniqueIndex("synced_posts_config_source_unique").on(t.configId, t.sourceUrl),
@@ -349,4 +351,28 @@ export const monitorCursors = sqliteTable(
     updatedAt: text("updated_at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.query] })],
+);
+
+/** What a real run did with each post it handled (GET .../runs/:run_id); the body stays the synced post's. */
+export const syncRunItems = sqliteTable(
+  "sync_run_items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => syncRuns.id, { onDelete: "cascade" }),
+    /** Order within the run (the order the run handled its posts: newest first). */
+    position: integer("position").notNull(),
+    syncedPostId: integer("synced_post_id"),
+    sourceUrl: text("source_url").notNull(),
+    title: text("title"),
+    action: text("action", { enum: ["create", "update", "unchanged", "skip", "error"] }).notNull(),
+    state: text("state", { enum: ["draft", "queued", "published", "failed"] }),
+    warnings: text("warnings", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    error: text("error"),
+  },
+  (t) => [index("sync_run_items_ws_run_idx").on(t.workspaceId, t.runId, t.position)],
 );

@@ -64,6 +64,20 @@ function assertUniqueText(
   return true;
 }
 
+/**
+ * A competitor's other names with case-insensitive duplicates folded into the first spelling given
+ * (`["a", "a", "A"]` is stored as `["a"]`), as names are compared: a duplicate alias would match nothing more.
+ */
+export function foldAliases(aliases: string[]): string[] {
+  const seen = new Set<string>();
+  return aliases.filter((alias) => {
+    const key = caseKey(alias);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 const keywordTexts = (w: WorkspaceDb) =>
   w.db
     .select({ id: keywords.id, text: keywords.keyword })
@@ -76,6 +90,15 @@ const competitorNames = (w: WorkspaceDb) =>
     .from(competitors)
     .where(eq(competitors.workspaceId, w.workspaceId))
     .all();
+
+export async function getKeyword(w: WorkspaceDb, id: number): Promise<KeywordView | undefined> {
+  const row = await w.db
+    .select()
+    .from(keywords)
+    .where(and(eq(keywords.workspaceId, w.workspaceId), eq(keywords.id, id)))
+    .get();
+  return row ? serializeKeyword(row) : undefined;
+}
 
 export async function listKeywords(w: WorkspaceDb): Promise<KeywordView[]> {
   const rows = await w.db
@@ -146,6 +169,15 @@ export async function deleteKeyword(w: WorkspaceDb, id: number): Promise<boolean
   return row !== undefined;
 }
 
+export async function getCompetitor(w: WorkspaceDb, id: number): Promise<CompetitorView | undefined> {
+  const row = await w.db
+    .select()
+    .from(competitors)
+    .where(and(eq(competitors.workspaceId, w.workspaceId), eq(competitors.id, id)))
+    .get();
+  return row ? serializeCompetitor(row) : undefined;
+}
+
 export async function listCompetitors(w: WorkspaceDb): Promise<CompetitorView[]> {
   const rows = await w.db
     .select()
@@ -173,7 +205,7 @@ export async function createCompetitor(w: WorkspaceDb, input: CompetitorInput): 
         workspaceId: w.workspaceId,
         name: input.name,
         websiteUrl: input.website_url ?? null,
-        keywords: input.keywords ?? [],
+        keywords: foldAliases(input.keywords ?? []),
         active: input.active ?? true,
         isAmbiguous: input.is_ambiguous ?? false,
       })
@@ -199,7 +231,7 @@ export async function updateCompetitor(
       .set({
         name: patch.name,
         websiteUrl: patch.website_url,
-        keywords: patch.keywords,
+        keywords: patch.keywords && foldAliases(patch.keywords),
         active: patch.active,
         isAmbiguous: patch.is_ambiguous,
       })

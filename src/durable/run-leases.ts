@@ -50,6 +50,9 @@ const toLease = (r: LeaseRecord): RunLease => ({
   deadline: r.deadline,
 });
 
+/** The fingerprint of a deleted config: no run started with it. */
+const RETIRED = "deleted";
+
 export class RunLeases {
   constructor(private readonly sql: SqlStorage) {}
 
@@ -152,6 +155,23 @@ export class RunLeases {
   runWillAbort(configId: number): boolean {
     const held = this.lease(configId);
     return held !== undefined && this.changedSince(held);
+  }
+
+  /**
+   * Marks a config as deleted unless a run holds it (live lease): its fingerprint moves to a revision no
+   * stored config reaches, so every later claim with the stored revision is `stale` and the run re-reads
+   * the (deleted) config. False while a run is active.
+   */
+  retire(configId: number, now: number): boolean {
+    const held = this.lease(configId);
+    if (held && held.deadline > now) return false;
+    this.noteFingerprint(configId, Number.MAX_SAFE_INTEGER, RETIRED);
+    return true;
+  }
+
+  /** Undoes `retire` when the deletion did not happen after all: the next claim records the fingerprint anew. */
+  restore(configId: number): void {
+    this.sql.exec("DELETE FROM config_fingerprints WHERE config_id = ? AND fingerprint = ?", configId, RETIRED);
   }
 
   end(configId: number, token: string): boolean {

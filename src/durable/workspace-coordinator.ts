@@ -96,6 +96,16 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
     return { runWillAbort: this.runs.runWillAbort(input.configId) };
   }
 
+  /** Before a config is deleted: false while a run of it is active; otherwise no run of it can start. */
+  retireConfig(configId: number): boolean {
+    return this.runs.retire(configId, Date.now());
+  }
+
+  /** The deletion did not happen: runs of the config may start again. */
+  restoreConfig(configId: number): void {
+    this.runs.restore(configId);
+  }
+
   activeRuns(): RunLease[] {
     return this.runs.active();
   }

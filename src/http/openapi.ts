@@ -58,8 +58,19 @@ export const integerParam = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .regex(/^(0|[1-9][0-9]*)$/, "expected a whole number in decimal digits (no sign, leading zero, point or exponent)")
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
+    .transform((digits, ctx) => {
+      // One message for a number out of range, however far out (a 20-digit offset is not also "not an int").
+      const n = Number(digits);
+      if (n >= min && n <= max) return n;
+      ctx.addIssue({
+        code: "custom",
+        message:
+          max === Number.MAX_SAFE_INTEGER
+            ? `must be a whole number from ${min} up to ${max}`
+            : `must be from ${min} to ${max}`,
+      });
+      return z.NEVER;
+    })
     .openapi({ type: "integer", minimum: min, ...(max === Number.MAX_SAFE_INTEGER ? {} : { maximum: max }) });
 
 /** A positive integer id in a path segment. */

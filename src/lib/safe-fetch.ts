@@ -13,7 +13,8 @@ export type FetchErrorCode =
   | "too_many_redirects"
   | "robots_disallowed"
   | "network"
-  | "parse";
+  | "parse"
+  | "not_a_blog";
 
 export class FetchError extends Error {
   override readonly name = "FetchError";
@@ -396,12 +397,39 @@ export async function getRobots(origin: string, policy: FetchPolicy): Promise<Ro
             rules: [],
             sitemaps: [],
             disallowAll: true,
-            reason: `robots.txt of ${new URL(origin).host} could not be read (${err.message})`,
+            // RFC 9309: a server error on robots.txt means "retry later", not "never": say so.
+            reason: `${new URL(origin).host} answered its robots.txt with an error (${err.message}), which means "try again later"; nothing was fetched, and a later run retries`,
           };
   }
   if (robotsCache.size > 500) robotsCache.clear();
-  robotsCache.set(key, { robots, expires: Date.now() + ROBOTS_TTL_MS });
+  // A server error is remembered only briefly, so a retry soon after can succeed.
+  robotsCache.set(key, { robots, expires: Date.now() + (robots.disallowAll ? 60_000 : ROBOTS_TTL_MS) });
   return robots;
+}
+
+/**
+ * The robots.txt of `target`'s host. When the host cannot be reached for it (network error, timeout), that
+ * is what happened to the address asked for: the error names that address, not robots.txt's.
+ */
+async function robotsFor(target: URL, policy: FetchPolicy): Promise<Robots> {
+  try {
+    return await getRobots(target.origin, policy);
+  } catch (err) {
+    if (!(err instanceof FetchError) || (err.code !== "network" && err.code !== "timeout")) throw err;
+    const what = err.code === "timeout" ? err.message : err.message.replace(/^could not fetch \S+: /, "");
+    throw new FetchError(err.code, `could not fetch ${target.href}: ${what}`, undefined, target.href);
+  }
+}
+
+/** What a failed connection means, in words: the runtime's own messages are terse or opaque. */
+function networkFailure(err: unknown): string {
+  const message = messageOf(err);
+  if (/refused/i.test(message)) return "connection refused (nothing answers at that host and port)";
+  if (/ENOTFOUND|getaddrinfo|dns|resolv|name not known/i.test(message))
+    return "the host name could not be resolved (DNS lookup failed; check the address)";
+  if (/internal error|connection lost|network connection|disconnected|reset/i.test(message))
+    return `the connection failed (the host refused or dropped it, or cannot be reached): ${message}`;
+  return message;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -423,11 +451,13 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       const target = assertFetchableUrl(current, policy.allowPrivate);
       await assertPublicHost(target, policy, controller.signal);
       if (!options.skipRobots) {
-        const robots = await getRobots(target.origin, policy);
+        const robots = await robotsFor(target, policy);
         if (!robotsAllows(robots, target))
           throw new FetchError(
             "robots_disallowed",
-            robots.reason ?? `robots.txt of ${target.host} disallows ${target.pathname}`,
+            robots.reason
+              ? `could not fetch ${target.href}: ${robots.reason}`
+              : `robots.txt of ${target.host} disallows ${target.pathname}`,
             undefined,
             target.href,
           );
@@ -448,7 +478,12 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
             undefined,
             target.href,
           );
-        throw new FetchError("network", `could not fetch ${target.href}: ${messageOf(err)}`, undefined, target.href);
+        throw new FetchError(
+          "network",
+          `could not fetch ${target.href}: ${networkFailure(err)}`,
+          undefined,
+          target.href,
+        );
       }
       if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
         await res.body?.cancel();

@@ -1,9 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { SUBREDDIT_INPUT } from "../blog-sync/config-rules";
-import { saveConfig } from "../blog-sync/configs";
+import { deleteConfig, saveConfig } from "../blog-sync/configs";
+import { editSyncedPost } from "../blog-sync/edit-draft";
 import { runSync } from "../blog-sync/run-sync";
 import { getConfig, getConfigRow, listConfigs } from "../db/blog-sync-configs";
 import { listSyncedPosts } from "../db/blog-sync-posts";
+import { getRunWithItems, listRuns } from "../db/blog-sync-runs";
 import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import {
@@ -16,6 +18,7 @@ import {
   listEnvelope,
   nextOffset,
   pageEnvelope,
+  pathId,
 } from "../http/openapi";
 
 const STATES = ["draft", "queued", "published", "failed"] as const;
@@ -115,8 +118,24 @@ const SyncedPostSchema = z
     created_at: z.string().openapi({ format: "date-time" }),
     updated_at: z.string().openapi({ format: "date-time" }),
     published_at: z.string().nullable().openapi({ format: "date-time" }),
+    edited: z.boolean().openapi({ description: "A person edited the post; later runs never overwrite it" }),
+    edited_at: z.string().nullable().openapi({ format: "date-time", description: "When it was last edited" }),
   })
   .openapi("SyncedPost");
+
+const SyncedPostEdit = z
+  .strictObject({
+    title: z.string().max(2000).optional().openapi({ description: "1..300 characters once whitespace is collapsed" }),
+    body_markdown: z
+      .string()
+      .max(200_000)
+      .optional()
+      .openapi({ description: "Forum markdown, at most 40,000 characters" }),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: "give title, body_markdown or both" })
+  .openapi("SyncedPostEdit", { minProperties: 1 });
+
+const itemParams = () => z.object({ id: pathId("id"), item_id: pathId("item_id") });
 
 const SyncedPostList = pageEnvelope(SyncedPostSchema, "SyncedPostList");
 
@@ -173,6 +192,28 @@ const RunResultSchema = z
     items: z.array(RunItemSchema),
   })
   .openapi("BlogSyncRunResult");
+
+const RunRecordSchema = RunResultSchema.shape.run
+  .extend({
+    trigger: z.enum(["api", "schedule"]).openapi({ description: "api: POST .../run; schedule: the daily run" }),
+    status: z.enum(["running", "completed", "partial", "aborted", "failed"]),
+    dry_run: z.boolean().openapi({ description: "Always false: dry runs are not recorded" }),
+    finished_at: z.string().nullable().openapi({ format: "date-time", description: "Null while running" }),
+  })
+  .openapi("BlogSyncRun");
+
+const StoredRunItemSchema = RunItemSchema.omit({ body_markdown: true, images: true })
+  .extend({
+    state: z.enum(STATES).nullable().openapi({ description: "The post's state when the run ended" }),
+  })
+  .openapi("BlogSyncRunItem", { description: "What the run did with one post; the body is the synced post's" });
+
+const RunsQuery = z.strictObject({
+  limit: integerParam(1, 500).optional().openapi({ description: "Page size, 1..500, default 100" }),
+  offset: integerParam(0).optional().openapi({ description: "Rows to skip, default 0" }),
+});
+
+const runParams = () => z.object({ id: pathId("id"), run_id: pathId("run_id") });
 
 const TAG = "Blog sync";
 
@@ -231,6 +272,64 @@ export const blogSyncsRouter = createRouter()
   )
   .openapi(
     apiRoute({
+      method: "delete",
+      path: "/actions/blog-subreddit-syncs/{id}",
+      tags: [TAG],
+      summary:
+        "Delete a sync config with its drafts, synced-post records and run history (posts already on the forum stay there)",
+      scope: "read_write",
+      conflict: "A run of the config is active, or one of its posts is queued for publishing (`invalid_state`)",
+      request: { params: idParam() },
+      responses: { 204: { description: "Deleted" } },
+    }),
+    async (c) => {
+      await deleteConfig(c.env, callerDb(c), c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "get",
+      path: "/actions/blog-subreddit-syncs/{id}/runs",
+      tags: [TAG],
+      summary: "List the config's recorded runs (real runs only), newest first",
+      scope: "read",
+      request: { params: idParam(), query: RunsQuery },
+      responses: { 200: jsonResponse(pageEnvelope(RunRecordSchema, "BlogSyncRunList"), "One page of runs") },
+    }),
+    async (c) => {
+      const w = callerDb(c);
+      const { id } = c.req.valid("param");
+      const { limit = 100, offset = 0 } = c.req.valid("query");
+      if (!(await getConfigRow(w, id))) throw notFound("sync config");
+      const page = await listRuns(w, id, { limit, offset });
+      return c.json({ ...page, next_offset: nextOffset(offset, page.data.length, page.count) }, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "get",
+      path: "/actions/blog-subreddit-syncs/{id}/runs/{run_id}",
+      tags: [TAG],
+      summary: "Get one recorded run of the config with what it did with each post",
+      scope: "read",
+      request: { params: runParams() },
+      responses: {
+        200: jsonResponse(
+          z.object({ run: RunRecordSchema, items: z.array(StoredRunItemSchema) }).openapi("BlogSyncRunRecord"),
+          "The run and its items, in the order it handled them",
+        ),
+      },
+    }),
+    async (c) => {
+      const { id, run_id } = c.req.valid("param");
+      const found = await getRunWithItems(callerDb(c), id, run_id);
+      if (!found) throw notFound("sync run");
+      return c.json(found, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
       method: "get",
       path: "/actions/blog-subreddit-syncs/{id}/items",
       tags: [TAG],
@@ -246,6 +345,23 @@ export const blogSyncsRouter = createRouter()
       if (!(await getConfigRow(w, id))) throw notFound("sync config");
       const page = await listSyncedPosts(w, id, { state, limit, offset });
       return c.json({ ...page, next_offset: nextOffset(offset, page.data.length, page.count) }, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "patch",
+      path: "/actions/blog-subreddit-syncs/{id}/items/{item_id}",
+      tags: [TAG],
+      summary:
+        "Edit a draft or queued synced post's title or markdown (rich text re-rendered; a queued post goes back to draft, its approval cleared)",
+      scope: "read_write",
+      conflict: "The post is published or failed (`invalid_state`): only draft and queued posts can be edited",
+      request: { params: itemParams(), body: jsonBody(SyncedPostEdit) },
+      responses: { 200: jsonResponse(SyncedPostSchema, "The edited post") },
+    }),
+    async (c) => {
+      const { id, item_id } = c.req.valid("param");
+      return c.json(await editSyncedPost(callerDb(c), id, item_id, c.req.valid("json")), 200);
     },
   )
   .openapi(

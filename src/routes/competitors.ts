@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { createCompetitor, deleteCompetitor, listCompetitors, updateCompetitor } from "../db/tracking";
+import { createCompetitor, deleteCompetitor, getCompetitor, listCompetitors, updateCompetitor } from "../db/tracking";
 import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
@@ -60,6 +60,22 @@ export const competitorsRouter = createRouter()
     async (c) => {
       const data = await listCompetitors(callerDb(c));
       return c.json({ data, count: data.length }, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "get",
+      path: "/competitors/{id}",
+      tags: ["Competitors"],
+      summary: "Get one tracked competitor",
+      scope: "read",
+      request: { params: idParam() },
+      responses: { 200: jsonResponse(CompetitorSchema, "The competitor") },
+    }),
+    async (c) => {
+      const competitor = await getCompetitor(callerDb(c), c.req.valid("param").id);
+      if (!competitor) throw notFound("competitor");
+      return c.json(competitor, 200);
     },
   )
   .openapi(

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { createKeyword, deleteKeyword, listKeywords, updateKeyword } from "../db/tracking";
+import { createKeyword, deleteKeyword, getKeyword, listKeywords, updateKeyword } from "../db/tracking";
 import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
@@ -55,6 +55,22 @@ export const keywordsRouter = createRouter()
     async (c) => {
       const data = await listKeywords(callerDb(c));
       return c.json({ data, count: data.length }, 200);
+    },
+  )
+  .openapi(
+    apiRoute({
+      method: "get",
+      path: "/keywords/{id}",
+      tags: ["Keywords"],
+      summary: "Get one tracked keyword",
+      scope: "read",
+      request: { params: idParam() },
+      responses: { 200: jsonResponse(KeywordSchema, "The keyword") },
+    }),
+    async (c) => {
+      const keyword = await getKeyword(callerDb(c), c.req.valid("param").id);
+      if (!keyword) throw notFound("keyword");
+      return c.json(keyword, 200);
     },
   )
   .openapi(

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { listPosts, updatePostState } from "../db/posts";
+import { getPost, listPosts, updatePostState } from "../db/posts";
 import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import {
@@ -69,9 +69,15 @@ const PostsQuery = z.strictObject({
     default: "desc",
     description: "Default desc. With `search` and no sort_by it orders by relevance: desc is best match first",
   }),
-  search: z.string().trim().min(1).max(500).optional().openapi({
-    description: 'Full-text search over title and body: words, "quoted phrases", prefix* terms',
-  }),
+  search: z
+    .string()
+    .trim()
+    .min(1, "the search is empty; give words to search for, or leave search out")
+    .max(500)
+    .optional()
+    .openapi({
+      description: 'Full-text search over title and body: words, "quoted phrases", prefix* terms',
+    }),
   limit: integerParam(1, 500).optional().openapi({ default: 100, description: "Page size, 1..500, default 100" }),
   offset: integerParam(0).optional().openapi({ default: 0, description: "Rows to skip, default 0" }),
 });
@@ -93,6 +99,16 @@ const listPostsRoute = apiRoute({
   scope: "read",
   request: { query: PostsQuery },
   responses: { 200: jsonResponse(PostListSchema, "One page of posts and the total count") },
+});
+
+const getPostRoute = apiRoute({
+  method: "get",
+  path: "/posts/{id}",
+  tags: ["Posts"],
+  summary: "Get one post",
+  scope: "read",
+  request: { params: idParam() },
+  responses: { 200: jsonResponse(PostSchema, "The post") },
 });
 
 const patchPostRoute = apiRoute({
@@ -124,6 +140,11 @@ export const postsRouter = createRouter()
       offset,
     });
     return c.json({ data, count, next_offset: nextOffset(offset, data.length, count) }, 200);
+  })
+  .openapi(getPostRoute, async (c) => {
+    const post = await getPost(callerDb(c), c.req.valid("param").id);
+    if (!post) throw notFound("post");
+    return c.json(post, 200);
   })
   .openapi(patchPostRoute, async (c) => {
     const { id } = c.req.valid("param");

@@ -6,7 +6,9 @@ export { canonicalizeUrl } from "./canonical-url";
 export { discoverPosts } from "./discovery/discover";
 export { extractArticle, fetchArticle } from "./extract/article";
 export { type FetchedImage, fetchImage } from "./images";
+export { checkEdit, type EditedDraft, renderEditedDraft } from "./render/edited";
 export { fitBody, imagesKept, toRedditMarkdown } from "./render/markdown";
+export { fromRedditMarkdown } from "./render/markdown-blocks";
 export { toRedditRichText } from "./render/richtext";
 export type {
   Article,

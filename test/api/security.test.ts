@@ -3,7 +3,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createKey, revokeKey } from "../../src/db/api-keys";
-import { directoryDb } from "../../src/db/client";
+import { insertSyncedPost } from "../../src/db/blog-sync-posts";
+import { finishRun, insertRun, NO_COUNTS } from "../../src/db/blog-sync-runs";
+import { directoryDb, workspaceDb } from "../../src/db/client";
 import { createApiRouter, openApiDocument } from "../../src/routes/api";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { seedWorkspace } from "./seed";
@@ -132,6 +134,42 @@ beforeAll(async () => {
       console.warn(
         `security table: could not create a row for ${op.path} (${created.status}); using a non-existent id: ${JSON.stringify(created.body)}`,
       );
+  }
+  // Rows under a config (a recorded run, a synced post) for the operations that take a second path id.
+  const configId = theirIds.get("/actions/blog-subreddit-syncs");
+  if (configId !== undefined) {
+    const w = workspaceDb(env, theirs.id);
+    const run = await insertRun(w, {
+      configId,
+      trigger: "api",
+      scheduleKey: null,
+      publish: false,
+      maxPosts: 1,
+      fingerprint: "0".repeat(64),
+    });
+    await finishRun(w, run.id, configId, {
+      status: "completed",
+      sourceKind: "feed",
+      sourceUrl: "https://example.com/feed.xml",
+      ...NO_COUNTS,
+      error: null,
+      finishedAt: new Date().toISOString(),
+    });
+    theirIds.set("/actions/blog-subreddit-syncs/{id}/runs", run.id);
+    const post = await insertSyncedPost(
+      w,
+      configId,
+      {
+        sourceUrl: "https://example.com/a",
+        title: "A",
+        bodyMarkdown: "B",
+        bodyRichtext: null,
+        images: [],
+        contentHash: "0",
+      },
+      "draft",
+    );
+    theirIds.set("/actions/blog-subreddit-syncs/{id}/items", post.id);
   }
   const db = directoryDb(env);
   expiredKey = (

@@ -211,3 +211,45 @@ describe("parsers and URL rules", () => {
     expect(() => parseFeed("{broken json", "https://a.example/")).toThrow(/malformed JSON feed/);
   });
 });
+
+describe("a broken feed is described in words", () => {
+  it("a feed cut off inside an item says which elements are still open", () => {
+    const cut = `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><item><title>A</title><link>https://example.com/a`;
+    const err = (() => {
+      try {
+        parseFeed(cut, "https://example.com/feed.xml");
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(err?.message).toBe(
+      "malformed feed: the document ends at line 1 while <link> in <item> in <channel> in <rss> is still open: it was cut off, or a closing tag is missing",
+    );
+  });
+});
+
+describe("an address that is not a blog", () => {
+  const notABlog = `${env.FIXTURE_ORIGIN}/not-a-blog`;
+  it.each([
+    [`${blog()}/images/diagram.png`, "image/png"],
+    [`${notABlog}/plain.txt`, "text/plain"],
+    [`${notABlog}/data.json`, "application/json"],
+    [`${notABlog}/random.bin`, "application/octet-stream"],
+  ])("%s fails naming its content type, without trying the site's other sources", async (url, type) => {
+    const err = await discoverPosts(url, { policy }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FetchError);
+    expect((err as FetchError).code).toBe("not_a_blog");
+    expect((err as FetchError).message).toBe(
+      `${url} is not a blog: it answered ${type}, which is neither a web page, a feed nor a sitemap; give the blog's index page, feed or sitemap address`,
+    );
+  });
+
+  it("a single article page is that one post, not the site's feed or sitemap", async () => {
+    const url = `${blog()}/posts/2026/03/third-post.html`;
+    const found = await discoverPosts(url, { policy });
+    expect(found.sourceKind).toBe("landing");
+    expect(found.sourceUrl).toBe(url);
+    expect(found.posts.map((p) => p.url)).toEqual([url]);
+  });
+});

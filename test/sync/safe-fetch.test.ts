@@ -207,6 +207,9 @@ describe("unreachable hosts", () => {
   it("report the network failure, not a robots.txt refusal", async () => {
     const err = await fetchError(safeFetch("http://127.0.0.1:1/feed.xml", { policy: open, kind: "feed" }));
     expect(err.code).toBe("network");
-    expect(err.message).toContain("127.0.0.1:1");
+    // The address asked for, not robots.txt's, and what happened to it.
+    expect(err.message).toMatch(/^could not fetch http:\/\/127\.0\.0\.1:1\/feed\.xml: /);
+    expect(err.message).not.toContain("robots.txt");
+    expect(err.message).toMatch(/refused|connection failed/);
   });
 });

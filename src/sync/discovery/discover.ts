@@ -16,6 +16,7 @@ import {
 } from "../../lib/safe-fetch";
 import { canonicalizeUrl, tryCanonicalize } from "../canonical-url";
 import { decodeDocument } from "../extract/charset";
+import { isWebPage } from "../extract/web-page";
 import type { DiscoveredPost, Discovery, FetchPolicy, SourceKind } from "../types";
 import { parseFeed } from "./feeds";
 import { readIndexPage, scanHead } from "./page-links";
@@ -40,6 +41,7 @@ interface Doc {
   kind: DocKind;
   url: string;
   text: string;
+  contentType: string;
 }
 
 class BudgetExhausted extends Error {}
@@ -105,7 +107,7 @@ class Discoverer {
     // .xml.gz sitemaps arrive as application/gzip bodies (a Content-Encoding gzip is undone by fetch itself).
     if (isGzip(bytes)) bytes = await gunzipCapped(bytes, SIZE_LIMITS.sitemap);
     const { text } = decodeDocument(bytes, res.contentType);
-    return { kind: classify(text, res.contentType), url: res.url, text };
+    return { kind: classify(text, res.contentType), url: res.url, text, contentType: res.contentType };
   }
 
   /** A fetch that may fail without failing discovery (probes of usual paths, secondary documents). */
@@ -132,6 +134,9 @@ class Discoverer {
     // fromPage stops at it with the sources it has tried.
     if (doc.kind === "feed") return this.finish("feed", doc.url, this.feedPosts(doc));
     if (doc.kind === "sitemap") return this.finish("sitemap", doc.url, await this.sitemapPosts(doc, null));
+    // Neither a feed, a sitemap nor a web page (an image, a JSON or text file): not a blog address. The
+    // site's other sources are not tried, so a wrong address fails instead of syncing something else.
+    if (!isWebPage(doc.contentType, doc.text)) throw new FetchError("not_a_blog", notABlog(doc), undefined, doc.url);
     return this.fromPage(doc);
   }
 
@@ -147,19 +152,34 @@ class Discoverer {
     let index: Awaited<ReturnType<typeof readIndexPage>> | null = null;
     const readIndex = () => (index ??= readIndexPage(page.text, page.url, head));
     const origin = new URL(page.url).origin;
+    // A single article (a post's own address) is not a blog: the site's feed or sitemap is used only when the
+    // page links it, and said so; otherwise the article is the one post.
+    const article = looksLikePost(page.url) && declaresArticle(page.text) && !readIndex().isIndex;
     for (const source of sources) {
       try {
         if (source === "feed") {
-          const found = await this.advertisedOrUsualFeed(head.feeds, page.url);
-          if (found) return this.finish("feed", found.url, found.posts);
+          const found = await this.advertisedOrUsualFeed(head.feeds, page.url, !article);
+          if (found) {
+            if (article)
+              this.warnings.push(
+                `${page.url} is a single article, not a blog index; syncing the feed it links, ${found.url}`,
+              );
+            else if (!head.feeds.length)
+              this.warnings.push(`${page.url} links no feed; using the feed found at ${found.url}`);
+            return this.finish("feed", found.url, found.posts);
+          }
         } else if (source === "index") {
           const first = readIndex();
           if (first.isIndex) return this.finish("index", page.url, await this.followPagination(first, page.url));
         } else if (source === "sitemap") {
+          if (article) continue;
           const found = await this.discoveredSitemap(origin, page.url);
-          if (found) return this.finish("sitemap", found.url, found.posts);
+          if (found) {
+            this.warnings.push(`${page.url} links no feed or post list; using the site's sitemap ${found.url}`);
+            return this.finish("sitemap", found.url, found.posts);
+          }
         } else if (source === "landing") {
-          const links = readIndex().posts;
+          const links = article ? [] : readIndex().posts;
           if (links.length) return this.finish("landing", page.url, links);
           // A page that is itself an article is the one post of its landing page.
           if (looksLikePost(page.url))
@@ -182,6 +202,7 @@ class Discoverer {
   private async advertisedOrUsualFeed(
     advertised: string[],
     pageUrl: string,
+    probeUsualPaths: boolean,
   ): Promise<{ url: string; posts: DiscoveredPost[] } | null> {
     const tryFeeds = async (urls: string[]) => {
       for (const url of urls) {
@@ -198,7 +219,7 @@ class Discoverer {
       return null;
     };
     const found = await tryFeeds(advertised.slice(0, 3));
-    if (found || advertised.length) return found;
+    if (found || advertised.length || !probeUsualPaths) return found;
     const dir = new URL(".", pageUrl).href;
     const origin = `${new URL(pageUrl).origin}/`;
     const usual = ["feed", "rss.xml", "atom.xml", "feed.xml", "index.xml"];
@@ -330,6 +351,22 @@ class Discoverer {
       }
     }
   }
+}
+
+/** The page says it is one article: `og:type` article, or structured data of an article type. */
+function declaresArticle(html: string): boolean {
+  const head = html.slice(0, 200_000);
+  return (
+    /<meta\b[^>]*\bproperty=["']og:type["'][^>]*\bcontent=["']article["']/i.test(head) ||
+    /<meta\b[^>]*\bcontent=["']article["'][^>]*\bproperty=["']og:type["']/i.test(head) ||
+    /"@type"\s*:\s*"(BlogPosting|Article|NewsArticle|TechArticle|Report)"/.test(head)
+  );
+}
+
+/** Why a start address is not a blog, naming what it answered. */
+function notABlog(doc: Doc): string {
+  const type = doc.contentType.split(";")[0]!.trim() || "no content type";
+  return `${doc.url} is not a blog: it answered ${type}, which is neither a web page, a feed nor a sitemap; give the blog's index page, feed or sitemap address`;
 }
 
 function canonicalizeStart(url: string): string {

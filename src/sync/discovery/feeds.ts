@@ -44,7 +44,7 @@ export function escapeBareAmpersands(xml: string): string {
  */
 export function parseXml(text: string, what: string): { doc: XmlNode; problem: string | null } {
   const result = XMLValidator.validate(text);
-  const problem = result === true ? null : validatorMessage(result.err);
+  const problem = result === true ? null : validatorMessage(result.err, text.split("\n").length);
   try {
     return { doc: xmlParser.parse(text) as XmlNode, problem };
   } catch (err) {
@@ -55,8 +55,36 @@ export function parseXml(text: string, what: string): { doc: XmlNode; problem: s
   }
 }
 
-function validatorMessage(err: { msg: string; line: number; col?: number }): string {
-  return `${err.msg} (line ${err.line}${err.col !== undefined ? `, column ${err.col}` : ""})`;
+/**
+ * The XML validator's finding in words a person can act on. Its message for a document that ends with
+ * several elements still open lists their names as JSON (`Invalid '["rss","channel"]' found.`); that one
+ * is said as what it is: the document ends before those elements are closed.
+ */
+export function validatorMessage(
+  err: { code?: string; msg: string; line: number; col?: number },
+  lastLine?: number,
+): string {
+  const open = /^Invalid '(\[.*\])' found\.$/.exec(err.msg.replace(/\s+/g, " "));
+  if (open) {
+    let names: string[] = [];
+    try {
+      names = JSON.parse(open[1]!) as string[];
+    } catch {
+      names = [];
+    }
+    if (names.length) {
+      const nesting = [...names]
+        .reverse()
+        .map((name) => `<${name}>`)
+        .join(" in ");
+      const end = lastLine === undefined ? "" : ` at line ${lastLine}`;
+      return `the document ends${end} while ${nesting} is still open: it was cut off, or a closing tag is missing`;
+    }
+  }
+  const unclosed = /^Unclosed tag '([^']+)'\.$/.exec(err.msg);
+  const where = `line ${err.line}${err.col !== undefined ? `, column ${err.col}` : ""}`;
+  if (unclosed) return `<${unclosed[1]}> opened at ${where} is never closed`;
+  return `${err.msg} (${where})`;
 }
 
 /** Text content of a parsed XML value (string, {#text}, or CDATA merged), entities decoded. */

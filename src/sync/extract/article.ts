@@ -7,6 +7,7 @@ import { decodeDocument } from "./charset";
 import { grabArticle } from "./content";
 import { findFirst, parseHtml } from "./html-tree";
 import { cleanByline, readMetadata } from "./metadata";
+import { isWebPage } from "./web-page";
 
 /** Extracts the article of an HTML page at `url` (used to resolve relative links and as the fallback canonical URL). */
 export async function extractArticle(html: string, url: string): Promise<Article> {
@@ -72,10 +73,12 @@ function chooseCanonical(declared: string | null, url: string): string {
 export async function fetchArticle(url: string, options: { policy: FetchPolicy }): Promise<Article> {
   const res = await safeFetch(url, { policy: options.policy, kind: "html" });
   const type = res.contentType.toLowerCase();
-  if (type && !/html|xml|text\/plain/.test(type)) {
-    throw new FetchError("parse", `${res.url} is ${type.split(";")[0]}, not an HTML page`, res.status, res.url);
-  }
   const { text, warnings } = decodeDocument(res.bytes, res.contentType);
+  // The same rule as discovery's (web-page.ts): a page by its type, or by its markup when mislabelled.
+  if (!isWebPage(type, text)) {
+    const named = type.split(";")[0]!.trim() || "no content type";
+    throw new FetchError("parse", `${res.url} is ${named}, not an HTML page`, res.status, res.url);
+  }
   const article = await extractArticle(text, res.url);
   article.warnings.unshift(...warnings);
   return article;

@@ -1,0 +1,50 @@
+// Editing a synced post before it is published (issue 14): a person rewrites the title or the markdown; the
+// rich text is rendered again from the markdown, the forum's limits are checked again, the post is marked
+// edited (later runs never overwrite it) and, if it was queued, it goes back to draft with its approval
+// cleared: an approval was given for the old text.
+import { getConfigRow } from "../db/blog-sync-configs";
+import { getSyncedPost, type SyncedPostView, saveDraftEdit, serializeSyncedPost } from "../db/blog-sync-posts";
+import type { WorkspaceDb } from "../db/client";
+import { invalidInput, invalidState, notFound } from "../lib/domain-errors";
+import { checkEdit, renderEditedDraft } from "../sync";
+
+export interface DraftEditInput {
+  title?: string;
+  body_markdown?: string;
+}
+
+export async function editSyncedPost(
+  w: WorkspaceDb,
+  configId: number,
+  postId: number,
+  input: DraftEditInput,
+): Promise<SyncedPostView> {
+  const config = await getConfigRow(w, configId);
+  if (!config) throw notFound("sync config");
+  const post = await getSyncedPost(w, postId);
+  if (!post || post.configId !== configId) throw notFound("synced post");
+  if (post.state !== "draft" && post.state !== "queued")
+    throw invalidState(`synced post ${postId} is ${post.state}; only draft and queued posts can be edited`);
+  const title = input.title ?? post.title;
+  const markdown = input.body_markdown ?? post.bodyMarkdown;
+  const problems = checkEdit(title, markdown);
+  if (problems.length) throw invalidInput(problems.map((p) => ({ path: `body.${p.field}`, message: p.message })));
+  const edited = renderEditedDraft({
+    title,
+    markdown,
+    includeMedia: config.includeMedia,
+    images: post.images,
+    sourceUrl: post.sourceUrl,
+  });
+  const row = await saveDraftEdit(w, configId, postId, {
+    title: edited.title,
+    bodyMarkdown: edited.markdown,
+    bodyRichtext: edited.richtext,
+    images: edited.images,
+  });
+  if (!row) {
+    const now = await getSyncedPost(w, postId);
+    throw invalidState(`synced post ${postId} became ${now?.state ?? "deleted"} meanwhile; it was not edited`);
+  }
+  return serializeSyncedPost(row);
+}
