@@ -5,6 +5,7 @@ import { toHex } from "./auth/keys";
 import { ApiError, onError, respondError, validationFailed, validationHook, zodDetails } from "./errors";
 import { noQuery } from "./lib/openapi";
 import { adminRouter } from "./routes/admin";
+import { adminPersonasRouter } from "./routes/admin-personas";
 import { createApiRouter, openApiDocument } from "./routes/api";
 import { createMcpRouter } from "./routes/mcp";
 
@@ -35,6 +36,7 @@ export function createApp() {
   });
   app.route("/api/v1", api);
   app.route("/admin/v1", adminRouter);
+  app.route("/admin/v1", adminPersonasRouter);
   app.route(
     "/mcp",
     createMcpRouter(api, (request, env, ctx) => app.fetch(request, env, ctx)),

@@ -3,6 +3,7 @@ import { createRouter } from "../lib/openapi";
 import { blogSyncsRouter } from "./blog-syncs";
 import { competitorsRouter } from "./competitors";
 import { keywordsRouter } from "./keywords";
+import { personasRouter } from "./personas";
 import { postsRouter } from "./posts";
 
 /**
@@ -16,6 +17,7 @@ export function createApiRouter() {
   api.route("/", keywordsRouter);
   api.route("/", competitorsRouter);
   api.route("/", blogSyncsRouter);
+  api.route("/", personasRouter);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
