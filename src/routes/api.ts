@@ -5,6 +5,7 @@ import { competitorsRouter } from "./competitors";
 import { keywordsRouter } from "./keywords";
 import { personasRouter } from "./personas";
 import { postsRouter } from "./posts";
+import { publishingRouter } from "./publishing";
 
 /**
  * Every /api/v1 operation. The OpenAPI document and the MCP tools are both generated from this router's
@@ -18,6 +19,7 @@ export function createApiRouter() {
   api.route("/", competitorsRouter);
   api.route("/", blogSyncsRouter);
   api.route("/", personasRouter);
+  api.route("/", publishingRouter);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
