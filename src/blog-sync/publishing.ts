@@ -60,12 +60,23 @@ function permalinkOf(env: Env, url: string | null, fallback: string): string {
 }
 
 /** Publishes a queued post whose task carries the config's current fingerprint. */
-export async function publishQueuedPost(env: Env, w: WorkspaceDb, postId: number): Promise<PublishOutcome> {
+export async function publishQueuedPost(
+  env: Env,
+  w: WorkspaceDb,
+  postId: number,
+  options: { waitMs?: number } = {},
+): Promise<PublishOutcome> {
   // Gates before waiting for the browser: a closed one costs no browser turn.
   const before = await gatesOf(w, postId);
   if ("outcome" in before) return before.outcome;
   try {
-    return await inBrowserTurn(env, w.workspaceId, `publishing post ${postId}`, () => publishInTurn(env, w, postId));
+    return await inBrowserTurn(
+      env,
+      w.workspaceId,
+      `publishing post ${postId}`,
+      () => publishInTurn(env, w, postId),
+      options,
+    );
   } catch (err) {
     if (isDomainError(err, "browser_busy")) {
       const delaySeconds = err.retryAfterSeconds ?? 60;

@@ -272,6 +272,15 @@ export class ForumClient {
     if (submission.flair_id !== undefined) form.flair_id = submission.flair_id;
     if (this.modhash) form.uh = this.modhash;
     const res = await this.send(what, "POST", "/api/submit", form);
+    // A gateway error after a submit says nothing about whether the forum stored the post.
+    if (res.status >= 500)
+      throw new ForumError(
+        "uncertain",
+        `${what}: the forum answered HTTP ${res.status}; the post may or may not exist`,
+        {
+          status: res.status,
+        },
+      );
     if (res.status !== 200) throw this.refused(what, res);
     const answer = this.parse(what, res, SubmitAnswer).json;
     const first = answer.errors[0];

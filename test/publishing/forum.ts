@@ -53,7 +53,7 @@ export async function uploads(account: string): Promise<any[]> {
 export async function stats(query: {
   group?: string;
   account?: string;
-}): Promise<{ now: number; max: number; total: number }> {
+}): Promise<{ now: number; max: number; total: number; spans: [number, number][] }> {
   const qs = new URLSearchParams(query as Record<string, string>).toString();
   return (await fetch(`${control}/stats?${qs}`)).json();
 }
