@@ -181,7 +181,7 @@ describe("publish preflight", () => {
       required_strings: 'the title must contain one of "guide"; the body must contain one of "zzz"',
       banned_strings: 'the subreddit bans these words: the title contains "POST"; the body contains "with"',
       title_length: "the title has 19 characters; the subreddit wants at least 50",
-      body_length: "the body has 36 characters; the subreddit allows at most 5",
+      body_length: "the body has 35 characters; the subreddit allows at most 5",
       body_policy: "the subreddit allows no body text in posts",
       domains: "the body links to banned domains: ads.example.com",
     });
