@@ -185,7 +185,7 @@ describe("real runs", () => {
       publish_immediately: true,
       max_posts: 2,
     });
-    // The publish consumer (real queue delivery) leaves an unapproved post as it is, so only its log line
+    // The publish consumer (real queue delivery) leaves an unapproved post queued with the closed gate named, so only its log line
     // shows that it handled the task. No earlier test of this file queues a task.
     const logged = vi.spyOn(console, "log");
     const handled = () =>
@@ -207,7 +207,7 @@ describe("real runs", () => {
       const end = Date.now() + 10_000;
       while (handled().length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
       expect(handled().map((line) => line.note)).toEqual(
-        Array(2).fill("post is not approved: stays queued, nothing submitted"),
+        Array(2).fill("gate closed: the post is not approved (POST .../items/:item_id/approve)"),
       );
     } finally {
       logged.mockRestore();
