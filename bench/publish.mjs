@@ -103,7 +103,10 @@ runMain(async () => {
       const started = performance.now();
       const res = await fetch(`${base}${route}`, {
         method,
-        headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const json = await res.json();
