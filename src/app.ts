@@ -1,9 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
-import { toHex } from "./auth/keys";
 import { ApiError, onError, respondError, validationFailed, validationHook, zodDetails } from "./errors";
-import { noQuery } from "./lib/openapi";
+import { noQuery } from "./http/openapi";
+import { toHex } from "./lib/crypto";
 import { adminRouter } from "./routes/admin";
 import { adminPersonasRouter } from "./routes/admin-personas";
 import { createApiRouter, openApiDocument } from "./routes/api";

@@ -87,7 +87,8 @@ function deadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
  * with a session that sends requests from that page, and closes everything whatever happens.
  */
 export async function withForumPage<T>(
-  binding: Fetcher,
+  /** The BROWSER binding (typed `BrowserRun` by wrangler; puppeteer takes it as a fetcher). */
+  binding: unknown,
   options: { landingUrl: string; cookies: CookieParam[]; timeoutMs?: number },
   work: (session: BrowserSession) => Promise<T>,
 ): Promise<T> {
@@ -101,7 +102,7 @@ export async function withForumPage<T>(
   };
   const run = async (): Promise<T> => {
     try {
-      browser = await puppeteer.launch(binding);
+      browser = await puppeteer.launch(binding as Parameters<typeof puppeteer.launch>[0]);
     } catch (err) {
       throw new BrowserError(`the browser could not be started: ${(err as Error).message}`, "launch");
     }

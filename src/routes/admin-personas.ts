@@ -5,7 +5,7 @@ import { requireAdmin } from "../auth/middleware";
 import { getWorkspace } from "../db/api-keys";
 import { directoryDb, workspaceDb } from "../db/client";
 import { notFound } from "../errors";
-import { createRouter, integerParam, jsonResponse, noQuery } from "../lib/openapi";
+import { createRouter, integerParam, jsonResponse, noQuery } from "../http/openapi";
 import { listPersonas, setPersonaApproval } from "../personas/personas";
 import { PersonaSchema } from "./personas";
 

@@ -1,11 +1,12 @@
 // Operator API (/admin/v1, bearer ADMIN_TOKEN): workspaces and their API keys. Not part of /api/v1, its
 // OpenAPI document or the tool protocol.
 import { createRoute, z } from "@hono/zod-openapi";
+import { forgetKeyId } from "../auth/key-cache";
 import { requireAdmin } from "../auth/middleware";
 import { createKey, createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import { notFound } from "../errors";
-import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../lib/openapi";
+import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../http/openapi";
 
 const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
 const KeySchema = z.object({
@@ -119,6 +120,7 @@ adminRouter
       const { workspace_id, key_id } = c.req.valid("param");
       const key = await revokeKey(directoryDb(c.env), workspace_id, key_id);
       if (!key) throw notFound("key");
+      forgetKeyId(key.id);
       return c.json(key, 200);
     },
   );

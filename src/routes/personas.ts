@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../lib/openapi";
+import { callerDb } from "../http/context";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
 import {
   createPersona,
   getPersona,

@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { batchWithKey, checkingKeyInQuery } from "../auth/key-in-query";
 import { listPosts, updatePostState } from "../db/posts";
 import { notFound } from "../errors";
-import { callerDb } from "../lib/context";
+import { callerDb } from "../http/context";
 import {
   apiRoute,
   createRouter,
@@ -13,7 +12,7 @@ import {
   nextOffset,
   pageEnvelope,
   queryBoolean,
-} from "../lib/openapi";
+} from "../http/openapi";
 
 export const PostSchema = z
   .object({
@@ -103,29 +102,25 @@ const patchPostRoute = apiRoute({
 });
 
 export const postsRouter = createRouter()
-  // The hot read: its key check rides in the same D1 batch as the page and the count.
-  .openapi(
-    listPostsRoute,
-    checkingKeyInQuery(async (c) => {
-      const q = c.req.valid("query");
-      const limit = q.limit ?? 100;
-      const offset = q.offset ?? 0;
-      const { data, count } = await listPosts(c.env.DB, (build) => batchWithKey(c, build), {
-        keywordId: q.keyword_id,
-        subreddit: q.subreddit?.replace(/^\/?r\//i, ""),
-        priority: q.priority,
-        answered: q.answered_status === undefined ? undefined : q.answered_status === "answered",
-        hasCompetitors: q.has_competitors,
-        includeArchived: q.include_archived ?? false,
-        search: q.search,
-        sortBy: q.sort_by,
-        sortOrder: q.sort_order ?? "desc",
-        limit,
-        offset,
-      });
-      return c.json({ data, count, next_offset: nextOffset(offset, data.length, count) }, 200);
-    }),
-  )
+  .openapi(listPostsRoute, async (c) => {
+    const q = c.req.valid("query");
+    const limit = q.limit ?? 100;
+    const offset = q.offset ?? 0;
+    const { data, count } = await listPosts(callerDb(c), {
+      keywordId: q.keyword_id,
+      subreddit: q.subreddit?.replace(/^\/?r\//i, ""),
+      priority: q.priority,
+      answered: q.answered_status === undefined ? undefined : q.answered_status === "answered",
+      hasCompetitors: q.has_competitors,
+      includeArchived: q.include_archived ?? false,
+      search: q.search,
+      sortBy: q.sort_by,
+      sortOrder: q.sort_order ?? "desc",
+      limit,
+      offset,
+    });
+    return c.json({ data, count, next_offset: nextOffset(offset, data.length, count) }, 200);
+  })
   .openapi(patchPostRoute, async (c) => {
     const { id } = c.req.valid("param");
     const post = await updatePostState(callerDb(c), id, c.req.valid("json"));

@@ -3,8 +3,8 @@ import { z } from "@hono/zod-openapi";
 import { approveSyncedPost } from "../blog-sync/approval";
 import { publishPreflight } from "../blog-sync/publish-preflight";
 import { checkReadiness } from "../blog-sync/readiness";
-import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, jsonBody, jsonResponse, pathId } from "../lib/openapi";
+import { callerDb } from "../http/context";
+import { apiRoute, createRouter, jsonBody, jsonResponse, pathId } from "../http/openapi";
 import { SyncedPostSchema } from "./blog-syncs";
 import { CheckSchema } from "./personas";
 
