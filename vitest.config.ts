@@ -14,6 +14,8 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             FIXTURE_ORIGIN: inject<string>("fixtureOrigin"),
+            // The local forum (test/fixtures/forum/) served by the fixture server.
+            FORUM_BASE_URL: `${inject<string>("fixtureOrigin")}/forum`,
             ADMIN_TOKEN: "test-admin-token",
             SESSION_KEY: "dGVzdC1zZXNzaW9uLWtleS0zMi1ieXRlcy1sb25nISE=",
             ALLOW_PRIVATE_FETCH: "true",

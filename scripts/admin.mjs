@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run admin -- <command>: the operator CLI over /admin/v1 (workspaces and API keys).
+// npm run admin -- <command>: the operator CLI over /admin/v1 (workspaces, API keys and personas).
 import { EXIT_FAILED, integerOption, parseCommandLine, runMain, UsageError } from "./lib/cli.mjs";
 import { adminConnection } from "./lib/cli-settings.mjs";
 import { readDevVars } from "./lib/dev-vars.mjs";
@@ -13,6 +13,9 @@ commands:
                       (a temporary key: 60 to 7776000 seconds, i.e. up to 90 days)
   keys list WORKSPACE_ID
   keys revoke WORKSPACE_ID KEY_ID
+  personas list WORKSPACE_ID
+  personas approve WORKSPACE_ID PERSONA_ID   (approved for the customer: allows publishing)
+  personas revoke WORKSPACE_ID PERSONA_ID
 
 options:
   --base-url URL      the service (default: $THREADWATCH_BASE_URL, then http://localhost:8787)
@@ -135,6 +138,48 @@ const COMMANDS = {
       path: `/workspaces/${idArgument("WORKSPACE_ID", workspace)}/keys/${idArgument("KEY_ID", key)}`,
     }),
     print: (k) => `revoked key ${k.id} "${k.name}" (${k.prefix}…) of workspace ${k.workspace_id} at ${k.revoked_at}`,
+  },
+  "personas list": {
+    usage: "personas list WORKSPACE_ID",
+    arity: 1,
+    request: ([workspace]) => ({
+      method: "GET",
+      path: `/workspaces/${idArgument("WORKSPACE_ID", workspace)}/personas`,
+    }),
+    print: ({ data }) =>
+      data.length === 0
+        ? "no personas"
+        : table(
+            ["ID", "USERNAME", "ACTIVE", "AUTH", "BROWSER", "APPROVED", "LAST CHECKED", "LAST ERROR"],
+            data.map((p) => [
+              p.id,
+              p.username,
+              p.active,
+              p.auth_completed,
+              p.browser_ready,
+              p.approved,
+              p.last_checked_at,
+              p.last_error,
+            ]),
+          ),
+  },
+  "personas approve": {
+    usage: "personas approve WORKSPACE_ID PERSONA_ID",
+    arity: 2,
+    request: ([workspace, persona]) => ({
+      method: "POST",
+      path: `/workspaces/${idArgument("WORKSPACE_ID", workspace)}/personas/${idArgument("PERSONA_ID", persona)}/approve`,
+    }),
+    print: (p) => `approved persona ${p.id} (u/${p.username}) for the customer`,
+  },
+  "personas revoke": {
+    usage: "personas revoke WORKSPACE_ID PERSONA_ID",
+    arity: 2,
+    request: ([workspace, persona]) => ({
+      method: "POST",
+      path: `/workspaces/${idArgument("WORKSPACE_ID", workspace)}/personas/${idArgument("PERSONA_ID", persona)}/revoke`,
+    }),
+    print: (p) => `revoked the approval of persona ${p.id} (u/${p.username})`,
   },
 };
 

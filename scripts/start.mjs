@@ -70,7 +70,10 @@ runMain(async () => {
   const demo = await ensureDemoWorkspace(DEFAULT_PERSIST_DIR);
 
   step(`starting wrangler dev on port ${port}`);
-  const child = startDevServer({ port, vars: { ALLOW_PRIVATE_FETCH: "true", ...monitoringVars() } });
+  // FORUM_BASE_URL from the environment points the browser operations at another forum (npm run dev:forum).
+  const forum = process.env.FORUM_BASE_URL ? { FORUM_BASE_URL: process.env.FORUM_BASE_URL } : {};
+  if (forum.FORUM_BASE_URL) step(`forum: ${forum.FORUM_BASE_URL}`);
+  const child = startDevServer({ port, vars: { ALLOW_PRIVATE_FETCH: "true", ...monitoringVars(), ...forum } });
   let stopping = false;
   const stop = () => {
     stopping = true;

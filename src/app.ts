@@ -5,6 +5,7 @@ import { ApiError, onError, respondError, validationFailed, validationHook, zodD
 import { noQuery } from "./http/openapi";
 import { toHex } from "./lib/crypto";
 import { adminRouter } from "./routes/admin";
+import { adminPersonasRouter } from "./routes/admin-personas";
 import { createApiRouter, openApiDocument } from "./routes/api";
 import { refuseDeleteBody } from "./routes/delete-body";
 import { createMcpRouter } from "./routes/mcp";
@@ -37,6 +38,7 @@ export function createApp() {
   });
   app.route("/api/v1", api);
   app.route("/admin/v1", adminRouter);
+  app.route("/admin/v1", adminPersonasRouter);
   app.route(
     "/mcp",
     createMcpRouter(api, (request, env, ctx) => app.fetch(request, env, ctx)),

@@ -13,9 +13,10 @@ import {
   updateConfig,
 } from "../db/blog-sync-configs";
 import type { WorkspaceDb } from "../db/client";
+import { getPersonaRow } from "../db/personas";
 import { coordinatorFor } from "../durable/workspace-coordinator";
 import type { Env } from "../env";
-import { notFound as domainNotFound, invalidState, notFound } from "../lib/domain-errors";
+import { notFound as domainNotFound, invalidInput, invalidState, notFound } from "../lib/domain-errors";
 import { allowPrivateFetch, checkBlogUrl, configFingerprint, normalizeSubreddit } from "./config-rules";
 
 /** The body of POST /actions/blog-subreddit-syncs (already schema-checked). */
@@ -28,6 +29,7 @@ export interface ConfigInput {
   active?: boolean;
   publish_immediately?: boolean;
   max_posts?: number;
+  flair_id?: string | null;
 }
 
 /** Defaults of a new config: active for the daily run, but nothing is queued for publishing unless asked. */
@@ -37,6 +39,7 @@ const DEFAULTS = {
   active: true,
   publishImmediately: false,
   maxPosts: 5,
+  flairId: null as string | null,
 };
 
 async function settingsFor(
@@ -55,7 +58,8 @@ async function settingsFor(
     publishImmediately: input.publish_immediately ?? current.publishImmediately,
     maxPosts: input.max_posts ?? current.maxPosts,
   };
-  return { ...fields, fingerprint: await configFingerprint(fields) };
+  const flairId = input.flair_id !== undefined ? input.flair_id : current.flairId;
+  return { ...fields, flairId, fingerprint: await configFingerprint(fields) };
 }
 
 async function announce(env: Env, w: WorkspaceDb, row: SyncConfigRow): Promise<void> {
@@ -84,6 +88,9 @@ export async function saveConfig(
   input: ConfigInput,
 ): Promise<{ config: SyncConfigView; created: boolean }> {
   const blogUrl = input.blog_url !== undefined ? checkBlogUrl(input.blog_url, allowPrivateFetch(env)) : undefined;
+  // persona_id is a reference (migration 0020): a persona of this workspace.
+  if (typeof input.persona_id === "number" && !(await getPersonaRow(w, input.persona_id)))
+    throw invalidInput([{ path: "body.persona_id", message: "no persona with this id in the workspace" }]);
   if (input.id !== undefined) {
     const base = await getConfigRow(w, input.id);
     if (!base) throw notFound("sync config");

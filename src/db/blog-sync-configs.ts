@@ -21,6 +21,7 @@ export function serializeConfig(row: SyncConfigRow, items: ItemCounts = zeroCoun
     active: row.active,
     publish_immediately: row.publishImmediately,
     max_posts: row.maxPosts,
+    flair_id: row.flairId,
     fingerprint: row.fingerprint,
     last_run_at: row.lastRunAt,
     last_error: row.lastError,
@@ -41,6 +42,8 @@ export interface ConfigSettings {
   active: boolean;
   publishImmediately: boolean;
   maxPosts: number;
+  /** Not fingerprinted; absent keeps the stored value (null on insert). */
+  flairId?: string | null;
   fingerprint: string;
 }
 

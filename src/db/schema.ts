@@ -204,12 +204,14 @@ export const syncConfigs = sqliteTable(
     blogUrl: text("blog_url").notNull(),
     /** Stored without `r/`, as given (Reddit names are case-insensitive; matching uses lower()). */
     subreddit: text("subreddit").notNull(),
-    /** Preferred persona. A plain integer until the personas table exists (issue 6 adds the reference). */
+    /** Preferred persona; a reference to personas kept by triggers (migration 0020). */
     personaId: integer("persona_id"),
     includeMedia: integer("include_media", { mode: "boolean" }).notNull().default(false),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     publishImmediately: integer("publish_immediately", { mode: "boolean" }).notNull().default(false),
     maxPosts: integer("max_posts").notNull().default(5),
+    /** Link flair template id for published posts (SPEC 6; not fingerprinted). */
+    flairId: text("flair_id"),
     /** SHA-256 hex of the canonical JSON of the fingerprinted settings (docs/blog-sync.md, "Fingerprint"). */
     fingerprint: text("fingerprint").notNull(),
     /** Bumped by every update, so the workspace Durable Object can order fingerprint notices. */
@@ -259,6 +261,8 @@ export const syncedPosts = sqliteTable(
     publishedAt: text("published_at"),
     /** Set when a person edited the draft: runs never overwrite it (content_hash stays the source's). */
     editedAt: text("edited_at"),
+    /** Set just before a submission is sent: a retry looks in the account's submitted list first. */
+    submitAttemptedAt: text("submit_attempted_at"),
   },
   (t) => [
     uniqueIndex("synced_posts_config_source_unique").on(t.configId, t.sourceUrl),
@@ -375,4 +379,30 @@ export const syncRunItems = sqliteTable(
     error: text("error"),
   },
   (t) => [index("sync_run_items_ws_run_idx").on(t.workspaceId, t.runId, t.position)],
+);
+
+// Personas (SPEC 6, migration 0020): forum accounts of a workspace. `session_ciphertext` holds the account's
+// forum cookies encrypted with AES-GCM under SESSION_KEY (src/lib/session-crypto.ts); it is never returned.
+export const personas = sqliteTable(
+  "personas",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** Without `u/`; unique per workspace case-insensitively. */
+    username: text("username").notNull(),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    authCompleted: integer("auth_completed", { mode: "boolean" }).notNull().default(false),
+    browserReady: integer("browser_ready", { mode: "boolean" }).notNull().default(false),
+    /** Set only through the admin API ("approved for the customer"). */
+    approved: integer("approved", { mode: "boolean" }).notNull().default(false),
+    /** SECRET: `v1.<key id>.<iv>.<ciphertext>` (base64url), AES-GCM under SESSION_KEY. */
+    sessionCiphertext: text("session_ciphertext").notNull(),
+    lastCheckedAt: text("last_checked_at"),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("personas_ws_username_unique").on(t.workspaceId, sql`lower(${t.username})`)],
 );

@@ -1,6 +1,7 @@
 // What each queue message does. Every consumer is safe under repeated delivery: it re-reads the current
 // state and does nothing when the work is already done.
 
+import { publishQueuedPost } from "../blog-sync/publishing";
 import { runSync } from "../blog-sync/run-sync";
 import { getConfigRow } from "../db/blog-sync-configs";
 import { getSyncedPost, transitionSyncedPost } from "../db/blog-sync-posts";
@@ -45,9 +46,8 @@ export async function consumeSyncRun(message: SyncRunMessage, env: Env): Promise
 
 /**
  * A publish task (docs/blog-sync.md, "Background work"): when the config's fingerprint is no longer the one the task carries,
- * the post goes back to `draft` and the task is skipped. A post that is not approved stays `queued`.
- * Submission itself (approved posts) arrives with the publishing issue; until then an approved post also
- * stays `queued` and the task is acknowledged.
+ * the post goes back to `draft` and the task is skipped. Otherwise publishQueuedPost checks every gate of
+ * interface-spec 8.2 and submits at most once; a RATELIMIT or a busy browser sends the task again later.
  */
 export async function consumePublishPost(message: PublishPostMessage, env: Env): Promise<Verdict> {
   const w = workspaceDb(env, message.workspace_id);
@@ -61,6 +61,13 @@ export async function consumePublishPost(message: PublishPostMessage, env: Env):
       moved ? "config changed since the post was queued: back to draft, task skipped" : "post left the queue meanwhile",
     );
   }
-  if (!post.approvedAt) return ack("post is not approved: stays queued, nothing submitted");
-  return ack("post is approved, but submission is not available yet: stays queued");
+  const outcome = await publishQueuedPost(env, w, post.id);
+  if (outcome.kind === "done") return ack(outcome.note);
+  if (outcome.kind === "retry") return retry(outcome.note);
+  // Sent again as a new task: a rate limit is not a failed attempt counting towards the dead-letter queue.
+  await env.PUBLISH_QUEUE.send(message, { delaySeconds: Math.min(MAX_QUEUE_DELAY_SECONDS, outcome.delaySeconds) });
+  return ack(`${outcome.note}; task sent again with a ${outcome.delaySeconds} s delay`);
 }
+
+/** Queues accept delays of at most 12 hours. */
+const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;

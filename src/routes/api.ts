@@ -4,7 +4,9 @@ import { blogSyncsRouter } from "./blog-syncs";
 import { competitorsRouter } from "./competitors";
 import { keywordsRouter } from "./keywords";
 import { monitoringRouter } from "./monitoring";
+import { personasRouter } from "./personas";
 import { postsRouter } from "./posts";
+import { publishingRouter } from "./publishing";
 
 /**
  * Every /api/v1 operation. The OpenAPI document and the MCP tools are both generated from this router's
@@ -18,6 +20,8 @@ export function createApiRouter() {
   api.route("/", competitorsRouter);
   api.route("/", blogSyncsRouter);
   api.route("/", monitoringRouter);
+  api.route("/", personasRouter);
+  api.route("/", publishingRouter);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

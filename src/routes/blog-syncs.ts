@@ -42,6 +42,10 @@ export const BlogSyncConfigSchema = z
     active: z.boolean(),
     publish_immediately: z.boolean(),
     max_posts: z.number().int().openapi({ description: "Posts handled per run, 1..50" }),
+    flair_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "Link flair template id for published posts (not fingerprinted)" }),
     fingerprint: z.string().openapi({ description: "SHA-256 hex of the fingerprinted settings (interface-spec 2.6)" }),
     last_run_at: z.string().nullable().openapi({ format: "date-time" }),
     last_error: z.string().nullable().openapi({ description: "Null after a clean run" }),
@@ -82,6 +86,14 @@ const BlogSyncConfigInput = z
     active: z.boolean().optional().openapi({ description: "Default true" }),
     publish_immediately: z.boolean().optional().openapi({ description: "Default false" }),
     max_posts: maxPosts.optional().openapi({ description: "1..50, default 5" }),
+    flair_id: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .nullable()
+      .optional()
+      .openapi({ description: "A link flair template id of the subreddit (readiness lists them); not fingerprinted" }),
   })
   .superRefine((body, ctx) => {
     if (body.id !== undefined) return;
@@ -92,7 +104,7 @@ const BlogSyncConfigInput = z
   })
   .openapi("BlogSyncConfigInput");
 
-const SyncedPostSchema = z
+export const SyncedPostSchema = z
   .object({
     id: z.number().int(),
     config_id: z.number().int(),

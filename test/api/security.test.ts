@@ -43,7 +43,7 @@ const FIELD_VALUES: Record<string, unknown> = {
   blog_url: "https://blog.example.com/feed.xml",
   website_url: "https://competitor.example.com/",
   subreddit: "threadwatch_test",
-  username: "security_table_persona",
+  username: "security_persona",
 };
 
 const deref = (schema: Schema): Schema =>

@@ -71,13 +71,24 @@ describe("POST /actions/blog-subreddit-syncs: upsert", () => {
     const same = await save({ id: created.id, include_media: true });
     expect(same.status).toBe(200);
     expect(same.body.fingerprint).toBe(created.fingerprint);
-    const moved = await save({ id: created.id, subreddit: "programming", persona_id: 7 });
+    const persona = await callJson("/api/v1/actions/personas", {
+      key: ws.writeKey,
+      method: "POST",
+      body: { username: "configs_persona", cookies: [{ name: "reddit_session", value: "x" }] },
+    });
+    const personaId = persona.body.id as number;
+    const unknown = await save({ id: created.id, persona_id: personaId + 1000 });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details).toEqual([
+      { path: "body.persona_id", message: "no persona with this id in the workspace" },
+    ]);
+    const moved = await save({ id: created.id, subreddit: "programming", persona_id: personaId });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({
       id: created.id,
       blog_url: blog("c"),
       subreddit: "programming",
-      persona_id: 7,
+      persona_id: personaId,
       include_media: true,
     });
     expect(moved.body.fingerprint).not.toBe(created.fingerprint);

@@ -86,7 +86,7 @@ describe("publish queue consumer", () => {
     expect((await getSyncedPost(workspaceDb(env, ws.id), post.id))?.state).toBe("draft");
   });
 
-  it("a task with the current fingerprint leaves an unapproved (or, until submission exists, approved) post queued", async () => {
+  it("a task with the current fingerprint leaves an unapproved post, or an approved one with no ready persona, queued with the closed gate named", async () => {
     const config = await createConfig(ws, {
       blog_url: newBlog().feedUrl,
       subreddit: "rust",
@@ -110,6 +110,8 @@ describe("publish queue consumer", () => {
     expect((await getSyncedPost(w, unapproved.id))?.state).toBe("queued");
     expect((await getSyncedPost(w, approved.id))?.state).toBe("queued");
     expect((await getSyncedPost(w, approved.id))?.forumPostId).toBeNull();
+    expect((await getSyncedPost(w, unapproved.id))?.error).toMatch(/gate closed: the post is not approved/);
+    expect((await getSyncedPost(w, approved.id))?.error).toMatch(/gate closed: no active, auth-completed/);
   });
 
   it("a task for another workspace's post, or a post that is not queued, changes nothing", async () => {

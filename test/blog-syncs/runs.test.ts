@@ -225,7 +225,7 @@ describe("real runs", () => {
       sent.map((body, n) => ({ id: `queued-${config.id}-${n}`, timestamp: new Date(), attempts: 1, body })),
     );
     expect((await handleQueueBatch(batch, env)).map((d) => [d.outcome, d.note])).toEqual(
-      Array(2).fill(["ack", "post is not approved: stays queued, nothing submitted"]),
+      Array(2).fill(["ack", "gate closed: the post is not approved (POST .../items/:item_id/approve)"]),
     );
     expect((await items(ws, config.id, "queued")).count).toBe(2);
     expect((await items(ws, config.id, "draft")).count).toBe(0);

@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+// npm run verify -- --base-url URL --admin-token T --workspace W [--config ID] [--post ID] [--verify-media]
+// SPEC 11: the recommended order of interface-spec 4.2 as a client runs it against a running service, with
+// temporary keys it creates and deletes, then the clean state of interface-spec 8.4. Prints a report; exit
+// 1 when anything is not clean (a step failed, readiness or the preflight said no, or the state is dirty).
+// It never publishes, never approves, and uploads media only with --verify-media.
+import { EXIT_FAILED, integerOption, parseCommandLine, runMain, UsageError } from "./lib/cli.mjs";
+import { readDevVars } from "./lib/dev-vars.mjs";
+
+const USAGE = `usage: npm run verify -- --workspace W [--base-url URL] [--admin-token T] [--config ID] [--post ID] [--verify-media]
+
+  --workspace W      the workspace to verify
+  --base-url URL     the service (default http://localhost:8787)
+  --admin-token T    admin bearer token (default: $ADMIN_TOKEN, then ADMIN_TOKEN in .dev.vars)
+  --config ID        the sync config (default: the workspace's first)
+  --post ID          the synced post to preflight (default: the config's newest draft or queued post)
+  --verify-media     let readiness upload the drafts' images (default: nothing is uploaded)
+  --json             print the report as JSON`;
+
+const TEMP_KEY_SECONDS = 900;
+
+runMain(async () => {
+  const { values } = parseCommandLine(process.argv.slice(2), {
+    "base-url": { type: "string", default: "http://localhost:8787" },
+    "admin-token": { type: "string" },
+    workspace: { type: "string" },
+    config: { type: "string" },
+    post: { type: "string" },
+    "verify-media": { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+  });
+  if (!values.workspace) throw new UsageError("--workspace is required");
+  const workspace = integerOption("workspace", values.workspace, { min: 1, max: Number.MAX_SAFE_INTEGER });
+  const token = values["admin-token"] ?? process.env.ADMIN_TOKEN ?? readDevVars().ADMIN_TOKEN;
+  if (!token) throw new UsageError("no admin token: pass --admin-token or set ADMIN_TOKEN");
+  const base = values["base-url"].replace(/\/+$/, "");
+
+  const steps = [];
+  const record = (name, ok, detail) => {
+    steps.push({ name, ok, detail });
+    if (!values.json) console.log(`${ok ? "ok  " : "FAIL"}  ${name}${detail ? `: ${detail}` : ""}`);
+  };
+  const call = async (method, path, { bearer, body } = {}) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    let json = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body: json, text };
+  };
+  const why = (res) =>
+    res.body?.error ? `${res.status} ${res.body.error.code}: ${res.body.error.message}` : `HTTP ${res.status}`;
+
+  // 1. Temporary keys (interface-spec 5: "temporary read and write keys are used in verification").
+  const keys = [];
+  for (const scope of ["read", "read_write"]) {
+    const res = await call("POST", `/admin/v1/workspaces/${workspace}/keys`, {
+      bearer: token,
+      body: { name: `verify ${scope} ${new Date().toISOString()}`, scope, expires_in_seconds: TEMP_KEY_SECONDS },
+    });
+    if (res.status !== 201) {
+      record(`create temporary ${scope} key`, false, why(res));
+      break;
+    }
+    keys.push(res.body);
+    record(`create temporary ${scope} key`, true, `${res.body.prefix}… expires ${res.body.expires_at}`);
+  }
+  const [readKey, writeKey] = keys;
+  try {
+    if (keys.length === 2) await recommendedOrder(readKey.key, writeKey.key);
+  } finally {
+    // 6. Delete the temporary keys, whatever happened.
+    for (const key of keys) {
+      const res = await call("DELETE", `/admin/v1/workspaces/${workspace}/keys/${key.id}`, { bearer: token });
+      record(`delete temporary key ${key.prefix}…`, res.status === 200, res.status === 200 ? null : why(res));
+    }
+  }
+  await cleanState();
+
+  async function recommendedOrder(read, write) {
+    // 2. get_blog_subreddit_syncs
+    const list = await call("GET", "/api/v1/actions/blog-subreddit-syncs", { bearer: read });
+    if (list.status !== 200) return record("get_blog_subreddit_syncs", false, why(list));
+    const config = values.config ? list.body.data.find((c) => String(c.id) === values.config) : list.body.data[0];
+    record(
+      "get_blog_subreddit_syncs",
+      !!config,
+      config
+        ? `${list.body.count} configs; using ${config.id} (${config.blog_url} → r/${config.subreddit})`
+        : "no such config",
+    );
+    if (!config) return;
+    const path = `/api/v1/actions/blog-subreddit-syncs/${config.id}`;
+    // 3. post_blog_subreddit_syncs_id_run with dry_run=true: writes nothing.
+    const dry = await call("POST", `${path}/run`, { bearer: write, body: { dry_run: true } });
+    record(
+      "dry run",
+      dry.status === 200 && dry.body.run.status !== "failed",
+      dry.status === 200
+        ? `${dry.body.run.status}, ${dry.body.items.length} items previewed, source ${dry.body.run.source_kind}`
+        : why(dry),
+    );
+    // 4. post_blog_subreddit_syncs_id_readiness (media only when asked).
+    const ready = await call("POST", `${path}/readiness`, {
+      bearer: write,
+      body: { verify_media_upload: values["verify-media"] },
+    });
+    if (ready.status !== 200) record("readiness", false, why(ready));
+    else {
+      const failed = ready.body.checks.filter((c) => !c.ok);
+      record(
+        "readiness",
+        ready.body.ready,
+        ready.body.ready
+          ? `persona u/${ready.body.persona.username}, r/${ready.body.subreddit}, ${ready.body.media.length} media uploaded`
+          : failed.map((c) => `${c.name}: ${c.reason}`).join("; "),
+      );
+    }
+    // 5. post_blog_subreddit_syncs_id_publish_preflight, one selected post.
+    let postId = values.post ? Number(values.post) : undefined;
+    if (postId === undefined) {
+      for (const state of ["draft", "queued"]) {
+        const items = await call("GET", `${path}/items?state=${state}&limit=1`, { bearer: read });
+        if (items.status === 200 && items.body.data[0]) {
+          postId = items.body.data[0].id;
+          break;
+        }
+      }
+    }
+    if (postId === undefined)
+      return record("publish preflight", true, "skipped: the config has no draft or queued post");
+    const pre = await call("POST", `${path}/publish-preflight`, { bearer: write, body: { synced_post_id: postId } });
+    if (pre.status !== 200) return record(`publish preflight of post ${postId}`, false, why(pre));
+    const failed = pre.body.checks.filter((c) => !c.ok);
+    record(
+      `publish preflight of post ${postId}`,
+      pre.body.ok,
+      pre.body.ok
+        ? `would submit "${pre.body.submission.title}" to r/${pre.body.submission.sr}`
+        : failed.map((c) => `${c.name}: ${c.reason}`).join("; "),
+    );
+  }
+
+  async function cleanState() {
+    // interface-spec 8.4: no temporary keys, no queued posts, no failed items, last_error null, zero published.
+    const list = await call("GET", `/admin/v1/workspaces/${workspace}/keys`, { bearer: token });
+    if (list.status !== 200) return record("clean state: temporary keys", false, why(list));
+    const now = Date.now();
+    const live = list.body.data.filter((k) => k.expires_at && !k.revoked_at && Date.parse(k.expires_at) > now);
+    record(
+      "clean state: no temporary API keys",
+      live.length === 0,
+      live.length ? `${live.length} usable: ${live.map((k) => k.prefix).join(", ")}` : null,
+    );
+    // A short-lived key to read the configs; deleted right after.
+    const reader = await call("POST", `/admin/v1/workspaces/${workspace}/keys`, {
+      bearer: token,
+      body: { name: "verify clean-state read", scope: "read", expires_in_seconds: 60 },
+    });
+    if (reader.status !== 201) return record("clean state: sync items", false, why(reader));
+    try {
+      const configs = await call("GET", "/api/v1/actions/blog-subreddit-syncs", { bearer: reader.body.key });
+      if (configs.status !== 200) return record("clean state: sync items", false, why(configs));
+      const sum = (state) => configs.body.data.reduce((n, c) => n + c.item_counts[state], 0);
+      record("clean state: no queued posts", sum("queued") === 0, `${sum("queued")} queued`);
+      record("clean state: no failed sync items", sum("failed") === 0, `${sum("failed")} failed`);
+      record("clean state: zero published posts", sum("published") === 0, `${sum("published")} published`);
+      const errors = configs.body.data.filter((c) => c.last_error !== null);
+      record(
+        "clean state: last_error null",
+        errors.length === 0,
+        errors.map((c) => `config ${c.id}: ${c.last_error}`).join("; ") || null,
+      );
+    } finally {
+      await call("DELETE", `/admin/v1/workspaces/${workspace}/keys/${reader.body.id}`, { bearer: token });
+    }
+  }
+
+  const clean = steps.every((s) => s.ok);
+  if (values.json) console.log(JSON.stringify({ clean, steps }, null, 2));
+  else
+    console.log(
+      `\n${clean ? "clean: verification made no public change and everything passed" : "NOT clean: see FAIL lines above"}`,
+    );
+  return clean ? 0 : EXIT_FAILED;
+}, USAGE);

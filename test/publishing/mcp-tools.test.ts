@@ -1,0 +1,22 @@
+import { expect, it } from "vitest";
+import { type OpenApiDocumentLike, toolsFromOpenApi } from "../../src/mcp/tools";
+import { callJson } from "../helpers";
+
+it("readiness and publish preflight are tools with the SPEC 7 names; approval and admin never are", async () => {
+  const doc = (await callJson("/api/v1/openapi.json")).body as OpenApiDocumentLike;
+  const names = toolsFromOpenApi(doc).map((t) => t.name);
+  expect(names).toEqual(
+    expect.arrayContaining([
+      "get_blog_subreddit_syncs",
+      "post_blog_subreddit_syncs_id_run",
+      "post_blog_subreddit_syncs_id_readiness",
+      "post_blog_subreddit_syncs_id_publish_preflight",
+      "post_personas",
+      "get_personas",
+      "post_personas_id_preflight",
+    ]),
+  );
+  expect(names.filter((n) => /approve|revoke/.test(n))).toEqual([]);
+  // The approval route is documented (REST) but marked as no tool.
+  expect(Object.keys((doc as any).paths)).toContain("/actions/blog-subreddit-syncs/{id}/items/{item_id}/approve");
+});
