@@ -62,9 +62,9 @@ describe("initialize", () => {
         label,
       ).toEqual(positions);
     }
-    // Today: listing and running syncs exist (readiness and preflight arrive with their routes).
+    // Every step exists now: listing, the dry run, readiness and the one-post preflight, in that order.
     expect(writer.getInstructions()).toContain(
-      "Blog sync, in the recommended order: get_blog_subreddit_syncs; post_blog_subreddit_syncs_id_run with dry_run=true.",
+      "Blog sync, in the recommended order: get_blog_subreddit_syncs; post_blog_subreddit_syncs_id_run with dry_run=true; post_blog_subreddit_syncs_id_readiness; post_blog_subreddit_syncs_id_publish_preflight for one selected synced post.",
     );
     expect(reader.getInstructions()).not.toContain("post_blog_subreddit_syncs_id_run");
   });
