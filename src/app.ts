@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
 import { toHex } from "./auth/keys";
+import { createConsoleRouter } from "./console/router";
 import { ApiError, onError, respondError, validationFailed, validationHook, zodDetails } from "./errors";
 import { noQuery } from "./lib/openapi";
 import { adminRouter } from "./routes/admin";
@@ -35,6 +36,7 @@ export function createApp() {
   });
   app.route("/api/v1", api);
   app.route("/admin/v1", adminRouter);
+  app.route("/app", createConsoleRouter());
   app.route(
     "/mcp",
     createMcpRouter(api, (request, env, ctx) => app.fetch(request, env, ctx)),

@@ -1,5 +1,5 @@
 // Records of real sync runs (dry runs leave none).
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { nowIso, type WorkspaceDb } from "./client";
 import { syncConfigs, syncRuns } from "./schema";
 
@@ -117,4 +117,15 @@ export async function getRun(w: WorkspaceDb, runId: number): Promise<SyncRunRow 
     .from(syncRuns)
     .where(and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.id, runId)))
     .get();
+}
+
+/** The config's most recent runs, newest first (the console's sync page). */
+export async function listRecentRuns(w: WorkspaceDb, configId: number, limit = 10): Promise<SyncRunRow[]> {
+  return w.db
+    .select()
+    .from(syncRuns)
+    .where(and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.configId, configId)))
+    .orderBy(desc(syncRuns.startedAt), desc(syncRuns.id))
+    .limit(limit)
+    .all();
 }

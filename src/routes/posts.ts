@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { batchWithKey, checkingKeyInQuery } from "../auth/key-in-query";
 import { listPosts, updatePostState } from "../db/posts";
+import type { PostFilters } from "../db/posts-query";
 import { notFound } from "../errors";
 import { callerDb } from "../lib/context";
 import {
@@ -42,7 +43,7 @@ export const PostSchema = z
 
 const PostListSchema = pageEnvelope(PostSchema, "PostList", "Rows matching the filters (all pages)");
 
-const PostsQuery = z.strictObject({
+export const PostsQuery = z.strictObject({
   keyword_id: integerParam(1).optional().openapi({ description: "Only posts that matched this keyword" }),
   subreddit: z
     .string()
@@ -73,7 +74,24 @@ const PostsQuery = z.strictObject({
   offset: integerParam(0).optional().openapi({ default: 0, description: "Rows to skip, default 0" }),
 });
 
-const PostPatch = z
+/** The query of GET /posts as the listing's filters, with its defaults (the console's inbox uses it too). */
+export function postFilters(q: z.infer<typeof PostsQuery>): PostFilters {
+  return {
+    keywordId: q.keyword_id,
+    subreddit: q.subreddit?.replace(/^\/?r\//i, ""),
+    priority: q.priority,
+    answered: q.answered_status === undefined ? undefined : q.answered_status === "answered",
+    hasCompetitors: q.has_competitors,
+    includeArchived: q.include_archived ?? false,
+    search: q.search,
+    sortBy: q.sort_by,
+    sortOrder: q.sort_order ?? "desc",
+    limit: q.limit ?? 100,
+    offset: q.offset ?? 0,
+  };
+}
+
+export const PostPatch = z
   .strictObject({
     is_answered: z.boolean().optional(),
     archived: z.boolean().optional(),
@@ -107,23 +125,9 @@ export const postsRouter = createRouter()
   .openapi(
     listPostsRoute,
     checkingKeyInQuery(async (c) => {
-      const q = c.req.valid("query");
-      const limit = q.limit ?? 100;
-      const offset = q.offset ?? 0;
-      const { data, count } = await listPosts(c.env.DB, (build) => batchWithKey(c, build), {
-        keywordId: q.keyword_id,
-        subreddit: q.subreddit?.replace(/^\/?r\//i, ""),
-        priority: q.priority,
-        answered: q.answered_status === undefined ? undefined : q.answered_status === "answered",
-        hasCompetitors: q.has_competitors,
-        includeArchived: q.include_archived ?? false,
-        search: q.search,
-        sortBy: q.sort_by,
-        sortOrder: q.sort_order ?? "desc",
-        limit,
-        offset,
-      });
-      return c.json({ data, count, next_offset: nextOffset(offset, data.length, count) }, 200);
+      const filters = postFilters(c.req.valid("query"));
+      const { data, count } = await listPosts(c.env.DB, (build) => batchWithKey(c, build), filters);
+      return c.json({ data, count, next_offset: nextOffset(filters.offset, data.length, count) }, 200);
     }),
   )
   .openapi(patchPostRoute, async (c) => {
