@@ -20,6 +20,8 @@ const PLACED_FIELDS = [
   "sort_order",
 ];
 
+export const CONSOLE_PAGE_SIZE = 25;
+
 /** The inbox's query string: an empty field of the filter form means "no filter". */
 function filterQuery(url: string): FormValues {
   const out: FormValues = {};
@@ -93,7 +95,11 @@ function PostCard({ c, post, back }: { c: ConsoleContext; post: PostView; back: 
         {post.archived ? <> · archived</> : null}
         {post.skipped ? <> · skipped</> : null}
       </p>
-      {post.selftext ? <div class="body">{post.selftext}</div> : null}
+      {post.selftext ? (
+        <section class="body" tabindex={0} aria-label={`Text of ${post.title}`}>
+          {post.selftext}
+        </section>
+      ) : null}
       <p class="meta">
         {post.matched_keywords.length > 0 ? <>Keywords: {post.matched_keywords.join(", ")}. </> : null}
         {post.mentioned_competitors.length > 0 ? <>Competitors: {post.mentioned_competitors.join(", ")}.</> : null}
@@ -120,13 +126,14 @@ export async function inboxPage(c: ConsoleContext) {
   const session = c.get("session");
   const w = sessionDb(c);
   const query = filterQuery(c.req.url);
-  const parsed = PostsQuery.safeParse(query);
+  // A person reads 25 posts at a time; `limit` still pages like GET /posts when given.
+  const parsed = PostsQuery.safeParse({ limit: String(CONSOLE_PAGE_SIZE), ...query });
   const errors: FieldErrors = parsed.success ? {} : zodFieldErrors(parsed.error);
   const keywords = await listKeywords(w);
   let posts: PostView[] = [];
   let count = 0;
   let offset = 0;
-  let limit = 100;
+  let limit = CONSOLE_PAGE_SIZE;
   if (parsed.success) {
     const filters = postFilters(parsed.data);
     ({ offset, limit } = filters);

@@ -257,7 +257,9 @@ async function configPage(c: ConsoleContext, id: number, extras: SyncPageExtras 
               ) : null}
               {item.body_markdown ? (
                 <div class="post">
-                  <div class="body">{item.body_markdown.slice(0, 1500)}</div>
+                  <section class="body" tabindex={0} aria-label={`Markdown of ${item.title ?? item.source_url}`}>
+                    {item.body_markdown.slice(0, 1500)}
+                  </section>
                 </div>
               ) : null}
             </article>
