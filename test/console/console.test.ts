@@ -10,10 +10,11 @@ const SCRIPT_TITLE =
   "Is there an alternative? <script>window.__pwned = 1</script> <img src=x onerror=window.__pwned=2>";
 
 beforeAll(async () => {
-  h = await startHarness();
-  // A forum post whose title carries markup: it must reach the page as text.
-  await h.sql(
-    `UPDATE posts SET title = '${SCRIPT_TITLE}', priority = 'high', created_utc = '2030-01-01T00:00:00.000Z' WHERE id = (SELECT min(id) FROM posts WHERE workspace_id = ${h.workspaceId} AND archived = 0)`,
+  // A forum post whose title carries markup (the newest, high priority): it must reach the page as text.
+  h = await startHarness((sql, workspaceId) =>
+    sql(
+      `UPDATE posts SET title = '${SCRIPT_TITLE}', priority = 'high', created_utc = '2030-01-01T00:00:00.000Z' WHERE id = (SELECT min(id) FROM posts WHERE workspace_id = ${workspaceId} AND archived = 0)`,
+    ),
   );
 });
 

@@ -10,9 +10,13 @@ import puppeteer, { type Browser, type Page } from "puppeteer-core";
 // @ts-expect-error: plain .mjs helpers of the project's scripts (no type declarations)
 import { startDevServer, stopDevServer, waitUntilReady } from "../../scripts/lib/dev-server.mjs";
 // @ts-expect-error: see above
-import { seedWorkspace } from "../../scripts/lib/seed-workspace.mjs";
+import { openLocalD1 } from "../../scripts/lib/local-d1.mjs";
 // @ts-expect-error: see above
-import { applyLocalMigrations, queryLocal } from "../../scripts/lib/wrangler.mjs";
+import { workspaceContentSql } from "../../scripts/lib/seed-data.mjs";
+// @ts-expect-error: see above
+import { defaultKeys, keysSql } from "../../scripts/lib/seed-workspace.mjs";
+// @ts-expect-error: see above
+import { applyLocalMigrations } from "../../scripts/lib/wrangler.mjs";
 import { type FixtureServer, startFixtureServer } from "../fixtures/server";
 
 /** The console tests' port and inspector port (8880-8889 and 9238 are this suite's). */
@@ -29,21 +33,52 @@ export interface Harness {
   writeKey: string;
   readKey: string;
   browser: Browser;
-  /** A SQL statement on the test's database (through wrangler, which tolerates the running server). */
-  sql(statement: string): Promise<Record<string, unknown>[]>;
   /** An /api/v1 call with a key; the parsed JSON body (or null) and the status. */
   api(key: string, method: string, pathname: string, body?: unknown): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
+interface SqliteDb {
+  exec(sql: string): void;
+  prepare(sql: string): { get(...params: unknown[]): Record<string, unknown> | undefined };
+  close(): void;
+}
+
+/**
+ * Seeds a workspace with its two keys and `posts` synthetic posts (the seed command's generator) straight
+ * into the database file, before wrangler dev opens it; `prepare` may change the rows further.
+ */
+async function seed(
+  persistTo: string,
+  posts: number,
+  prepare: (sql: (s: string) => void, workspaceId: number) => void,
+) {
+  const db: SqliteDb = await openLocalD1(persistTo);
+  try {
+    db.exec("INSERT INTO workspaces (name) VALUES ('Console test')");
+    const workspaceId = Number(db.prepare("SELECT last_insert_rowid() AS id").get()!.id);
+    const { keys, sql } = await keysSql(workspaceId, defaultKeys("console"));
+    db.exec(sql);
+    for (const statement of workspaceContentSql(workspaceId, posts, { seed: 17 })) db.exec(statement);
+    prepare((statement) => db.exec(statement), workspaceId);
+    return { workspaceId, keys: keys as string[] };
+  } finally {
+    db.close();
+  }
+}
+
+export async function startHarness(
+  prepare: (sql: (statement: string) => void, workspaceId: number) => void = () => {},
+): Promise<Harness> {
   const persistTo = fs.mkdtempSync(path.join(os.tmpdir(), "threadwatch-console-"));
   const fixtures: FixtureServer = await startFixtureServer();
   let server: ReturnType<typeof startDevServer> | undefined;
   let browser: Browser | undefined;
   try {
+    const t0 = Date.now();
     await applyLocalMigrations({ persistTo });
-    const seeded = await seedWorkspace({ name: "Console test", posts: 80, persistTo, keyName: "console", seed: 17 });
+    const t1 = Date.now();
+    const seeded = await seed(persistTo, 80, prepare);
     server = startDevServer({
       port: PORT,
       persistTo,
@@ -58,6 +93,7 @@ export async function startHarness(): Promise<Harness> {
     });
     const base = `http://localhost:${PORT}`;
     await waitUntilReady(server, `${base}/`);
+    if (process.env.CONSOLE_TEST_TIMINGS) console.log(`migrations ${t1 - t0} ms, seed+server ${Date.now() - t1} ms`);
     browser = await puppeteer.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -68,10 +104,9 @@ export async function startHarness(): Promise<Harness> {
       base,
       fixtureOrigin: fixtures.origin,
       workspaceId: seeded.workspaceId,
-      writeKey: seeded.keys[0],
-      readKey: seeded.keys[1],
+      writeKey: seeded.keys[0]!,
+      readKey: seeded.keys[1]!,
       browser,
-      sql: (statement) => queryLocal(statement, { persistTo }),
       async api(key, method, pathname, body) {
         const res = await fetch(`${base}/api/v1${pathname}`, {
           method,
