@@ -125,7 +125,9 @@ runMain(async () => {
     await waitUntilReady(server, `${base}/`);
     const cookie = await signIn(base, workspace.key);
     console.log(`\ninbox (GET /app/posts) vs API (GET /api/v1/posts, limit=${PAGE}), ${samples} samples, ms`);
-    console.log("case                                        | inbox p50   p95 | api p50     p95 | floor | ratio | verdict");
+    console.log(
+      "case                                        | inbox p50   p95 | api p50     p95 | floor | ratio | verdict",
+    );
     for (const c of CASES) {
       const sep = c.query ? "&" : "";
       const floor = await sample(`${base}/`, {}, 10);
