@@ -94,8 +94,8 @@ const signInRedirect = (c: ConsoleContext, expired: boolean) => {
 
 /**
  * A signed, unexpired cookie whose key is still live (not revoked, not expired). Otherwise: back to sign-in,
- * remembering the page asked for. A write (POST) also needs the session's CSRF token and a read_write key:
- * 403 otherwise, before anything is read or written.
+ * remembering the page asked for. Every POST also needs the session's CSRF token: 403 otherwise, before
+ * anything is read or written.
  */
 export const requireSession = createMiddleware<ConsoleEnv>(async (c, next) => {
   const cookie = getCookie(c, SESSION_COOKIE);
@@ -122,12 +122,14 @@ export const requireSession = createMiddleware<ConsoleEnv>(async (c, next) => {
         403,
       );
     }
-    if (auth.scope !== "read_write") {
-      return c.text(
-        "Forbidden: this session was opened with a read-only key; it can look but not change anything.",
-        403,
-      );
-    }
+  }
+  await next();
+});
+
+/** Every POST after sign-out changes something: a read-key session gets 403 before anything is read or written. */
+export const requireWrite = createMiddleware<ConsoleEnv>(async (c, next) => {
+  if (c.req.method === "POST" && !c.get("session").canWrite) {
+    return c.text("Forbidden: this session was opened with a read-only key; it can look but not change anything.", 403);
   }
   await next();
 });

@@ -4,7 +4,7 @@ import { ApiError } from "../errors";
 import { DomainError } from "../lib/domain-errors";
 import { log } from "../lib/log";
 import { SCRIPT, STYLESHEET } from "./assets";
-import { type ConsoleEnv, requireSession, securityHeaders, withSigningKey } from "./context";
+import { type ConsoleEnv, requireSession, requireWrite, securityHeaders, withSigningKey } from "./context";
 import { Page } from "./layout";
 import { inboxPage, triagePost } from "./pages/posts";
 import { approveItem, reviewItemPage } from "./pages/review";
@@ -51,6 +51,7 @@ export function createConsoleRouter() {
 
   app.use("*", requireSession);
   app.post("/sign-out", signOut);
+  app.use("*", requireWrite);
   app.get("/posts", inboxPage);
   app.post("/posts/:id", triagePost);
   app.get("/keywords", keywordsPage);

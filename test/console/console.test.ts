@@ -329,6 +329,9 @@ describe("web console in Chromium", () => {
     });
     expect(res.status).toBe(403);
     expect((await h.api(h.readKey, "GET", "/keywords")).body.count).toBe(before);
+    // Signing out is not a change: a read-key session can.
+    await submit(page, "form[action='/app/sign-out'] button");
+    expect(new URL(page.url()).pathname).toBe("/app/sign-in");
     await page.close();
   });
 
