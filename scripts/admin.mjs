@@ -145,7 +145,7 @@ function adminToken(given) {
   return token;
 }
 
-/** The service's error body (SPEC 3) as lines of text. */
+/** The service's error body (docs/api.md, "Errors") as lines of text. */
 function describeError(status, body) {
   const e = body?.error;
   if (!e) return `the service answered ${status} without an error body`;

@@ -42,7 +42,7 @@ export async function startExtractWorker({ allowPrivate = false } = {}) {
           ...(contentType ? { "x-content-type": contentType } : {}),
         },
       }),
-    /** Fetches (safe fetch, SPEC 8) and extracts a page. */
+    /** Fetches (safe fetch, docs/extraction.md) and extracts a page. */
     extractUrl: (url) => call({ headers: { "x-fetch-url": url } }),
     /** Parses a feed document (benchmark). */
     parseFeed: (bytes, url) => call({ body: bytes, headers: { "x-page-url": url } }, "/feed"),

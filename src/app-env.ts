@@ -1,4 +1,4 @@
-import type { AuthContext, PresentedKey } from "./auth/check";
+import type { AuthContext } from "./auth/keys";
 import type { Env } from "./env";
 
 /** Hono's environment type for every router: the Worker bindings and the per-request variables. */
@@ -6,8 +6,7 @@ export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
+    /** The caller, set by the API key middleware (src/auth/middleware.ts) before any route runs. */
     auth: AuthContext;
-    /** On a route that checks the key in its own batch (src/auth/key-in-query.ts): the key, until then. */
-    presentedKey: PresentedKey;
   };
 }

@@ -1,10 +1,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
-import { toHex } from "./auth/keys";
 import { createConsoleRouter } from "./console/router";
 import { ApiError, onError, respondError, validationFailed, validationHook, zodDetails } from "./errors";
-import { noQuery } from "./lib/openapi";
+import { noQuery } from "./http/openapi";
+import { toHex } from "./lib/crypto";
 import { adminRouter } from "./routes/admin";
 import { createApiRouter, openApiDocument } from "./routes/api";
 import { createMcpRouter } from "./routes/mcp";

@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DomainError, type DomainErrorKind } from "./lib/domain-errors";
 import { log } from "./lib/log";
 
-/** The closed set of error codes (SPEC section 3) and the status each one answers with. */
+/** The closed set of error codes (docs/api.md, "Errors") and the status each one answers with. */
 export const ERROR_STATUS = {
   invalid_json: 400,
   validation_failed: 400,
@@ -199,7 +199,9 @@ export function errorResponses(options: { write?: boolean; conflict?: string } =
     404: errorResponse("Unknown route or id not in this workspace (`not_found`)"),
     ...(options.conflict ? { 409: errorResponse(options.conflict) } : {}),
     ...(options.write ? { 413: errorResponse("Body over 1 MB (`payload_too_large`)") } : {}),
-    429: errorResponse("Per-key rate limit reached (`rate_limited`, see `retry-after`)"),
+    429: errorResponse(
+      "Rate limit reached: the key's own, or (without a valid key) the client address's (`rate_limited`, see `retry-after`)",
+    ),
     500: errorResponse("Unexpected failure (`internal_error`), logged with the request id"),
   } as const;
 }

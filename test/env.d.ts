@@ -1,10 +1,11 @@
-import type { Env as WorkerEnv } from "../src/env";
-
+// The test runtime's bindings: the Worker's own (generated, worker-configuration.d.ts) and the tests' extras.
 declare global {
   namespace Cloudflare {
-    interface Env extends WorkerEnv {
+    interface Env {
       TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
       FIXTURE_ORIGIN: string;
     }
   }
 }
+
+export {};

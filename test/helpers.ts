@@ -1,6 +1,5 @@
 import { env, exports } from "cloudflare:workers";
-import { createKey, createWorkspace } from "../src/db/api-keys";
-import { directoryDb } from "../src/db/client";
+import { createWorkspaceWithKeys } from "../src/seed/workspace";
 
 export const ADMIN_TOKEN = "test-admin-token";
 
@@ -10,13 +9,13 @@ export interface TestWorkspace {
   readKey: string;
 }
 
-/** A new workspace with a read_write and a read key, made through the same code the admin API uses. */
+/** A new workspace with a read_write and a read key, made by the seeding module (the admin API's own code). */
 export async function createTestWorkspace(name = "test workspace"): Promise<TestWorkspace> {
-  const db = directoryDb(env);
-  const ws = await createWorkspace(db, name);
-  const write = await createKey(db, ws.id, { name: "write", scope: "read_write" });
-  const read = await createKey(db, ws.id, { name: "read", scope: "read" });
-  return { id: ws.id, writeKey: write.key, readKey: read.key };
+  const { workspaceId, keys } = await createWorkspaceWithKeys(env, name, [
+    { name: "write", scope: "read_write" },
+    { name: "read", scope: "read" },
+  ]);
+  return { id: workspaceId, writeKey: keys[0]!, readKey: keys[1]! };
 }
 
 /** The Worker's own default export, as a loopback binding (the same fetch handler production runs). */

@@ -45,20 +45,31 @@ export function integerOption(name, value, { min, max }) {
   return Number(value);
 }
 
-/** Runs a script's main function: `--help` prints the usage; usage errors print it too, other errors their message, each with its exit code. */
-export async function runMain(main, usage) {
-  try {
-    process.exitCode = (await main()) ?? 0;
-  } catch (err) {
-    if (err instanceof HelpRequested) {
-      console.log(usage);
-      process.exitCode = 0;
-    } else if (err instanceof UsageError) {
-      console.error(`error: ${err.message}\n\n${err.usage ?? usage}`);
-      process.exitCode = EXIT_USAGE;
-    } else {
-      console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
-      process.exitCode = err.exitCode ?? EXIT_FAILED;
-    }
+/**
+ * Runs a script's main function: `--help` prints the usage; usage errors print it too, other errors their
+ * message, each with its exit code. Returns nothing: every outcome, a failure included, ends as the
+ * process's exit code, so there is no promise for the caller to handle.
+ */
+export function runMain(main, usage) {
+  Promise.resolve()
+    .then(main)
+    .then(
+      (code) => {
+        process.exitCode = code ?? 0;
+      },
+      (err) => reportFailure(err, usage),
+    );
+}
+
+function reportFailure(err, usage) {
+  if (err instanceof HelpRequested) {
+    console.log(usage);
+    process.exitCode = 0;
+  } else if (err instanceof UsageError) {
+    console.error(`error: ${err.message}\n\n${err.usage ?? usage}`);
+    process.exitCode = EXIT_USAGE;
+  } else {
+    console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = err.exitCode ?? EXIT_FAILED;
   }
 }

@@ -3,11 +3,10 @@
 // on every start.
 import fs from "node:fs";
 import path from "node:path";
-import { sha256Hex } from "../../src/auth/keys.ts";
+import { sha256Hex } from "../../src/lib/crypto.ts";
 import { openLocalD1 } from "./local-d1.mjs";
 import { DEFAULT_PERSIST_DIR } from "./paths.mjs";
-import { defaultKeys, keysSql, seedWorkspace } from "./seed-workspace.mjs";
-import { queryLocal } from "./wrangler.mjs";
+import { issueSeedKeys, seedWorkspace } from "./seed-workspace.mjs";
 
 const DEMO_POSTS = 300;
 const DEMO_NAME = "Demo workspace";
@@ -48,8 +47,7 @@ export async function ensureDemoWorkspace(persistTo = DEFAULT_PERSIST_DIR) {
   const status = demo ? await checkDemo(persistTo, demo) : { workspace: false, keys: false };
   if (demo && status.workspace && status.keys) return { ...demo, created: false, rekeyed: false };
   if (demo && status.workspace) {
-    const { keys, sql } = await keysSql(demo.workspace_id, defaultKeys("demo"));
-    await queryLocal(sql, { persistTo });
+    const keys = await issueSeedKeys(demo.workspace_id, { persistTo, keyName: "demo" });
     return {
       ...remember(persistTo, { workspace_id: demo.workspace_id, api_key: keys[0], read_key: keys[1] }),
       created: false,

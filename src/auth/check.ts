@@ -1,60 +1,70 @@
-// The API key check itself: read the header, look the key up, judge it, count the request against the
-// key's rate limit. The middleware (middleware.ts) and the reads that check the key in their own D1 batch
-// (key-in-query.ts) both use it, so there is one set of rules and messages.
-import type { AppEnv } from "../app-env";
+// The one API key check, used by the /api/v1 middleware (middleware.ts) and by /mcp before any protocol
+// work: read the header, find the key (the per-isolate cache, else D1), judge it, then count the request
+// against the key's rate limit. Nothing of a workspace's data is read before the key is known to be live.
+// A request that fails the check counts against its client address's limit of failures, so bad keys
+// cannot buy work (issue 19): past it, the answer is 429 instead of 401.
 import { findKeyByHash, type ResolvedKey, touchKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
+import type { Env } from "../env";
 import { ApiError } from "../errors";
+import { sha256Hex } from "../lib/crypto";
 import { log, messageOf } from "../lib/log";
-import { KEY_PATTERN, type KeyScope, sha256Hex } from "./keys";
+import { addressBucket } from "./address-bucket";
+import { cachedKey, rememberKey } from "./key-cache";
+import { type AuthContext, KEY_PATTERN } from "./keys";
 
 /** How stale `last_used_at` may get before a request refreshes it (keeps writes off most requests). */
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+type WaitUntil = { waitUntil(promise: Promise<unknown>): void };
+type AuthEnv = Pick<Env, "DB" | "RATE_LIMITER" | "AUTH_FAILURE_LIMITER">;
 
 export function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? "");
   return match?.[1];
 }
 
-export interface AuthContext {
-  keyId: number;
-  workspaceId: number;
-  scope: KeyScope;
+/** What a request presents: its Authorization header and the client address Cloudflare saw. */
+export interface Credentials {
+  authorization: string | undefined;
+  /** `cf-connecting-ip`; always set on Cloudflare's edge, absent only in local runs and tests. */
+  clientAddress: string | undefined;
 }
 
-/** A well-formed key from the Authorization header, not yet looked up. `at` is the time it is judged at. */
-export interface PresentedKey {
-  digest: string;
-  at: Date;
-  /** Set once the key has been looked up and judged (whatever the verdict). */
-  checked?: boolean;
-}
-
-type WaitUntil = { waitUntil(promise: Promise<unknown>): void };
-
-/** Reads `Authorization: Bearer <key>`; throws 401 when it is missing or not a key's shape. */
-export async function presentedKey(header: string | undefined): Promise<PresentedKey> {
+/** The key's digest from `Authorization: Bearer <key>`; 401 when the header is missing or not a key's shape. */
+async function presentedDigest(header: string | undefined): Promise<string> {
   const token = bearerToken(header);
   if (!token) throw new ApiError("unauthorized", "missing API key: send Authorization: Bearer <key>");
   if (!KEY_PATTERN.test(token)) throw new ApiError("unauthorized", "malformed API key");
-  return { digest: await sha256Hex(token), at: new Date() };
+  return sha256Hex(token);
+}
+
+/** The key's row: remembered by this isolate for a few seconds (key-cache.ts), else looked up in D1. */
+async function lookUpKey(env: AuthEnv, digest: string, now: number): Promise<ResolvedKey | undefined> {
+  const cached = cachedKey(digest, now);
+  if (cached) return cached;
+  const found = await findKeyByHash(directoryDb(env), digest);
+  if (found) rememberKey(digest, found, now);
+  return found;
 }
 
 /**
- * Judges a looked-up key: throws 401 for an unknown, revoked or expired one, else returns the caller and
- * refreshes `last_used_at` off the hot path (the response does not wait for that write).
+ * Judges a looked-up key at `at`: 401 for an unknown, revoked or expired one, else the caller. Refreshes
+ * `last_used_at` off the hot path (the response does not wait for that write).
  */
 export async function acceptKey(
-  env: AppEnv["Bindings"],
+  env: AuthEnv,
   key: ResolvedKey | undefined,
   at: Date,
-  ctx?: WaitUntil,
+  ctx: WaitUntil | undefined,
 ): Promise<AuthContext> {
   if (!key) throw new ApiError("unauthorized", "unknown API key");
   if (key.revokedAt) throw new ApiError("unauthorized", "API key has been revoked");
   if (key.expiresAt && new Date(key.expiresAt) <= at) throw new ApiError("unauthorized", "API key has expired");
   if (!key.lastUsedAt || at.getTime() - new Date(key.lastUsedAt).getTime() > LAST_USED_RESOLUTION_MS) {
-    const write = touchKey(directoryDb(env), key.keyId, at.toISOString()).catch((err: unknown) =>
+    // The remembered row says so too, so the requests of the next minute do not write again.
+    key.lastUsedAt = at.toISOString();
+    const write = touchKey(directoryDb(env), key.keyId, key.lastUsedAt).catch((err: unknown) =>
       log("warn", "last_used_at update failed", { error: messageOf(err) }),
     );
     if (ctx) ctx.waitUntil(write);
@@ -63,41 +73,51 @@ export async function acceptKey(
   return { keyId: key.keyId, workspaceId: key.workspaceId, scope: key.scope };
 }
 
-/** The per-key rate limit's verdict: throws 429 when the key has used up its minute. */
-export function assertWithinRateLimit(outcome: { success: boolean }): void {
-  if (!outcome.success) {
+/** Counts one request against the key's own limit (the bucket is named by the key's digest); 429 past it. */
+async function countAgainstKey(env: AuthEnv, digest: string): Promise<void> {
+  const { success } = await env.RATE_LIMITER.limit({ key: `key:${digest}` });
+  if (!success) {
     throw new ApiError("rate_limited", "rate limit reached for this API key; retry later", {
       headers: { "retry-after": "60" },
     });
   }
 }
 
-/** Counts one request against the key's rate limit (per key: the bucket is named by the key's digest). */
-export const countRequest = (env: AppEnv["Bindings"], key: PresentedKey) =>
-  env.RATE_LIMITER.limit({ key: `key:${key.digest}` });
-
 /**
- * Looks the key up and counts the request against its rate limit, both at once; 401 before 429.
- * Marks the key checked whatever the verdict.
+ * Counts one failed authentication against the client's address (an IPv6 client by its /64); 429 past the
+ * limit. A request without an address (local runs only) is not counted.
  */
-export async function checkKey(env: AppEnv["Bindings"], key: PresentedKey, ctx?: WaitUntil): Promise<AuthContext> {
-  const [found, limit] = await Promise.all([findKeyByHash(env.DB, key.digest), countRequest(env, key)]);
-  key.checked = true;
-  const auth = await acceptKey(env, found, key.at, ctx);
-  assertWithinRateLimit(limit);
-  return auth;
+async function countFailure(env: AuthEnv, clientAddress: string | undefined): Promise<void> {
+  if (!clientAddress) return;
+  const { success } = await env.AUTH_FAILURE_LIMITER.limit({ key: `addr:${addressBucket(clientAddress)}` });
+  if (!success) {
+    throw new ApiError("rate_limited", "too many requests without a valid API key from this address; retry later", {
+      headers: { "retry-after": "60" },
+    });
+  }
 }
 
 /**
- * Resolves `Authorization: Bearer <key>` to a workspace, or throws 401, without counting the request against
- * the rate limit: `/mcp` checks the key before any protocol work, and a tool call counts once, through the
- * REST request it dispatches (docs/mcp.md).
+ * Resolves the request's key to its caller, or throws 401 (429 when its address has failed too often).
+ * `countRequest: false` leaves the key's rate limit alone: `/mcp` checks the key before any protocol work,
+ * and a tool call counts once, through the REST request it dispatches (docs/mcp.md).
  */
 export async function authenticate(
-  env: AppEnv["Bindings"],
-  header: string | undefined,
+  env: AuthEnv,
+  credentials: Credentials,
+  options: { countRequest: boolean },
   ctx?: WaitUntil,
 ): Promise<AuthContext> {
-  const key = await presentedKey(header);
-  return acceptKey(env, await findKeyByHash(env.DB, key.digest), key.at, ctx);
+  const at = new Date();
+  let auth: AuthContext;
+  let digest: string;
+  try {
+    digest = await presentedDigest(credentials.authorization);
+    auth = await acceptKey(env, await lookUpKey(env, digest, at.getTime()), at, ctx);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "unauthorized") await countFailure(env, credentials.clientAddress);
+    throw err;
+  }
+  if (options.countRequest) await countAgainstKey(env, digest);
+  return auth;
 }

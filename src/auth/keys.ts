@@ -1,5 +1,5 @@
 /**
- * API key format (SPEC 2): `tw_live_` + 40 base62 characters from crypto.getRandomValues.
+ * API key format (docs/api.md, "Authentication and scopes"): `tw_live_` + 40 base62 characters from crypto.getRandomValues.
  * Import-free on purpose: the seed script (Node, type stripping) imports this file directly.
  */
 export const KEY_PREFIX = "tw_live_";
@@ -8,6 +8,13 @@ const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const KEY_PATTERN = /^tw_live_[0-9A-Za-z]{32,128}$/;
 
 export type KeyScope = "read" | "read_write";
+
+/** The caller an accepted key identifies: what every /api/v1 handler reads from the context. */
+export interface AuthContext {
+  keyId: number;
+  workspaceId: number;
+  scope: KeyScope;
+}
 
 export function generateApiKey(): string {
   // Rejection sampling keeps every base62 character equally likely (256 is not a multiple of 62).
@@ -20,19 +27,5 @@ export function generateApiKey(): string {
   return KEY_PREFIX + out.join("");
 }
 
-/** Lower-case hex of some bytes (digests, request ids). */
-export const toHex = (bytes: Uint8Array): string => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-
-export async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return toHex(new Uint8Array(digest));
-}
-
 /** What is shown of a key after creation: the prefix and four characters. */
 export const displayPrefix = (key: string) => key.slice(0, KEY_PREFIX.length + 4);
-
-/** Constant-time string comparison for the admin token (compares digests, so lengths do not leak). */
-export async function timingSafeEqualStrings(a: string, b: string): Promise<boolean> {
-  const [da, db] = await Promise.all([a, b].map((s) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(s))));
-  return crypto.subtle.timingSafeEqual(da!, db!);
-}

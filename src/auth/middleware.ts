@@ -1,38 +1,26 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { ApiError, respondError } from "../errors";
-import { optionalExecutionCtx } from "../lib/context";
-import { type AuthContext, bearerToken, checkKey, type PresentedKey, presentedKey } from "./check";
-import { checksKeyInQuery } from "./key-in-query";
-import { type KeyScope, timingSafeEqualStrings } from "./keys";
+import { ApiError } from "../errors";
+import { optionalExecutionCtx } from "../http/context";
+import { timingSafeEqualStrings } from "../lib/crypto";
+import { authenticate, bearerToken, type Credentials } from "./check";
+import type { AuthContext, KeyScope } from "./keys";
 
-/** Checks the key now and records the caller; an ApiError becomes the response. */
-async function checkKeyAfterwards(c: Context<AppEnv>, key: PresentedKey): Promise<void> {
-  try {
-    c.set("auth", await checkKey(c.env, key, optionalExecutionCtx(c)));
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    c.res = respondError(c, err);
-  }
-}
+/** The request's key and client address, as check.ts reads them. */
+export const credentialsOf = (c: Context<AppEnv>): Credentials => ({
+  authorization: c.req.header("authorization"),
+  clientAddress: c.req.header("cf-connecting-ip"),
+});
 
 /**
- * Every /api/v1 request: a key of the right shape, looked up, within its rate limit. A read whose handler
- * checks the key in its own D1 batch (key-in-query.ts) gets the key unchecked; should that route end
- * without having checked it (a 400 from validation, an error before its batch, a handler that never ran
- * one), the key is checked here afterwards and a 401 or 429 replaces whatever the route answered, so the
- * key decides first on every route and no answer leaves without a checked key.
+ * Every /api/v1 request, before anything else of the route runs (validation included): a key of the right
+ * shape, live, within its rate limit. So no query of a workspace's data runs for a caller without a valid
+ * key, and a bad key outranks every other error of a route.
  */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
-  const key = await presentedKey(c.req.header("authorization"));
-  if (!checksKeyInQuery(c)) {
-    c.set("auth", await checkKey(c.env, key, optionalExecutionCtx(c)));
-    return next();
-  }
-  c.set("presentedKey", key);
+  c.set("auth", await authenticate(c.env, credentialsOf(c), { countRequest: true }, optionalExecutionCtx(c)));
   await next();
-  if (!key.checked) await checkKeyAfterwards(c, key);
 });
 
 /** A write needs a read_write key. Checked here at the router, and again by services that write. */

@@ -1,7 +1,7 @@
 // The rules of a sync config that do not need the database: how blog URLs and subreddits are normalized,
-// which blog URLs may be fetched, and the fingerprint of the settings a run depends on (interface-spec 2.6).
-import { sha256Hex } from "../auth/keys";
-import { validationFailed } from "../errors";
+// which blog URLs may be fetched, and the fingerprint of the settings a run depends on (docs/blog-sync.md, "Fingerprint").
+import { sha256Hex } from "../lib/crypto";
+import { invalidInput } from "../lib/domain-errors";
 import { assertFetchableUrl } from "../lib/safe-fetch";
 import { canonicalizeUrl, FetchError, type FetchPolicy } from "../sync";
 
@@ -12,11 +12,11 @@ export function normalizeSubreddit(input: string): string {
   return input.trim().replace(/^\/?r\//i, "");
 }
 
-const invalidField = (path: string, message: string) => validationFailed([{ path, message }]);
+const invalidField = (path: string, message: string) => invalidInput([{ path, message }]);
 
 /**
  * Checks a blog URL before it is stored: absolute http(s), no credentials, and no loopback, private,
- * link-local or local-style host unless private fetches are allowed (SPEC 8). Returns the canonical URL.
+ * link-local or local-style host unless private fetches are allowed (docs/extraction.md, "Safe fetching"). Returns the canonical URL.
  */
 export function checkBlogUrl(input: string, allowPrivate: boolean): string {
   try {

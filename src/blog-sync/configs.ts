@@ -1,4 +1,4 @@
-// Creating and updating sync configs (SPEC 5 upsert rules). A change is written to D1 first and then told
+// Creating and updating sync configs (upsert rules: docs/blog-sync.md, "The config"). A change is written to D1 first and then told
 // to the workspace coordinator, so a run that is active for the config aborts before its next write.
 import {
   type ConfigSettings,
@@ -14,7 +14,7 @@ import {
 import type { WorkspaceDb } from "../db/client";
 import { coordinatorFor } from "../durable/workspace-coordinator";
 import type { Env } from "../env";
-import { notFound } from "../errors";
+import { notFound } from "../lib/domain-errors";
 import { allowPrivateFetch, checkBlogUrl, configFingerprint, normalizeSubreddit } from "./config-rules";
 
 /** The body of POST /actions/blog-subreddit-syncs (already schema-checked). */

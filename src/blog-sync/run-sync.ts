@@ -1,14 +1,15 @@
-// One sync run of a config: discovery → full-content extraction → rendering → write (SPEC 5). A dry run
+// One sync run of a config: discovery → full-content extraction → rendering → write (docs/blog-sync.md). A dry run
 // walks the same pipeline with a sink that writes nothing; a real run's sink asks the workspace
 // coordinator before every write and queue message and stops at the first "the config changed".
-import { sha256Hex } from "../auth/keys";
+
 import { getConfigRow, type SyncConfigRow } from "../db/blog-sync-configs";
 import { findSyncedPostsByUrl, type SyncedPostRow, type SyncedPostState } from "../db/blog-sync-posts";
 import { type FinalRunStatus, finishRun, insertRun, NO_COUNTS, type RunCounts } from "../db/blog-sync-runs";
 import { nowIso, type WorkspaceDb } from "../db/client";
 import { coordinatorFor } from "../durable/workspace-coordinator";
 import type { Env } from "../env";
-import { ApiError, notFound } from "../errors";
+import { sha256Hex } from "../lib/crypto";
+import { DomainError, notFound } from "../lib/domain-errors";
 import { messageOf } from "../lib/log";
 import {
   type Discovery,
@@ -322,7 +323,7 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
     const maxPosts = options.maxPosts ?? config.maxPosts;
     const sink = new PreviewSink();
     const tally = await walk({ env, w, config, publish: options.publish, maxPosts, sink });
-    // A dry run names no stored rows: no run id and no synced post ids (SPEC 5), also for the posts it
+    // A dry run names no stored rows: no run id and no synced post ids (docs/blog-sync.md, "Runs"), also for the posts it
     // reports unchanged or skipped from what is stored.
     tally.items = tally.items.map((item) => ({ ...item, synced_post_id: null }));
     return respond(null, config, options, maxPosts, tally, sink.queued, startedAt, nowIso());
@@ -341,14 +342,14 @@ export async function runSync(env: Env, w: WorkspaceDb, configId: number, option
     });
     if (claim.ok) token = claim.token;
     else if (claim.reason === "busy")
-      throw new ApiError("run_in_progress", `a run of sync config ${configId} is already active`);
+      throw new DomainError("run_in_progress", `a run of sync config ${configId} is already active`);
     else {
       config = await getConfigRow(w, configId);
       if (!config) throw notFound("sync config");
     }
   }
   if (token === undefined)
-    throw new ApiError("run_in_progress", `sync config ${configId} is being changed; retry the run`);
+    throw new DomainError("run_in_progress", `sync config ${configId} is being changed; retry the run`);
 
   const maxPosts = options.maxPosts ?? config.maxPosts;
   try {

@@ -54,7 +54,7 @@ export class PreviewSink implements Sink {
 
   async write(request: WriteRequest): Promise<WriteOutcome> {
     if (request.to === "queued") this.queued++;
-    // A preview names no stored rows (SPEC 5: synced_post_id is null in a dry run).
+    // A preview names no stored rows (docs/blog-sync.md: synced_post_id is null in a dry run).
     return { kind: "written", id: null, state: request.to };
   }
 

@@ -4,11 +4,12 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { type AuthContext, acceptKey } from "../auth/check";
+import { acceptKey } from "../auth/check";
+import type { AuthContext } from "../auth/keys";
 import { workspaceDb } from "../db/client";
 import { findKeyById } from "../db/key-by-id";
 import { ApiError } from "../errors";
-import { optionalExecutionCtx } from "../lib/context";
+import { optionalExecutionCtx } from "../http/context";
 import {
   checkCsrf,
   consoleSigningKey,

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, lt, or, sql } from "drizzle-orm";
-import { displayPrefix, generateApiKey, type KeyScope, sha256Hex } from "../auth/keys";
+import { displayPrefix, generateApiKey, type KeyScope } from "../auth/keys";
+import { sha256Hex } from "../lib/crypto";
 import { type Database, nowIso } from "./client";
-import { KEY_LOOKUP_SQL } from "./key-sql";
 import { apiKeys, workspaces } from "./schema";
 
 export interface ResolvedKey {
@@ -13,12 +13,20 @@ export interface ResolvedKey {
   lastUsedAt: string | null;
 }
 
-/** The statement that finds a key by its digest. */
-export const keyLookupStatement = (d1: D1Database, keyHash: string): D1PreparedStatement =>
-  d1.prepare(KEY_LOOKUP_SQL).bind(keyHash);
-
-export async function findKeyByHash(d1: D1Database, keyHash: string): Promise<ResolvedKey | undefined> {
-  return (await keyLookupStatement(d1, keyHash).first<ResolvedKey>()) ?? undefined;
+/** Finds a key by its digest (at most one row, by the unique index). */
+export async function findKeyByHash(db: Database, keyHash: string): Promise<ResolvedKey | undefined> {
+  return db
+    .select({
+      keyId: apiKeys.id,
+      workspaceId: apiKeys.workspaceId,
+      scope: apiKeys.scope,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, keyHash))
+    .get();
 }
 
 export async function touchKey(db: Database, keyId: number, at: string): Promise<void> {
@@ -85,7 +93,7 @@ export async function revokeKey(db: Database, workspaceId: number, keyId: number
 
 /**
  * Deletes temporary keys that can no longer work: expired, or revoked before their expiry (hourly cron), so
- * a verification that revokes its temporary keys leaves none behind (interface-spec 8.4). Revoked
+ * a verification that revokes its temporary keys leaves none behind (docs/api.md, "Authentication and scopes"). Revoked
  * permanent keys stay listed. Returns how many went.
  */
 export async function deleteExpiredKeys(db: Database, at = nowIso()): Promise<number> {

@@ -1,7 +1,7 @@
-// Blog sync configs of a workspace (SPEC 5). Every function takes the workspace accessor first, but the
+// Blog sync configs of a workspace (docs/blog-sync.md). Every function takes the workspace accessor first, but the
 // daily cron's listing over all workspaces.
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import { ApiError } from "../errors";
+import { invalidState } from "../lib/domain-errors";
 import type { SyncedPostState } from "./blog-sync-posts";
 import { type Database, isUniqueViolation, nowIso, type WorkspaceDb } from "./client";
 import { syncConfigs, syncedPosts } from "./schema";
@@ -45,7 +45,7 @@ export interface ConfigSettings {
 }
 
 const duplicateConfig = () =>
-  new ApiError("invalid_state", "another sync config of this workspace already syncs this blog to this subreddit");
+  invalidState("another sync config of this workspace already syncs this blog to this subreddit");
 
 /** Post counts by state, per config of the workspace (or of one config). */
 const itemCountsQuery = (w: WorkspaceDb, configId?: number) =>

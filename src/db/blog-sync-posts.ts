@@ -1,4 +1,4 @@
-// Synced posts: what a blog sync wrote for a config, keyed by config + canonical source URL (SPEC 5).
+// Synced posts: what a blog sync wrote for a config, keyed by config + canonical source URL (docs/blog-sync.md).
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { nowIso, type WorkspaceDb } from "./client";
 import { syncedPosts } from "./schema";

@@ -1,5 +1,4 @@
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
-import type { Env } from "../env";
 import * as schema from "./schema";
 
 export type Database = DrizzleD1Database<typeof schema>;
@@ -7,9 +6,8 @@ export type Database = DrizzleD1Database<typeof schema>;
 /**
  * The one door to a workspace's data. Every query function in src/db takes this first and filters on
  * `workspaceId`. Which database holds a workspace is decided here alone, so moving a large workspace to a
- * database of its own (SPEC 1, growth) changes this function and no route. One exception, by design:
- * GET /posts checks the caller's key in the same batch as its query (src/auth/key-in-query.ts), which needs
- * the keys and the workspace's posts in one database; a workspace moved elsewhere would read through here.
+ * database of its own (growth: docs/architecture.md) changes this function and no route. The caller's key has been
+ * checked (src/auth) before a WorkspaceDb is made for its workspace.
  */
 export interface WorkspaceDb {
   readonly db: Database;
@@ -17,7 +15,7 @@ export interface WorkspaceDb {
   readonly workspaceId: number;
 }
 
-export function workspaceDb(env: Pick<Env, "DB">, workspaceId: number): WorkspaceDb {
+export function workspaceDb(env: { DB: D1Database }, workspaceId: number): WorkspaceDb {
   return { db: drizzle(env.DB, { schema }), d1: env.DB, workspaceId };
 }
 
@@ -25,7 +23,7 @@ export function workspaceDb(env: Pick<Env, "DB">, workspaceId: number): Workspac
  * The directory: workspaces and API keys, looked up before a workspace is known (a key identifies its
  * workspace). Only src/auth and the admin routes use it.
  */
-export function directoryDb(env: Pick<Env, "DB">): Database {
+export function directoryDb(env: { DB: D1Database }): Database {
   return drizzle(env.DB, { schema });
 }
 

@@ -22,14 +22,6 @@ export interface BuiltQuery {
   params: (string | number)[];
 }
 
-/**
- * Which workspace a statement reads: a workspace id, or SQL that yields one (the live-key subquery of
- * src/db/key-sql.ts, so the statement returns nothing for a revoked or expired key).
- */
-export type Workspace = number | BuiltQuery;
-
-const workspaceSql = (w: Workspace): BuiltQuery => (typeof w === "number" ? { sql: "?", params: [w] } : w);
-
 /** The values of the generated column priority_rank (schema.ts). */
 const PRIORITY_RANK: Record<NonNullable<PostFilters["priority"]>, number> = { high: 3, medium: 2, low: 1 };
 
@@ -49,12 +41,11 @@ export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext,
      WHERE pc.post_id = p.id ORDER BY c.name)) AS mentioned_competitors`;
 
 function whereClause(
-  workspace: Workspace,
+  workspaceId: number,
   f: PostFilters,
 ): { from: string; where: string; params: (string | number)[] } {
-  const ws = workspaceSql(workspace);
-  const params: (string | number)[] = [...ws.params];
-  const conditions = [`p.workspace_id = ${ws.sql}`];
+  const params: (string | number)[] = [workspaceId];
+  const conditions = ["p.workspace_id = ?"];
   let from = "posts p";
   if (f.search !== undefined) {
     // CROSS JOIN fixes the join order, FTS first. Left to the planner, SQLite 3.51 runs the MATCH once per
@@ -162,8 +153,8 @@ function countFrom(from: string, f: PostFilters): string {
   return keywordOnly ? "posts p INDEXED BY posts_id_filters_idx" : from;
 }
 
-export function buildPostsQueries(workspace: Workspace, f: PostFilters): PostsQueries {
-  const { from, where, params } = whereClause(workspace, f);
+export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQueries {
+  const { from, where, params } = whereClause(workspaceId, f);
   const count = { sql: `SELECT count(*) AS count FROM ${countFrom(from, f)} WHERE ${where}`, params };
   if (f.search !== undefined) return { page: searchPage(from, where, params, f), count, countInPage: true };
   // Deferred join: the inner query picks the page's ids reading indexes only, and the columns with their

@@ -1,13 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { ApiError } from "../errors";
+import { DomainError } from "../lib/domain-errors";
 import { nowIso, type WorkspaceDb } from "./client";
-import {
-  type BuiltQuery,
-  buildPostByIdQuery,
-  buildPostsQueries,
-  type PostFilters,
-  type Workspace,
-} from "./posts-query";
+import { type BuiltQuery, buildPostByIdQuery, buildPostsQueries, type PostFilters } from "./posts-query";
 import { posts } from "./schema";
 
 export interface PostRow {
@@ -73,35 +67,20 @@ async function isMalformedSearch(d1: D1Database, search: string): Promise<boolea
   }
 }
 
-/**
- * Runs statements made for a workspace in one D1 batch and says whose workspace that was. GET /posts passes
- * one that checks the caller's key in the same batch (src/auth/key-in-query.ts).
- */
-export type WorkspaceBatch = (
-  build: (workspace: Workspace) => D1PreparedStatement[],
-) => Promise<{ auth: { workspaceId: number }; results: D1Result[] }>;
-
 const prepare = (d1: D1Database, q: BuiltQuery) => d1.prepare(q.sql).bind(...q.params);
 
-/** One page of posts and the number of all that match, in one round trip to the database (almost always). */
-export async function listPosts(
-  d1: D1Database,
-  batch: WorkspaceBatch,
-  filters: PostFilters,
-): Promise<{ data: PostView[]; count: number }> {
-  let countInPage = false;
-  let ran: Awaited<ReturnType<WorkspaceBatch>>;
+/** One page of the workspace's posts and the number of all that match, in one round trip (almost always). */
+export async function listPosts(w: WorkspaceDb, filters: PostFilters): Promise<{ data: PostView[]; count: number }> {
+  const q = buildPostsQueries(w.workspaceId, filters);
+  let results: D1Result[];
   try {
-    ran = await batch((workspace) => {
-      const q = buildPostsQueries(workspace, filters);
-      countInPage = q.countInPage;
-      return countInPage ? [prepare(d1, q.page)] : [prepare(d1, q.page), prepare(d1, q.count)];
-    });
+    results = await w.d1.batch(
+      q.countInPage ? [prepare(w.d1, q.page)] : [prepare(w.d1, q.page), prepare(w.d1, q.count)],
+    );
   } catch (err) {
-    // An ApiError is the batch's verdict on the key (401, 429), not SQLite's on the search.
-    if (!(err instanceof ApiError) && filters.search !== undefined && (await isMalformedSearch(d1, filters.search))) {
-      throw new ApiError("validation_failed", "search is not a valid full-text query", {
-        details: [
+    if (filters.search !== undefined && (await isMalformedSearch(w.d1, filters.search))) {
+      throw new DomainError("invalid_input", "search is not a valid full-text query", {
+        problems: [
           {
             path: "query.search",
             message: 'not a valid full-text query: use words, "quoted phrases" and prefix* terms (SQLite FTS5 syntax)',
@@ -111,17 +90,14 @@ export async function listPosts(
     }
     throw err;
   }
-  const [pageResult, countResult] = ran.results;
+  const [pageResult, countResult] = results;
   const rows = (pageResult?.results ?? []) as unknown as (PostRow & { total_count?: number })[];
   let count: number;
-  if (!countInPage) count = ((countResult?.results ?? [])[0] as { count: number } | undefined)?.count ?? 0;
+  if (!q.countInPage) count = ((countResult?.results ?? [])[0] as { count: number } | undefined)?.count ?? 0;
   else if (rows.length > 0) count = rows[0]!.total_count ?? 0;
   else if (filters.offset === 0) count = 0;
-  else {
-    // A search paged past its last hit: the page carried no count, so it is asked for on its own.
-    const q = buildPostsQueries(ran.auth.workspaceId, filters).count;
-    count = (await prepare(d1, q).first<{ count: number }>())?.count ?? 0;
-  }
+  // A search paged past its last hit: the page carried no count, so it is asked for on its own.
+  else count = (await prepare(w.d1, q.count).first<{ count: number }>())?.count ?? 0;
   return { data: rows.map(serializePost), count };
 }
 

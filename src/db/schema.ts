@@ -186,7 +186,7 @@ export const postCompetitors = sqliteTable(
   ],
 );
 
-// Blog-to-subreddit sync (SPEC 5): one config per blog + subreddit of a workspace, the posts it synced, and
+// Blog-to-subreddit sync (docs/blog-sync.md): one config per blog + subreddit of a workspace, the posts it synced, and
 // the record of every real run (dry runs leave no trace).
 
 export const syncConfigs = sqliteTable(
@@ -206,7 +206,7 @@ export const syncConfigs = sqliteTable(
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     publishImmediately: integer("publish_immediately", { mode: "boolean" }).notNull().default(false),
     maxPosts: integer("max_posts").notNull().default(5),
-    /** SHA-256 hex of the canonical JSON of the fingerprinted settings (interface-spec 2.6). */
+    /** SHA-256 hex of the canonical JSON of the fingerprinted settings (docs/blog-sync.md, "Fingerprint"). */
     fingerprint: text("fingerprint").notNull(),
     /** Bumped by every update, so the workspace Durable Object can order fingerprint notices. */
     revision: integer("revision").notNull().default(1),

@@ -1,6 +1,6 @@
 // Tracked keywords and competitors of a workspace.
 import { and, asc, eq } from "drizzle-orm";
-import { ApiError } from "../errors";
+import { invalidState } from "../lib/domain-errors";
 import { isUniqueViolation, type WorkspaceDb } from "./client";
 import { competitors, keywords } from "./schema";
 
@@ -34,7 +34,7 @@ export type KeywordView = ReturnType<typeof serializeKeyword>;
 export type CompetitorView = ReturnType<typeof serializeCompetitor>;
 
 const duplicate = (what: string) =>
-  new ApiError("invalid_state", `${what} already exists in this workspace (compared case-insensitively)`);
+  invalidState(`${what} already exists in this workspace (compared case-insensitively)`);
 
 async function uniquely<T>(what: string, write: () => Promise<T>): Promise<T> {
   try {

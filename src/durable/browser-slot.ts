@@ -1,21 +1,12 @@
-// The workspace's one browser slot (SPEC 6): one browser operation at a time, first come first served, a
+// The workspace's one browser slot (docs/blog-sync.md, "The workspace Durable Object"): one browser operation at a time, first come first served, a
 // caller waits up to 30 s for its turn, and a holder that crashed or hung loses the slot at its deadline.
 // The holder is stored (it must survive an eviction so the alarm can free it); the waiters are in memory
-// because they are calls in flight: if the object goes away, so do they.
+// because they are calls in flight: if the object goes away, so do they. Its table is made by the
+// coordinator's storage migrations (coordinator-migrations.ts).
 
 export const BROWSER_WAIT_MS = 30_000;
 export const BROWSER_LEASE_MS = 3 * 60_000;
 const MAX_BROWSER_LEASE_MS = 15 * 60_000;
-
-export const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS browser_slot (
-     id INTEGER PRIMARY KEY CHECK (id = 1),
-     token TEXT NOT NULL,
-     operation TEXT NOT NULL,
-     acquired_at INTEGER NOT NULL,
-     deadline INTEGER NOT NULL
-   )`,
-];
 
 export interface BrowserHolder {
   token: string;
@@ -50,6 +41,8 @@ export class BrowserSlot {
     private readonly sql: SqlStorage,
     /** Called whenever the holder's deadline changes, so the owner can move its alarm. */
     private readonly onDeadlineChange: () => void,
+    /** Where the slot reads the time (the coordinator's clock, which tests can set). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   holder(): BrowserHolder | undefined {
@@ -92,7 +85,7 @@ export class BrowserSlot {
   }
 
   acquire(operation: string, options: { waitMs?: number; leaseMs?: number } = {}): Promise<AcquireResult> {
-    const now = Date.now();
+    const now = this.now();
     const leaseMs = options.leaseMs ?? BROWSER_LEASE_MS;
     this.expire(now);
     // Free and nobody queued before us: take it now. Otherwise wait in line, even if the slot just freed.
@@ -109,7 +102,7 @@ export class BrowserSlot {
           const at = this.waiters.indexOf(waiter);
           if (at >= 0) this.waiters.splice(at, 1);
           const holder = this.holder();
-          const remaining = holder ? holder.deadline - Date.now() : 1000;
+          const remaining = holder ? holder.deadline - this.now() : 1000;
           resolve({
             ok: false,
             retryAfterSeconds: Math.min(60, Math.max(1, Math.ceil(remaining / 1000))),
@@ -125,7 +118,7 @@ export class BrowserSlot {
   release(token: string): boolean {
     const freed = this.sql.exec("DELETE FROM browser_slot WHERE id = 1 AND token = ?", token).rowsWritten > 0;
     // A hand-over grants the slot, which reschedules the deadline itself.
-    if (freed && !this.handOver(Date.now())) this.onDeadlineChange();
+    if (freed && !this.handOver(this.now())) this.onDeadlineChange();
     return freed;
   }
 

@@ -1,7 +1,8 @@
 // Active sync runs of one workspace, kept in the coordinator's SQLite storage: which run holds each config,
 // the fingerprint it started with, the latest fingerprint the config has, and the deadline by which a run
 // that stopped reporting loses its slot. Every function here is synchronous (SQLite in the object), so no
-// other call can interleave inside one of them.
+// other call can interleave inside one of them. The tables are made by the coordinator's storage migrations
+// (coordinator-migrations.ts).
 
 /**
  * How long a run may stay silent before it counts as dead. Generous: discovery alone may take 20 fetches of
@@ -11,21 +12,6 @@ export const RUN_LEASE_MS = 10 * 60_000;
 /** Bounds of a caller-chosen lease (tests use short ones; nothing may hold a config for hours). */
 const MIN_LEASE_MS = 1;
 const MAX_LEASE_MS = 30 * 60_000;
-
-export const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS run_leases (
-     config_id INTEGER PRIMARY KEY,
-     token TEXT NOT NULL,
-     run_id INTEGER,
-     started_fingerprint TEXT NOT NULL,
-     deadline INTEGER NOT NULL
-   )`,
-  `CREATE TABLE IF NOT EXISTS config_fingerprints (
-     config_id INTEGER PRIMARY KEY,
-     revision INTEGER NOT NULL,
-     fingerprint TEXT NOT NULL
-   )`,
-];
 
 export interface RunLease {
   configId: number;

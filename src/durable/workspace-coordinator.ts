@@ -2,9 +2,11 @@ import { DurableObject } from "cloudflare:workers";
 import { failAbandonedRun } from "../db/blog-sync-runs";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
-import { ApiError } from "../errors";
-import { type AcquireResult, SCHEMA as BROWSER_SCHEMA, type BrowserHolder, BrowserSlot } from "./browser-slot";
-import { type BeginRunResult, type CheckRunResult, SCHEMA as RUN_SCHEMA, type RunLease, RunLeases } from "./run-leases";
+import { DomainError } from "../lib/domain-errors";
+import { type AcquireResult, type BrowserHolder, BrowserSlot } from "./browser-slot";
+import { COORDINATOR_MIGRATIONS } from "./coordinator-migrations";
+import { type BeginRunResult, type CheckRunResult, type RunLease, RunLeases } from "./run-leases";
+import { applyStorageMigrations } from "./storage-migrations";
 
 export type { AcquireResult, BeginRunResult, CheckRunResult };
 
@@ -13,26 +15,33 @@ const ABANDONED_RUN =
 
 /**
  * One per workspace (idFromName(`ws:${id}`)). The workspace's coordinator: it holds the fingerprint each
- * active sync run started with (SPEC 5, abort on change) and serializes the workspace's browser operations
- * (SPEC 6). Methods are typed RPC; deadlines are alarms. State changes happen in synchronous SQLite calls,
+ * active sync run started with (docs/blog-sync.md: abort on change) and serializes the workspace's browser operations
+ * (docs/blog-sync.md, "The workspace Durable Object"). Methods are typed RPC; deadlines are alarms. State changes happen in synchronous SQLite calls,
  * so no other call interleaves with them; the only awaits are the waits for the browser slot and the D1
  * write that closes an abandoned run, both after the object's own state is already consistent.
  */
 export class WorkspaceCoordinator extends DurableObject<Env> {
   private readonly runs: RunLeases;
   private readonly browser: BrowserSlot;
+  /**
+   * Where the object reads the time: every lease and slot deadline is computed from it. Tests set a fake
+   * one through `runInDurableObject` instead of sleeping; nothing else changes it.
+   */
+  clock: () => number = () => Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    // Storage schema first, before any call can run (docs/architecture.md, "Durable Object storage").
+    void ctx.blockConcurrencyWhile(async () => {
+      applyStorageMigrations(ctx.storage, COORDINATOR_MIGRATIONS, Date.now());
+    });
     const sql = ctx.storage.sql;
-    for (const statement of [
-      ...RUN_SCHEMA,
-      ...BROWSER_SCHEMA,
-      "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    ])
-      sql.exec(statement);
     this.runs = new RunLeases(sql);
-    this.browser = new BrowserSlot(sql, () => void this.scheduleAlarm());
+    this.browser = new BrowserSlot(
+      sql,
+      () => void this.scheduleAlarm(),
+      () => this.clock(),
+    );
   }
 
   // --- sync runs -----------------------------------------------------------------------------------------
@@ -50,7 +59,7 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
       input.configId,
       input.revision,
       input.fingerprint,
-      Date.now(),
+      this.clock(),
       input.leaseMs,
     );
     if (result.ok) await this.scheduleAlarm();
@@ -66,7 +75,7 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   /** Asked by a run before every write and queue message: is the config still what the run started with? */
   checkRun(configId: number, token: string): CheckRunResult {
     // An extended deadline needs no new alarm: the old one fires early, expires nothing and moves on.
-    return this.runs.check(configId, token, Date.now());
+    return this.runs.check(configId, token, this.clock());
   }
 
   endRun(configId: number, token: string): boolean {
@@ -108,7 +117,7 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   // --- deadlines ----------------------------------------------------------------------------------------
 
   override async alarm(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock();
     this.browser.expire(now);
     const expired = this.runs.expire(now);
     await this.scheduleAlarm();
@@ -155,7 +164,7 @@ export const coordinatorFor = (env: Pick<Env, "WORKSPACE">, workspaceId: number)
   env.WORKSPACE.get(env.WORKSPACE.idFromName(`ws:${workspaceId}`));
 
 /**
- * Runs one browser operation of the workspace in its turn (SPEC 6): waits up to 30 s for the slot, else
+ * Runs one browser operation of the workspace in its turn (docs/blog-sync.md, browser slot): waits up to 30 s for the slot, else
  * 409 `browser_busy` with `retry-after`. The slot is released when `operation` settles; if the Worker dies
  * first, the slot's deadline frees it.
  */
@@ -169,12 +178,10 @@ export async function withBrowserSlot<T>(
   const coordinator = coordinatorFor(env, workspaceId);
   const slot = await coordinator.acquireBrowserSlot(operation, options);
   if (!slot.ok) {
-    throw new ApiError(
+    throw new DomainError(
       "browser_busy",
       `another browser operation of this workspace (${slot.holder}) is running; retry in ${slot.retryAfterSeconds} s`,
-      {
-        headers: { "retry-after": String(slot.retryAfterSeconds) },
-      },
+      { retryAfterSeconds: slot.retryAfterSeconds },
     );
   }
   try {

@@ -7,7 +7,7 @@ import { getSyncedPost, transitionSyncedPost } from "../db/blog-sync-posts";
 import { scheduledRunDone } from "../db/blog-sync-runs";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
-import { ApiError } from "../errors";
+import { isDomainError } from "../lib/domain-errors";
 import type { PublishPostMessage, SyncRunMessage } from "./messages";
 
 export type Verdict =
@@ -38,14 +38,13 @@ export async function consumeSyncRun(message: SyncRunMessage, env: Env): Promise
     if (run.status === "failed" || run.status === "aborted") return retry(`run ${run.id} ${run.status}: ${run.error}`);
     return ack(`run ${run.id} ${run.status}`);
   } catch (err) {
-    if (err instanceof ApiError && err.code === "run_in_progress")
-      return retry("another run of the config is active", BUSY_RETRY_SECONDS);
+    if (isDomainError(err, "run_in_progress")) return retry("another run of the config is active", BUSY_RETRY_SECONDS);
     throw err;
   }
 }
 
 /**
- * A publish task (interface-spec 3): when the config's fingerprint is no longer the one the task carries,
+ * A publish task (docs/blog-sync.md, "Background work"): when the config's fingerprint is no longer the one the task carries,
  * the post goes back to `draft` and the task is skipped. A post that is not approved stays `queued`.
  * Submission itself (approved posts) arrives with the publishing issue; until then an approved post also
  * stays `queued` and the task is acknowledged.

@@ -17,13 +17,18 @@ export const backoffSeconds = (attempts: number) =>
 /** Dead-letter queues are named after their queue with a `-dlq` suffix (wrangler.toml). */
 export const isDeadLetterQueue = (queue: string) => queue.endsWith("-dlq");
 
-async function handle(message: Message<unknown>, env: Env, deadLetter: boolean): Promise<void> {
+/** What became of one message: acknowledged, or retried after `delaySeconds` (returned so tests assert it). */
+export type QueueDecision =
+  | { id: string; outcome: "ack"; note: string }
+  | { id: string; outcome: "retry"; note: string; delaySeconds: number };
+
+async function handle(message: Message<unknown>, env: Env, deadLetter: boolean): Promise<QueueDecision> {
   const parsed = QueueMessage.safeParse(message.body);
   if (!parsed.success) {
     // Retrying cannot make a malformed message valid; it is logged (with its body) and dropped.
     log("error", "invalid queue message dropped", { id: message.id, body: message.body, issues: parsed.error.issues });
     message.ack();
-    return;
+    return { id: message.id, outcome: "ack", note: "invalid queue message dropped" };
   }
   const body = parsed.data;
   let verdict: Verdict;
@@ -45,7 +50,7 @@ async function handle(message: Message<unknown>, env: Env, deadLetter: boolean):
   if (verdict.outcome === "ack") {
     log("info", "queue message handled", { id: message.id, type: body.type, note: verdict.note });
     message.ack();
-    return;
+    return { id: message.id, outcome: "ack", note: verdict.note };
   }
   const delaySeconds = verdict.delaySeconds ?? backoffSeconds(message.attempts);
   log("warn", "queue message retried", {
@@ -56,10 +61,14 @@ async function handle(message: Message<unknown>, env: Env, deadLetter: boolean):
     note: verdict.note,
   });
   message.retry({ delaySeconds });
+  return { id: message.id, outcome: "retry", note: verdict.note, delaySeconds };
 }
 
-export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+/** Handles every message of the batch and returns what became of each, in order. */
+export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<QueueDecision[]> {
   // One at a time: sync runs are heavy, and a batch is at most max_batch_size (5) messages.
   const deadLetter = isDeadLetterQueue(batch.queue);
-  for (const message of batch.messages) await handle(message, env, deadLetter);
+  const decisions: QueueDecision[] = [];
+  for (const message of batch.messages) decisions.push(await handle(message, env, deadLetter));
+  return decisions;
 }

@@ -1,6 +1,6 @@
 // Errors of the domain, raised below the routes (services, db, durable objects, consumers, the forum and
 // browser clients). They say what went wrong in the domain's words; only the HTTP edge (src/errors.ts)
-// turns them into the SPEC 3 codes and statuses. This module imports nothing (src/lib is a leaf).
+// turns them into the error codes and statuses of docs/api.md ("Errors"). This module imports nothing (src/lib is a leaf).
 
 /** What kind of failure: the edge maps each to one error code (`invalid_input` is `validation_failed`). */
 export type DomainErrorKind =

@@ -1,4 +1,4 @@
-// Fetching the open web safely (SPEC section 8): http/https only, no credentials, no private or metadata
+// Fetching the open web safely (docs/extraction.md, "Safe fetching"): http/https only, no credentials, no private or metadata
 // addresses unless the policy allows them, at most 5 redirects each re-checked, size caps enforced while
 // the body streams in, one deadline for the whole fetch, a descriptive User-Agent, robots.txt honoured.
 import { messageOf } from "./log";
@@ -426,7 +426,7 @@ export async function getRobots(origin: string, policy: FetchPolicy): Promise<Ro
 // The fetch
 
 /**
- * Fetches `url` under SPEC section 8. Redirects are followed by hand (each target re-checked, robots
+ * Fetches `url` under the fetch policy of docs/extraction.md. Redirects are followed by hand (each target re-checked, robots
  * included), the body is read with the size cap of `kind`, and one deadline covers the whole exchange.
  * Non-2xx answers throw FetchError("http_status") unless `acceptStatus` takes them.
  */

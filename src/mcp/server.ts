@@ -1,22 +1,16 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { AuthContext } from "../auth/check";
+import type { AuthContext } from "../auth/keys";
 import { ApiError } from "../errors";
 import { toolError, toolRequest, toolResult } from "./call";
+import { mcpInstructions } from "./instructions";
 import { type ApiTool, toolsForScope } from "./tools";
 
 export const SERVER_INFO = { name: "threadwatch", version: "1.0.0" } as const;
 
 /** `_meta` key naming the REST operation behind a tool, e.g. `"GET /posts"`. */
 export const META_OPERATION = "threadwatch/operation";
-
-const INSTRUCTIONS =
-  "threadwatch: forum monitoring (posts matching the workspace's keywords and competitors) and " +
-  "blog-to-subreddit sync. Every tool is one operation of the REST API at /api/v1 and returns its JSON. " +
-  "Blog sync, in the recommended order: get_blog_subreddit_syncs; post_blog_subreddit_syncs_id_run with " +
-  "dry_run=true; post_blog_subreddit_syncs_id_readiness; post_blog_subreddit_syncs_id_publish_preflight for " +
-  "one selected synced post. Approving a post for publication is for a person, not a tool.";
 
 export interface McpCaller {
   auth: AuthContext;
@@ -47,11 +41,12 @@ const toolListing = (tool: ApiTool): Tool => ({
 
 /** A fresh protocol server for one HTTP request (stateless mode), bound to the caller's key. */
 export function createMcpServer(tools: readonly ApiTool[], caller: McpCaller): Server {
+  const visible = toolsForScope(tools, caller.auth.scope);
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
-    instructions: INSTRUCTIONS,
+    // Generated from the tools this caller has, so it names none that tools/list lacks.
+    instructions: mcpInstructions(visible),
   });
-  const visible = toolsForScope(tools, caller.auth.scope);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map(toolListing) }));
 

@@ -1,9 +1,9 @@
 import type { KeyScope } from "../auth/keys";
-import { SCOPE_EXTENSION, TOOL_EXTENSION } from "../lib/openapi";
+import { SCOPE_EXTENSION, TOOL_EXTENSION } from "../http/openapi";
 import { type SchemaObject, toJsonSchema } from "./json-schema";
 
 /**
- * MCP tools derived from the OpenAPI document of /api/v1 (SPEC 7): one tool per operation, except the
+ * MCP tools derived from the OpenAPI document of /api/v1 (docs/mcp.md): one tool per operation, except the
  * ones marked `x-threadwatch-tool: false` (approval). Names, descriptions, input schemas and hints all
  * come from the document, so the tools and the documented API cannot disagree, and a new route is a new
  * tool with no code here.
@@ -58,7 +58,7 @@ export interface OpenApiDocumentLike {
 }
 
 /**
- * SPEC 7 naming: the method, then the path's segments without `actions`, hyphens and slashes as
+ * Tool naming (docs/mcp.md): the method, then the path's segments without `actions`, hyphens and slashes as
  * underscores, path parameters by name. `POST /actions/blog-subreddit-syncs/{id}/run` →
  * `post_blog_subreddit_syncs_id_run`.
  */

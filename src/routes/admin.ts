@@ -2,11 +2,12 @@
 // OpenAPI document or the tool protocol.
 import { createRoute, z } from "@hono/zod-openapi";
 import { issueKey, MAX_TEMPORARY_KEY_SECONDS, MIN_TEMPORARY_KEY_SECONDS } from "../auth/issue-key";
+import { forgetKeyId } from "../auth/key-cache";
 import { requireAdmin } from "../auth/middleware";
 import { createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import { notFound } from "../errors";
-import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../lib/openapi";
+import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../http/openapi";
 
 const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
 const KeySchema = z.object({
@@ -121,6 +122,7 @@ adminRouter
       const { workspace_id, key_id } = c.req.valid("param");
       const key = await revokeKey(directoryDb(c.env), workspace_id, key_id);
       if (!key) throw notFound("key");
+      forgetKeyId(key.id);
       return c.json(key, 200);
     },
   );

@@ -1,5 +1,5 @@
 import { requireApiKey } from "../auth/middleware";
-import { createRouter } from "../lib/openapi";
+import { createRouter } from "../http/openapi";
 import { blogSyncsRouter } from "./blog-syncs";
 import { competitorsRouter } from "./competitors";
 import { keywordsRouter } from "./keywords";

@@ -5,7 +5,7 @@ import { runSync } from "../blog-sync/run-sync";
 import { getConfig, getConfigRow, listConfigs } from "../db/blog-sync-configs";
 import { listSyncedPosts } from "../db/blog-sync-posts";
 import { notFound } from "../errors";
-import { callerDb } from "../lib/context";
+import { callerDb } from "../http/context";
 import {
   apiRoute,
   createRouter,
@@ -16,7 +16,7 @@ import {
   listEnvelope,
   nextOffset,
   pageEnvelope,
-} from "../lib/openapi";
+} from "../http/openapi";
 
 const STATES = ["draft", "queued", "published", "failed"] as const;
 const maxPosts = z.number().int().min(1).max(50);
@@ -96,10 +96,16 @@ const SyncedPostSchema = z
     source_url: z.string().openapi({ description: "Canonical URL of the blog post" }),
     title: z.string(),
     body_markdown: z.string(),
+    // A JSON object or null. OpenAPI 3.0 wants a `type` beside `nullable` (redocly: nullable-type-sibling);
+    // the library's metadata type lacks the 3.0 `nullable`, hence the cast.
     body_richtext: z
       .unknown()
       .nullable()
-      .openapi({ description: "Forum rich-text document; null unless the config includes media" }),
+      .openapi({
+        type: "object",
+        nullable: true,
+        description: "Forum rich-text document; null unless the config includes media",
+      } as { type: "object"; description: string }),
     images: z.array(ImageSchema),
     state: z.enum(STATES),
     approved_at: z.string().nullable().openapi({ format: "date-time" }),

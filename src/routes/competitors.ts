@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { createCompetitor, deleteCompetitor, listCompetitors, updateCompetitor } from "../db/tracking";
 import { notFound } from "../errors";
-import { callerDb } from "../lib/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../lib/openapi";
+import { callerDb } from "../http/context";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
 
 export const CompetitorSchema = z
   .object({

@@ -2,9 +2,10 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { type ExecutionContext, Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { authenticate } from "../auth/check";
+import { credentialsOf } from "../auth/middleware";
 import type { Env } from "../env";
 import { requestIdOf } from "../errors";
-import { optionalExecutionCtx } from "../lib/context";
+import { optionalExecutionCtx } from "../http/context";
 import { createMcpServer } from "../mcp/server";
 import { type ApiTool, type OpenApiDocumentLike, toolsFromOpenApi } from "../mcp/tools";
 import { type ApiRouter, openApiDocument } from "./api";
@@ -23,8 +24,9 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
 
   router.all("/", async (c) => {
     const ctx = optionalExecutionCtx(c);
-    const authorization = c.req.header("authorization") ?? "";
-    const auth = await authenticate(c.env, authorization, ctx);
+    const credentials = credentialsOf(c);
+    const authorization = credentials.authorization ?? "";
+    const auth = await authenticate(c.env, credentials, { countRequest: false }, ctx);
 
     if (c.req.method !== "POST") {
       // Stateless: no standalone event stream (GET) and no session to end (DELETE).

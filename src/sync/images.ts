@@ -27,7 +27,7 @@ export function sniffImageType(bytes: Uint8Array): string | null {
   return null;
 }
 
-/** Fetches one image under the fetch policy (SPEC 8: 20 MB cap); refuses anything that is not an image. */
+/** Fetches one image under the fetch policy (20 MB cap: docs/extraction.md, "Safe fetching"); refuses anything that is not an image. */
 export async function fetchImage(url: string, options: { policy: FetchPolicy }): Promise<FetchedImage> {
   const res = await safeFetch(url, { policy: options.policy, kind: "image" });
   const sniffed = sniffImageType(res.bytes);

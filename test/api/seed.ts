@@ -1,12 +1,9 @@
-// Seeds a workspace's posts, keywords and competitors straight into D1 through the drizzle schema, and
-// keeps a plain-JS model of every row so tests can apply the same filters and sorts themselves.
+// Seeds a workspace's posts, keywords and competitors through the seeding module (src/seed/workspace.ts),
+// and keeps a plain-JS model of every row so tests can apply the same filters and sorts themselves.
 import { env } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/d1";
 import type { PostView } from "../../src/db/posts";
-import * as schema from "../../src/db/schema";
 import { createRandom } from "../../src/lib/random";
-
-const db = drizzle(env.DB, { schema });
+import { writeContent } from "../../src/seed/workspace";
 
 /** A post as the API must return it (interface-spec 2.1), plus the link ids the filters use. */
 export type ModelPost = PostView & { keywordIds: number[]; competitorIds: number[] };
@@ -57,24 +54,8 @@ export async function seedWorkspace(
   options: { count: number; seed: number; keywordNames?: string[]; competitorNames?: string[]; forumPrefix?: string },
 ): Promise<SeededWorkspace> {
   const rand = prng(options.seed);
-  const keywords = await Promise.all(
-    (options.keywordNames ?? ["pricing", "Migration tool", "onboarding"]).map((keyword) =>
-      db
-        .insert(schema.keywords)
-        .values({ workspaceId, keyword })
-        .returning({ id: schema.keywords.id, keyword: schema.keywords.keyword })
-        .get(),
-    ),
-  );
-  const competitors = await Promise.all(
-    (options.competitorNames ?? ["Acme", "Globex"]).map((name) =>
-      db
-        .insert(schema.competitors)
-        .values({ workspaceId, name })
-        .returning({ id: schema.competitors.id, name: schema.competitors.name })
-        .get(),
-    ),
-  );
+  const keywordNames = options.keywordNames ?? ["pricing", "Migration tool", "onboarding"];
+  const competitorNames = options.competitorNames ?? ["Acme", "Globex"];
 
   const drafts = Array.from({ length: options.count }, (_, i) => {
     const tokens = Array.from({ length: TITLE_TOKENS + BODY_TOKENS }, () =>
@@ -90,7 +71,6 @@ export async function seedWorkspace(
     const createdUtc = new Date(Date.UTC(2026, 0, 1) + rand.int(40) * 3_600_000).toISOString();
     return {
       post: {
-        workspaceId,
         forumId: `${options.forumPrefix ?? "t3_"}${i.toString(36)}`,
         subreddit: SUBREDDITS[i % SUBREDDITS.length]!,
         title: cased.slice(0, TITLE_TOKENS).join(" "),
@@ -107,36 +87,25 @@ export async function seedWorkspace(
         priority: rand.pick(["high", "medium", "low", null] as const),
         urgency: rand.pick(["urgent", "not_urgent", null] as const),
       },
-      keywordIds: keywords.filter(() => rand.chance(0.35)).map((k) => k.id),
-      competitorIds: competitors.filter(() => rand.chance(0.3)).map((c) => c.id),
+      keywordIdx: keywordNames.map((_, k) => k).filter(() => rand.chance(0.35)),
+      competitorIdx: competitorNames.map((_, c) => c).filter(() => rand.chance(0.3)),
     };
   });
 
-  const inserted = (await db.batch(
-    drafts.map((d) => db.insert(schema.posts).values(d.post).returning({ id: schema.posts.id })) as unknown as [never],
-  )) as unknown as { id: number }[][];
-  const ids = inserted.map((rows) => rows[0]!.id);
+  // Written by the seeding module, the same code `npm run seed` runs.
+  const written = await writeContent(env, workspaceId, {
+    keywords: keywordNames.map((keyword) => ({ keyword })),
+    competitors: competitorNames.map((name) => ({ name })),
+    posts: drafts.map((d) => ({
+      ...d.post,
+      keywords: d.keywordIdx.map((k) => keywordNames[k]!),
+      competitors: d.competitorIdx.map((c) => competitorNames[c]!),
+    })),
+  });
+  const keywords = keywordNames.map((keyword, k) => ({ id: written.keywordIds[k]!, keyword }));
+  const competitors = competitorNames.map((name, c) => ({ id: written.competitorIds[c]!, name }));
+  const ids = written.postIds;
 
-  const keywordLinks = drafts.flatMap((d, i) =>
-    d.keywordIds.map((keywordId) => ({ workspaceId, postId: ids[i]!, keywordId })),
-  );
-  const competitorLinks = drafts.flatMap((d, i) =>
-    d.competitorIds.map((competitorId) => ({ workspaceId, postId: ids[i]!, competitorId })),
-  );
-  // D1 binds at most 100 parameters per statement: 3 columns a row, so 30 rows an insert.
-  for (let i = 0; i < keywordLinks.length; i += 30)
-    await db
-      .insert(schema.postKeywords)
-      .values(keywordLinks.slice(i, i + 30))
-      .run();
-  for (let i = 0; i < competitorLinks.length; i += 30)
-    await db
-      .insert(schema.postCompetitors)
-      .values(competitorLinks.slice(i, i + 30))
-      .run();
-
-  const nameOf = <T extends { id: number }>(items: T[], id: number, field: keyof T) =>
-    String(items.find((x) => x.id === id)![field]);
   const posts: ModelPost[] = drafts.map((d, i) => ({
     id: ids[i]!,
     forum_id: d.post.forumId,
@@ -149,15 +118,15 @@ export async function seedWorkspace(
     num_comments: d.post.numComments,
     created_utc: d.post.createdUtc,
     permalink: d.post.permalink,
-    matched_keywords: d.keywordIds.map((id) => nameOf(keywords, id, "keyword")).sort(),
-    mentioned_competitors: d.competitorIds.map((id) => nameOf(competitors, id, "name")).sort(),
+    matched_keywords: d.keywordIdx.map((k) => keywords[k]!.keyword).sort(),
+    mentioned_competitors: d.competitorIdx.map((c) => competitors[c]!.name).sort(),
     is_answered: d.post.isAnswered,
     archived: d.post.archived,
     skipped: d.post.skipped,
     priority: d.post.priority,
     urgency: d.post.urgency,
-    keywordIds: d.keywordIds,
-    competitorIds: d.competitorIds,
+    keywordIds: d.keywordIdx.map((k) => keywords[k]!.id),
+    competitorIds: d.competitorIdx.map((c) => competitors[c]!.id),
   }));
   return { keywords, competitors, posts };
 }

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkBlogUrl } from "../../src/blog-sync/config-rules";
-import { ApiError } from "../../src/errors";
+import { fromDomainError } from "../../src/errors";
+import { DomainError } from "../../src/lib/domain-errors";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { createConfig, SYNCS } from "./helpers";
 
@@ -205,9 +206,10 @@ describe("private addresses (SPEC 8)", () => {
     try {
       checkBlogUrl(url, false);
     } catch (err) {
-      expect(err).toBeInstanceOf(ApiError);
-      expect((err as ApiError).code).toBe("validation_failed");
-      expect((err as ApiError).details?.[0]?.path).toBe("body.blog_url");
+      expect(err).toBeInstanceOf(DomainError);
+      const answered = fromDomainError(err as DomainError);
+      expect(answered.code).toBe("validation_failed");
+      expect(answered.details?.[0]?.path).toBe("body.blog_url");
       return true;
     }
     return false;

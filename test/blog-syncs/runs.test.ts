@@ -1,10 +1,12 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { createMessageBatch, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runSync } from "../../src/blog-sync/run-sync";
 import { workspaceDb } from "../../src/db/client";
 import { syncRuns } from "../../src/db/schema";
-import { coordinatorFor } from "../../src/durable/workspace-coordinator";
+import { RUN_LEASE_MS } from "../../src/durable/run-leases";
+import { coordinatorFor, type WorkspaceCoordinator } from "../../src/durable/workspace-coordinator";
+import { handleQueueBatch } from "../../src/jobs/queue";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { countAllRows, createConfig, items, newBlog, runConfig, SYNCS } from "./helpers";
 
@@ -185,33 +187,46 @@ describe("real runs", () => {
       publish_immediately: true,
       max_posts: 2,
     });
-    // The publish consumer (real queue delivery) leaves an unapproved post as it is, so only its log line
-    // shows that it handled the task. No earlier test of this file queues a task.
-    const logged = vi.spyOn(console, "log");
-    const handled = () =>
-      logged.mock.calls
-        .flatMap((call) =>
-          String(call[0]).startsWith("{")
-            ? [JSON.parse(String(call[0])) as { msg?: string; type?: string; note?: string }]
-            : [],
-        )
-        .filter((line) => line.msg === "queue message handled" && line.type === "publish.post");
-    try {
-      const res = await runConfig(ws, config.id, {});
-      expect(res.body.run).toMatchObject({ status: "completed", publish: true, max_posts: 2, created: 2, queued: 2 });
-      expect(res.body.items.map((i: { source_url: string }) => i.source_url)).toEqual([
-        blog.postUrl(3),
-        blog.postUrl(2),
-      ]);
-      expect(res.body.items.every((i: { state: string }) => i.state === "queued")).toBe(true);
-      const end = Date.now() + 10_000;
-      while (handled().length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-      expect(handled().map((line) => line.note)).toEqual(
-        Array(2).fill("post is not approved: stays queued, nothing submitted"),
-      );
-    } finally {
-      logged.mockRestore();
-    }
+    // The run's publish tasks go to the real queue (whose consumer runs on its own); the test also keeps
+    // what was sent, and hands exactly those messages to the queue handler to read its decisions.
+    const sent: unknown[] = [];
+    const queue = env.PUBLISH_QUEUE;
+    const recording: typeof queue = {
+      send: (body, options) => {
+        sent.push(body);
+        return queue.send(body, options);
+      },
+      sendBatch: (batch, options) => {
+        sent.push(...[...batch].map((m) => m.body));
+        return queue.sendBatch(batch, options);
+      },
+      metrics: () => queue.metrics(),
+    };
+    const result = await runSync({ ...env, PUBLISH_QUEUE: recording }, workspaceDb(env, ws.id), config.id, {
+      dryRun: false,
+      publish: true,
+      trigger: "api",
+    });
+    expect(result.run).toMatchObject({ status: "completed", publish: true, max_posts: 2, created: 2, queued: 2 });
+    expect(result.items.map((i) => i.source_url)).toEqual([blog.postUrl(3), blog.postUrl(2)]);
+    expect(result.items.every((i) => i.state === "queued")).toBe(true);
+    // One task per queued post, carrying the config's fingerprint.
+    expect(sent).toEqual(
+      result.items.map((i) => ({
+        type: "publish.post",
+        workspace_id: ws.id,
+        config_id: config.id,
+        synced_post_id: i.synced_post_id,
+        fingerprint: config.fingerprint,
+      })),
+    );
+    const batch = createMessageBatch(
+      "threadwatch-publish",
+      sent.map((body, n) => ({ id: `queued-${config.id}-${n}`, timestamp: new Date(), attempts: 1, body })),
+    );
+    expect((await handleQueueBatch(batch, env)).map((d) => [d.outcome, d.note])).toEqual(
+      Array(2).fill(["ack", "post is not approved: stays queued, nothing submitted"]),
+    );
     expect((await items(ws, config.id, "queued")).count).toBe(2);
     expect((await items(ws, config.id, "draft")).count).toBe(0);
 
@@ -365,10 +380,18 @@ describe("real runs", () => {
 
 describe("a run that writes nothing", () => {
   it("keeps its claim alive post by post: past its first lease a second run is still 409, and it completes", async () => {
+    // A workspace of its own: the fake clock below stays with its coordinator.
+    const ws = await createTestWorkspace("runs alive");
     const blog = newBlog("alive");
     const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
     expect((await runConfig(ws, config.id, { publish: false })).body.run.created).toBe(3);
     const coordinator = coordinatorFor(env, ws.id);
+
+    // The coordinator's clock stands still until the test moves it (no sleeping for a deadline to pass).
+    let now = Date.now();
+    await runInDurableObject(coordinator, (instance: WorkspaceCoordinator) => {
+      instance.clock = () => now;
+    });
 
     await blog.control({ hold: 2 }); // every post is unchanged: this run writes nothing
     // A claim of 300 ms, as if the run had been silent for most of its lease.
@@ -379,11 +402,12 @@ describe("a run that writes nothing", () => {
       leaseMs: 300,
     });
     await blog.waitHeld();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    now += 400; // past the first claim's deadline
     await runDurableObjectAlarm(coordinator); // expires whatever is past its deadline
 
     const lease = (await coordinator.activeRuns()).find((l) => l.configId === config.id);
-    expect(lease!.deadline - Date.now()).toBeGreaterThan(5 * 60_000);
+    expect(lease!.deadline).toBe(now - 400 + RUN_LEASE_MS);
+    expect(lease!.deadline - now).toBeGreaterThan(5 * 60_000);
     expect((await runConfig(ws, config.id, { publish: false })).status).toBe(409);
     await blog.release();
     expect((await running).run).toMatchObject({ status: "completed", unchanged: 3, error: null });

@@ -12,9 +12,7 @@ import { startDevServer, stopDevServer, waitUntilReady } from "../../scripts/lib
 // @ts-expect-error: see above
 import { openLocalD1 } from "../../scripts/lib/local-d1.mjs";
 // @ts-expect-error: see above
-import { workspaceContentSql } from "../../scripts/lib/seed-data.mjs";
-// @ts-expect-error: see above
-import { defaultKeys, keysSql } from "../../scripts/lib/seed-workspace.mjs";
+import { seedWorkspace } from "../../scripts/lib/seed-workspace.mjs";
 // @ts-expect-error: see above
 import { applyLocalMigrations } from "../../scripts/lib/wrangler.mjs";
 import { type FixtureServer, startFixtureServer } from "../fixtures/server";
@@ -45,26 +43,22 @@ interface SqliteDb {
 }
 
 /**
- * Seeds a workspace with its two keys and `posts` synthetic posts (the seed command's generator) straight
- * into the database file, before wrangler dev opens it; `prepare` may change the rows further.
+ * Seeds a workspace with its two keys and `posts` synthetic posts (the seed command's own code), then lets
+ * `prepare` change rows straight in the database file, before wrangler dev opens it.
  */
 async function seed(
   persistTo: string,
   posts: number,
   prepare: (sql: (s: string) => void, workspaceId: number) => void,
 ) {
+  const seeded = await seedWorkspace({ name: "Console test", posts, persistTo, keyName: "console", seed: 17 });
   const db: SqliteDb = await openLocalD1(persistTo);
   try {
-    db.exec("INSERT INTO workspaces (name) VALUES ('Console test')");
-    const workspaceId = Number(db.prepare("SELECT last_insert_rowid() AS id").get()!.id);
-    const { keys, sql } = await keysSql(workspaceId, defaultKeys("console"));
-    db.exec(sql);
-    for (const statement of workspaceContentSql(workspaceId, posts, { seed: 17 })) db.exec(statement);
-    prepare((statement) => db.exec(statement), workspaceId);
-    return { workspaceId, keys: keys as string[] };
+    prepare((statement) => db.exec(statement), seeded.workspaceId);
   } finally {
     db.close();
   }
+  return { workspaceId: seeded.workspaceId as number, keys: seeded.keys as string[] };
 }
 
 export async function startHarness(

@@ -1,11 +1,14 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getConfigRow, insertConfig } from "../../src/db/blog-sync-configs";
 import { failAbandonedRun, finishRun, getRun, insertRun } from "../../src/db/blog-sync-runs";
 import { workspaceDb } from "../../src/db/client";
-import { coordinatorFor, withBrowserSlot } from "../../src/durable/workspace-coordinator";
-import { ApiError } from "../../src/errors";
+import { BROWSER_LEASE_MS } from "../../src/durable/browser-slot";
+import { RUN_LEASE_MS } from "../../src/durable/run-leases";
+import { coordinatorFor, type WorkspaceCoordinator, withBrowserSlot } from "../../src/durable/workspace-coordinator";
+import { fromDomainError } from "../../src/errors";
+import { DomainError } from "../../src/lib/domain-errors";
 import { createTestWorkspace } from "../helpers";
 
 const FP_A = "a".repeat(64);
@@ -18,6 +21,26 @@ async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, time
     if (ok(value) || Date.now() > end) return value;
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Gives the workspace's coordinator a clock the test moves by hand, so deadlines pass without sleeping. It
+ * starts at the real time: the alarms the object schedules then lie minutes ahead in real time and never
+ * fire by themselves; `runDurableObjectAlarm` runs them when the test says so.
+ */
+async function fakeClock(workspaceId: number) {
+  let now = Date.now();
+  const coordinator = coordinatorFor(env, workspaceId);
+  await runInDurableObject(coordinator, (instance: WorkspaceCoordinator) => {
+    instance.clock = () => now;
+  });
+  return {
+    coordinator,
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 /** A test workspace with one stored sync config of fingerprint FP_A. */
@@ -89,13 +112,12 @@ describe("run leases", () => {
 
   it("a run that died frees its slot at the deadline (alarm) and its record is closed as failed", async () => {
     const { ws, w, config } = await workspaceWithConfig("leases deadline", "https://example.com/feed.xml");
-    const coordinator = coordinatorFor(env, ws.id);
+    const { coordinator, advance } = await fakeClock(ws.id);
     const claim = await coordinator.beginRun({
       workspaceId: ws.id,
       configId: config.id,
       revision: 1,
       fingerprint: FP_A,
-      leaseMs: 200,
     });
     if (!claim.ok) throw new Error("claim failed");
     const run = await insertRun(w, {
@@ -110,13 +132,14 @@ describe("run leases", () => {
     expect(
       (await coordinator.beginRun({ workspaceId: ws.id, configId: config.id, revision: 1, fingerprint: FP_A })).ok,
     ).toBe(false);
-    // The run never asks again: after its deadline the alarm frees the slot.
-    await new Promise((r) => setTimeout(r, 250));
-    await runDurableObjectAlarm(coordinator); // runs now if the runtime has not fired it already
-    const closed = await until(
-      () => getRun(w, run.id),
-      (r) => r?.status === "failed",
-    );
+    // The run never asks again: just before its deadline nothing happens, after it the alarm frees the slot.
+    advance(RUN_LEASE_MS - 1);
+    expect(await runDurableObjectAlarm(coordinator)).toBe(true);
+    expect((await getRun(w, run.id))?.status).toBe("running");
+    expect((await coordinator.activeRuns()).map((l) => l.configId)).toEqual([config.id]);
+    advance(1);
+    expect(await runDurableObjectAlarm(coordinator)).toBe(true);
+    const closed = await getRun(w, run.id);
     expect(closed?.status).toBe("failed");
     expect(closed?.error).toMatch(/deadline/);
     expect(closed?.finishedAt).not.toBeNull();
@@ -174,18 +197,21 @@ describe("run leases", () => {
 
   it("asking extends the deadline: a run that keeps asking keeps its slot", async () => {
     const ws = await createTestWorkspace("leases heartbeat");
-    const coordinator = coordinatorFor(env, ws.id);
-    const claim = await coordinator.beginRun({
-      workspaceId: ws.id,
-      configId: 9,
-      revision: 1,
-      fingerprint: FP_A,
-      leaseMs: 300,
-    });
+    const { coordinator, advance, now } = await fakeClock(ws.id);
+    const claim = await coordinator.beginRun({ workspaceId: ws.id, configId: 9, revision: 1, fingerprint: FP_A });
     if (!claim.ok) throw new Error("claim failed");
-    await new Promise((r) => setTimeout(r, 150));
+    expect(claim.deadline).toBe(now() + RUN_LEASE_MS);
+    // More than half the lease left: the answer is a read, the deadline stays.
+    advance(RUN_LEASE_MS / 2 - 1);
     expect(await coordinator.checkRun(9, claim.token)).toEqual({ ok: true });
-    await new Promise((r) => setTimeout(r, 250));
+    expect((await coordinator.activeRuns())[0]?.deadline).toBe(claim.deadline);
+    // Less than half left: asking moves the deadline a whole lease ahead.
+    advance(2);
+    expect(await coordinator.checkRun(9, claim.token)).toEqual({ ok: true });
+    expect((await coordinator.activeRuns())[0]?.deadline).toBe(now() + RUN_LEASE_MS);
+    // Past the first deadline, the alarm keeps the lease and the run still holds it.
+    advance(RUN_LEASE_MS / 2 + 1);
+    expect(now()).toBeGreaterThan(claim.deadline);
     await runDurableObjectAlarm(coordinator);
     expect(await coordinator.checkRun(9, claim.token)).toEqual({ ok: true });
   });
@@ -198,17 +224,21 @@ describe("browser slot", () => {
     const first = await coordinator.acquireBrowserSlot("readiness");
     if (!first.ok) throw new Error("first acquire failed");
     const order: string[] = [];
+    const waiting = (n: number) =>
+      until(
+        () => coordinator.browserStatus(),
+        (s) => s.waiting === n,
+      );
     const second = coordinator.acquireBrowserSlot("preflight", { waitMs: 5000 }).then((r) => {
       order.push("second");
       return r;
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await waiting(1);
     const third = coordinator.acquireBrowserSlot("persona-check", { waitMs: 5000 }).then((r) => {
       order.push("third");
       return r;
     });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(await coordinator.browserStatus()).toMatchObject({ holder: { operation: "readiness" }, waiting: 2 });
+    expect(await waiting(2)).toMatchObject({ holder: { operation: "readiness" }, waiting: 2 });
     expect(await coordinator.releaseBrowserSlot("someone-else")).toBe(false);
     expect(await coordinator.releaseBrowserSlot(first.token)).toBe(true);
     const got2 = await second;
@@ -223,28 +253,36 @@ describe("browser slot", () => {
 
   it("a caller that waits too long is told the slot is busy, with a retry hint", async () => {
     const ws = await createTestWorkspace("browser busy");
-    const coordinator = coordinatorFor(env, ws.id);
+    const { coordinator, advance } = await fakeClock(ws.id);
     const holder = await coordinator.acquireBrowserSlot("publish", { leaseMs: 10_000 });
     expect(holder.ok).toBe(true);
+    // The hint is the holder's time left, in whole seconds rounded up.
+    advance(2_500);
     const started = Date.now();
     const waited = await coordinator.acquireBrowserSlot("readiness", { waitMs: 150 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    expect(waited).toMatchObject({ ok: false, holder: "publish" });
-    if (!waited.ok) expect(waited.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(waited).toEqual({ ok: false, holder: "publish", retryAfterSeconds: 8 });
     expect((await coordinator.browserStatus()).waiting).toBe(0);
   });
 
   it("a hung holder loses the slot at its deadline and the next caller gets it", async () => {
     const ws = await createTestWorkspace("browser deadline");
-    const coordinator = coordinatorFor(env, ws.id);
-    const hung = await coordinator.acquireBrowserSlot("publish", { leaseMs: 150 });
+    const { coordinator, advance } = await fakeClock(ws.id);
+    const hung = await coordinator.acquireBrowserSlot("publish");
     expect(hung.ok).toBe(true);
     const next = coordinator.acquireBrowserSlot("readiness", { waitMs: 5000 });
-    await new Promise((r) => setTimeout(r, 200));
+    await until(
+      () => coordinator.browserStatus(),
+      (s) => s.waiting === 1,
+    );
+    advance(BROWSER_LEASE_MS - 1);
+    await runDurableObjectAlarm(coordinator);
+    expect(await coordinator.browserStatus()).toMatchObject({ holder: { operation: "publish" }, waiting: 1 });
+    advance(1);
     await runDurableObjectAlarm(coordinator);
     const got = await next;
     expect(got.ok).toBe(true);
-    if (got.ok) expect(got.waitedMs).toBeGreaterThanOrEqual(100);
+    if (got.ok) expect(got.waitedMs).toBe(BROWSER_LEASE_MS);
     if (hung.ok) expect(await coordinator.releaseBrowserSlot(hung.token)).toBe(false);
   });
 
@@ -278,9 +316,11 @@ describe("withBrowserSlot", () => {
     const busy = await withBrowserSlot(env, ws.id, "preflight", async () => "never", { waitMs: 100 }).catch(
       (e: unknown) => e,
     );
-    expect(busy).toBeInstanceOf(ApiError);
-    expect((busy as ApiError).code).toBe("browser_busy");
-    expect(Number((busy as ApiError).headers?.["retry-after"])).toBeGreaterThanOrEqual(1);
+    // A domain error below the routes; the edge answers it as 409 browser_busy with retry-after.
+    expect(busy).toBeInstanceOf(DomainError);
+    const answered = fromDomainError(busy as DomainError);
+    expect(answered.code).toBe("browser_busy");
+    expect(Number(answered.headers?.["retry-after"])).toBeGreaterThanOrEqual(1);
     release();
     expect(await long).toBe("published");
     expect(await withBrowserSlot(env, ws.id, "preflight", async () => "ran")).toBe("ran");

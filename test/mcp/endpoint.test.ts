@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcpInstructions, SYNC_STEPS } from "../../src/mcp/instructions";
 import { toolName } from "../../src/mcp/tools";
 import { call, callJson, createTestWorkspace } from "../helpers";
 import { connectClient, postMcp } from "./client";
@@ -42,19 +43,39 @@ afterAll(async () => {
 });
 
 describe("initialize", () => {
-  it("identifies the server, offers tools and explains the recommended sync order", () => {
+  it("identifies the server, offers tools and explains the recommended sync order", async () => {
     expect(writer.getServerVersion()).toEqual({ name: "threadwatch", version: "1.0.0" });
     expect(writer.getServerCapabilities()?.tools).toBeDefined();
-    const instructions = writer.getInstructions() ?? "";
-    const order = [
-      "get_blog_subreddit_syncs",
-      "post_blog_subreddit_syncs_id_run",
-      "post_blog_subreddit_syncs_id_readiness",
-      "post_blog_subreddit_syncs_id_publish_preflight",
-    ];
-    const positions = order.map((name) => instructions.indexOf(name));
+    // The instructions are generated from the caller's tools: every sync step whose tool the key has is
+    // named, in the recommended order, and no step whose tool it lacks.
+    for (const [client, label] of [
+      [writer, "read_write"],
+      [reader, "read"],
+    ] as const) {
+      const instructions = client.getInstructions() ?? "";
+      const listed = new Set((await client.listTools()).tools.map((t) => t.name));
+      const named = SYNC_STEPS.map((s) => s.tool).filter((name) => instructions.includes(name));
+      expect(named, label).toEqual(SYNC_STEPS.map((s) => s.tool).filter((name) => listed.has(name)));
+      const positions = named.map((name) => instructions.indexOf(name));
+      expect(
+        [...positions].sort((a, b) => a - b),
+        label,
+      ).toEqual(positions);
+    }
+    // Today: listing and running syncs exist (readiness and preflight arrive with their routes).
+    expect(writer.getInstructions()).toContain(
+      "Blog sync, in the recommended order: get_blog_subreddit_syncs; post_blog_subreddit_syncs_id_run with dry_run=true.",
+    );
+    expect(reader.getInstructions()).not.toContain("post_blog_subreddit_syncs_id_run");
+  });
+
+  it("would name readiness and preflight, in order, once their tools exist", () => {
+    const text = mcpInstructions(SYNC_STEPS.map((s) => ({ name: s.tool })));
+    const positions = SYNC_STEPS.map((s) => text.indexOf(s.tool));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(text).toContain("post_blog_subreddit_syncs_id_publish_preflight for one selected synced post");
+    expect(mcpInstructions([])).not.toContain("Blog sync");
   });
 });
 

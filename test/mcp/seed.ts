@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
-import { workspaceDb } from "../../src/db/client";
-import { postCompetitors, postKeywords, posts } from "../../src/db/schema";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { writeContent } from "../../src/seed/workspace";
+import { createTestWorkspace, type TestWorkspace } from "../helpers";
 
 export interface SeededWorkspace extends TestWorkspace {
   keywordIds: number[];
@@ -14,27 +13,13 @@ const SUBREDDITS = ["selfhosted", "webdev", "SaaS"];
 const WORDS = ["crm", "invoice", "kanban", "backup", "monitoring", "pricing"];
 
 /**
- * A workspace with keywords and a competitor made through REST, and `count` posts with every priority,
- * urgency, subreddit and answered/archived/skipped combination cycling through them.
+ * A workspace with two keywords, a competitor and `count` posts with every priority, urgency, subreddit and
+ * answered/archived/skipped combination cycling through them, made by the seeding module.
  */
 export async function seedWorkspace(count = 24): Promise<SeededWorkspace> {
   const ws = await createTestWorkspace("mcp tests");
-  const keywordIds: number[] = [];
-  for (const keyword of ["crm", "invoice"]) {
-    const created = await callJson("/api/v1/keywords", { key: ws.writeKey, method: "POST", body: { keyword } });
-    if (created.status !== 201) throw new Error(`keyword seed failed: ${JSON.stringify(created.body)}`);
-    keywordIds.push(created.body.id);
-  }
-  const competitor = await callJson("/api/v1/competitors", {
-    key: ws.writeKey,
-    method: "POST",
-    body: { name: "Acme CRM" },
-  });
-  if (competitor.status !== 201) throw new Error(`competitor seed failed: ${JSON.stringify(competitor.body)}`);
-
-  const { db } = workspaceDb(env, ws.id);
-  const values = Array.from({ length: count }, (_, i) => ({
-    workspaceId: ws.id,
+  const keywords = ["crm", "invoice"];
+  const posts = Array.from({ length: count }, (_, i) => ({
     forumId: `t3_mcp${i}`,
     subreddit: SUBREDDITS[i % SUBREDDITS.length]!,
     title: `Looking for a ${WORDS[i % WORDS.length]} tool (${i})`,
@@ -50,29 +35,14 @@ export async function seedWorkspace(count = 24): Promise<SeededWorkspace> {
     skipped: i % 4 === 0,
     priority: PRIORITIES[i % PRIORITIES.length]!,
     urgency: URGENCIES[i % URGENCIES.length]!,
+    // Every other post matched a keyword (alternating), every fifth from the second mentions the competitor.
+    keywords: i % 2 === 0 ? [keywords[(i / 2) % 2]!] : [],
+    competitors: i % 5 === 1 ? ["Acme CRM"] : [],
   }));
-  const postIds: number[] = [];
-  // D1 binds at most 100 parameters per statement: 17 columns × 5 rows stays under it.
-  for (let i = 0; i < values.length; i += 5) {
-    const rows = await db
-      .insert(posts)
-      .values(values.slice(i, i + 5))
-      .returning({ id: posts.id });
-    postIds.push(...rows.map((r) => r.id));
-  }
-  await db
-    .insert(postKeywords)
-    .values(
-      postIds
-        .filter((_, i) => i % 2 === 0)
-        .map((postId, i) => ({ workspaceId: ws.id, postId, keywordId: keywordIds[i % 2]! })),
-    );
-  await db
-    .insert(postCompetitors)
-    .values(
-      postIds
-        .filter((_, i) => i % 5 === 1)
-        .map((postId) => ({ workspaceId: ws.id, postId, competitorId: competitor.body.id })),
-    );
-  return { ...ws, keywordIds, postIds };
+  const written = await writeContent(env, ws.id, {
+    keywords: keywords.map((keyword) => ({ keyword })),
+    competitors: [{ name: "Acme CRM" }],
+    posts,
+  });
+  return { ...ws, keywordIds: written.keywordIds, postIds: written.postIds };
 }

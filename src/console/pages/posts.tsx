@@ -138,11 +138,7 @@ export async function inboxPage(c: ConsoleContext) {
     const filters = postFilters(parsed.data);
     ({ offset, limit } = filters);
     try {
-      ({ data: posts, count } = await listPosts(
-        w.d1,
-        async (build) => ({ auth: { workspaceId: w.workspaceId }, results: await w.d1.batch(build(w.workspaceId)) }),
-        filters,
-      ));
+      ({ data: posts, count } = await listPosts(w, filters));
     } catch (err) {
       const details = (err as { details?: { path: string; message: string }[] }).details;
       if (!details) throw err;

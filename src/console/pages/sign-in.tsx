@@ -1,10 +1,12 @@
 // Sign-in with a workspace API key (pasted once, never kept: the session cookie names the key's id) and sign-out.
 import { getCookie, setCookie } from "hono/cookie";
 import { acceptKey } from "../../auth/check";
-import { KEY_PATTERN, sha256Hex } from "../../auth/keys";
+import { KEY_PATTERN } from "../../auth/keys";
 import { findKeyByHash } from "../../db/api-keys";
+import { directoryDb } from "../../db/client";
 import { ApiError } from "../../errors";
-import { optionalExecutionCtx } from "../../lib/context";
+import { optionalExecutionCtx } from "../../http/context";
+import { sha256Hex } from "../../lib/crypto";
 import { type ConsoleContext, cookieOptions, endSession, safeNext, startSession } from "../context";
 import { formValues } from "../forms";
 import { Notice, Page } from "../layout";
@@ -74,7 +76,7 @@ export async function signIn(c: ConsoleContext) {
   try {
     const auth = await acceptKey(
       c.env,
-      await findKeyByHash(c.env.DB, await sha256Hex(key)),
+      await findKeyByHash(directoryDb(c.env), await sha256Hex(key)),
       new Date(),
       optionalExecutionCtx(c),
     );

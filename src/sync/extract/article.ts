@@ -67,7 +67,7 @@ function chooseCanonical(declared: string | null, url: string): string {
   return canonical;
 }
 
-/** Fetches a page under the fetch policy (SPEC 8) and extracts its article. */
+/** Fetches a page under the fetch policy (docs/extraction.md, "Safe fetching") and extracts its article. */
 export async function fetchArticle(url: string, options: { policy: FetchPolicy }): Promise<Article> {
   const res = await safeFetch(url, { policy: options.policy, kind: "html" });
   const type = res.contentType.toLowerCase();

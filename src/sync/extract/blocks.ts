@@ -83,7 +83,7 @@ const BLOCK_CONTAINERS = new Set([
   "form",
 ]);
 
-/** Resolves `href` against the page; only http(s) and mailto survive (SPEC 8: no `javascript:` links). */
+/** Resolves `href` against the page; only http(s) and mailto survive (no `javascript:` links: docs/extraction.md). */
 
 /** The text with whitespace and C0 control characters removed, as browsers ignore them in a URL's scheme. */
 function stripControlAndSpace(text: string): string {

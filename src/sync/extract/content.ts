@@ -90,7 +90,7 @@ const PHRASING = new Set([
 /**
  * Dropped before anything else: never content. Everything else stays in the tree while scoring, because it
  * shapes it (a form wrapping a whole page, a button beside the article); what is unsafe or useless in a
- * forum post is removed after the article is chosen and never survives the block tree (SPEC 8).
+ * forum post is removed after the article is chosen and never survives the block tree (docs/extraction.md).
  */
 const ALWAYS_DROP = new Set(["script", "style", "noscript", "template", "head"]);
 /** Removed from the chosen article (interactive or embedded things a post cannot carry). */

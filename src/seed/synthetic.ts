@@ -1,8 +1,26 @@
-// Synthetic, realistic workspace content for local development and the read benchmark: the keywords and
-// competitors an email-marketing product would track, and forum posts that mention them. Everything is
-// generated as SQL text for one workspace id, so the same statements can go through `wrangler d1 execute`
-// or straight into the SQLite file. Deterministic for a given seed.
-import { createRandom } from "../../src/lib/random.ts";
+// Synthetic, realistic workspace content for local development, the demo workspace and the benchmarks: the
+// keywords and competitors an email-marketing product would track, and forum posts that mention them.
+// Deterministic for a given seed. Written through src/db/seed.ts by src/seed/workspace.ts.
+import type { SeedCompetitor, SeedKeyword, SeedPost } from "../db/seed";
+import { createRandom } from "../lib/random";
+
+type Random = ReturnType<typeof createRandom>;
+
+interface KeywordSpec {
+  keyword: string;
+  search_volume: number | null;
+  cpc: string | null;
+  serp_forum_position: number | null;
+  is_ambiguous?: boolean;
+  active?: boolean;
+}
+
+interface CompetitorSpec {
+  name: string;
+  website_url: string;
+  keywords: string[];
+  is_ambiguous?: boolean;
+}
 
 const SUBREDDITS = [
   "emailmarketing",
@@ -15,7 +33,7 @@ const SUBREDDITS = [
   "Newsletters",
 ];
 
-const KEYWORDS = [
+const KEYWORDS: KeywordSpec[] = [
   { keyword: "email marketing", search_volume: 74000, cpc: "14.20", serp_forum_position: 4 },
   { keyword: "newsletter platform", search_volume: 6600, cpc: "9.80", serp_forum_position: 2 },
   { keyword: "open rate", search_volume: 12100, cpc: "4.10", serp_forum_position: 6 },
@@ -31,7 +49,7 @@ const KEYWORDS = [
   { keyword: "segmentation", search_volume: 4400, cpc: "7.90", serp_forum_position: null, active: false },
 ];
 
-const COMPETITORS = [
+const COMPETITORS: CompetitorSpec[] = [
   { name: "Mailchimp", website_url: "https://mailchimp.com", keywords: ["mailchimp", "intuit mailchimp"] },
   { name: "ConvertKit", website_url: "https://convertkit.com", keywords: ["convertkit", "kit.com"] },
   { name: "Klaviyo", website_url: "https://www.klaviyo.com", keywords: ["klaviyo"] },
@@ -121,26 +139,20 @@ const USERS = [
 ];
 const INTENT_PHRASES = ["looking for", "recommend", "alternative", "ready to pay", "switch"];
 
-/** SQL literal: NULL, a number, or a single-quoted string. */
-export function sqlValue(value) {
-  if (value === null || value === undefined) return "NULL";
-  if (typeof value === "number") return String(value);
-  if (typeof value === "boolean") return value ? "1" : "0";
-  return `'${String(value).replaceAll("'", "''")}'`;
-}
+const wordRegex = (term: string, flags: string) =>
+  new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, flags);
 
-const wordRegex = (term, flags) => new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, flags);
+const fill = (template: string, slots: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (_, key: string) => slots[key] ?? "");
 
-const fill = (template, slots) => template.replace(/\{(\w+)\}/g, (_, key) => slots[key]);
-
-const PRIORITIES = ["high", "medium", "low", null];
-const URGENCIES = ["urgent", "not_urgent", null];
+const PRIORITIES = ["high", "medium", "low", null] as const;
+const URGENCIES = ["urgent", "not_urgent", null] as const;
 
 /**
  * One synthetic post. The first posts cycle through every priority, urgency and answered/archived/skipped
  * state so even a small seed covers them; the rest is random with realistic proportions.
  */
-function makePost(i, rnd, baseId, nowSec) {
+function makePost(i: number, rnd: Random, baseId: number, nowSec: number): SyntheticPost {
   const active = KEYWORDS.filter((k) => k.active !== false && !k.is_ambiguous);
   const kw = rnd.pick(active).keyword;
   let kw2 = rnd.pick(active).keyword;
@@ -148,7 +160,7 @@ function makePost(i, rnd, baseId, nowSec) {
   const withCompetitor = i % 3 === 0 || rnd.next() < 0.3;
   const comp = rnd.pick(COMPETITORS.filter((c) => !c.is_ambiguous));
   let comp2 = rnd.pick(COMPETITORS);
-  if (comp2 === comp) comp2 = COMPETITORS[(COMPETITORS.indexOf(comp) + 1) % COMPETITORS.length];
+  if (comp2 === comp) comp2 = COMPETITORS[(COMPETITORS.indexOf(comp) + 1) % COMPETITORS.length]!;
   const slots = { kw, kw2, comp: comp.name, comp2: comp2.name, biz: rnd.pick(BUSINESSES), n: rnd.pick(SIZES) };
 
   const title = fill(rnd.pick(withCompetitor ? TITLES_WITH_COMPETITOR : TITLES_WITHOUT_COMPETITOR), slots);
@@ -165,7 +177,7 @@ function makePost(i, rnd, baseId, nowSec) {
   const text = `${title}\n${body}`;
 
   // What matched is what the text says: tracked keywords, and competitors by name or keyword, as whole
-  // words. Ambiguous terms count only beside another tracked term (SPEC 10); the ambiguous competitor "Drip"
+  // words. Ambiguous terms count only beside another tracked term; the ambiguous competitor "Drip"
   // only when written as a name (capitalised), not in "drip campaign".
   const found = KEYWORDS.filter((k) => k.active !== false && wordRegex(k.keyword, "i").test(text));
   const keywordsMatched = found.filter((k) => !k.is_ambiguous || found.length > 1).map((k) => k.keyword);
@@ -180,15 +192,15 @@ function makePost(i, rnd, baseId, nowSec) {
   const score = Math.floor(rnd.next() ** 3 * 900) - 5;
   const numComments = Math.floor(rnd.next() ** 2.5 * 300);
   const cycling = i < 12;
-  const priority = cycling
-    ? PRIORITIES[i % 4]
+  const priority: SeedPost["priority"] = cycling
+    ? PRIORITIES[i % 4]!
     : intent.length + mentioned.length >= 3
       ? "high"
       : rnd.next() < 0.1
         ? null
-        : rnd.pick(["medium", "low", "low"]);
-  const urgency = cycling
-    ? URGENCIES[i % 3]
+        : rnd.pick(["medium", "low", "low"] as const);
+  const urgency: SeedPost["urgency"] = cycling
+    ? URGENCIES[i % 3]!
     : priority === null
       ? null
       : ageSec < 2 * 24 * 3600 || rnd.next() < 0.15
@@ -200,7 +212,7 @@ function makePost(i, rnd, baseId, nowSec) {
     ...(ageSec < 2 * 24 * 3600 ? ["posted in the last 48 hours"] : []),
     ...(numComments > 100 ? [`active thread: ${numComments} comments`] : []),
   ];
-  const subreddit = SUBREDDITS[(i + rnd.int(SUBREDDITS.length)) % SUBREDDITS.length];
+  const subreddit = SUBREDDITS[(i + rnd.int(SUBREDDITS.length)) % SUBREDDITS.length]!;
   const forumId = (baseId + i).toString(36);
   const slug = title
     .toLowerCase()
@@ -209,7 +221,7 @@ function makePost(i, rnd, baseId, nowSec) {
     .slice(0, 48);
   const permalink = `/r/${subreddit}/comments/${forumId}/${slug}/`;
   return {
-    forum_id: forumId,
+    forumId,
     subreddit,
     title,
     selftext: body,
@@ -217,86 +229,58 @@ function makePost(i, rnd, baseId, nowSec) {
     author: rnd.next() < 0.05 ? "[deleted]" : `${rnd.pick(USERS)}${rnd.int(100)}`,
     url: `https://www.reddit.com${permalink}`,
     score,
-    num_comments: numComments,
-    created_utc: new Date((nowSec - ageSec) * 1000).toISOString(),
+    numComments,
+    createdUtc: new Date((nowSec - ageSec) * 1000).toISOString(),
     permalink,
-    is_answered: cycling ? i % 2 === 1 : rnd.next() < 0.25,
+    isAnswered: cycling ? i % 2 === 1 : rnd.next() < 0.25,
     archived: cycling ? i % 6 === 5 : rnd.next() < 0.1,
     skipped: cycling ? i % 4 === 2 : rnd.next() < 0.08,
     priority,
     urgency,
-    score_reasons: JSON.stringify(reasons),
+    scoreReasons: reasons,
     keywords: keywordsMatched,
     competitors: mentioned,
   };
 }
 
-const POST_COLUMNS = [
-  "workspace_id",
-  "forum_id",
-  "subreddit",
-  "title",
-  "selftext",
-  "author",
-  "url",
-  "score",
-  "num_comments",
-  "created_utc",
-  "permalink",
-  "is_answered",
-  "archived",
-  "skipped",
-  "priority",
-  "urgency",
-  "score_reasons",
-];
+/** A post with the names of the keywords it matched and the competitors it mentions. */
+export interface SyntheticPost extends SeedPost {
+  keywords: string[];
+  competitors: string[];
+}
 
-/** Rows per INSERT: keeps each statement well under D1's 100 KB statement limit. */
-const ROWS_PER_INSERT = 100;
+/** The tracked keywords of the synthetic workspace, with search data on most (`checkedAt`: when it was read). */
+export function syntheticKeywords(checkedAt: string): SeedKeyword[] {
+  return KEYWORDS.map((k) => ({
+    keyword: k.keyword,
+    active: k.active !== false,
+    isAmbiguous: k.is_ambiguous === true,
+    searchVolume: k.search_volume,
+    cpc: k.cpc,
+    serpForumPosition: k.serp_forum_position,
+    serpForumUrl: k.serp_forum_position
+      ? `https://www.reddit.com/r/emailmarketing/search?q=${encodeURIComponent(k.keyword)}`
+      : null,
+    serpCheckedAt: k.search_volume ? checkedAt : null,
+  }));
+}
 
-function* chunks(list, size) {
-  for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size);
+export function syntheticCompetitors(): SeedCompetitor[] {
+  return COMPETITORS.map((c) => ({
+    name: c.name,
+    websiteUrl: c.website_url,
+    keywords: c.keywords,
+    isAmbiguous: c.is_ambiguous === true,
+  }));
 }
 
 /**
- * SQL statements (each ending in `;`) that fill workspace `workspaceId` with the tracked keywords and
- * competitors and `postCount` posts, plus links to what each post matched. Ids are resolved inside SQL
- * (by keyword text, competitor name and forum id), so the statements work whatever ids the rows get.
+ * `count` synthetic posts from the last 120 days before `nowMs`, deterministic for `seed`. Forum ids are
+ * 7-character base36 strings, like the forum's own.
  */
-export function* workspaceContentSql(workspaceId, postCount, { seed = Date.now() } = {}) {
+export function syntheticPosts(count: number, seed: number, nowMs: number): SyntheticPost[] {
   const rnd = createRandom(seed);
-  const w = sqlValue(workspaceId);
-  yield `INSERT INTO keywords (workspace_id, keyword, active, is_ambiguous, search_volume, cpc, serp_forum_position, serp_forum_url, serp_checked_at) VALUES ${KEYWORDS.map(
-    (k) =>
-      `(${w}, ${sqlValue(k.keyword)}, ${sqlValue(k.active !== false)}, ${sqlValue(k.is_ambiguous === true)}, ${sqlValue(k.search_volume)}, ${sqlValue(k.cpc)}, ${sqlValue(k.serp_forum_position)}, ${
-        k.serp_forum_position
-          ? sqlValue(`https://www.reddit.com/r/emailmarketing/search?q=${encodeURIComponent(k.keyword)}`)
-          : "NULL"
-      }, ${k.search_volume ? sqlValue(new Date().toISOString()) : "NULL"})`,
-  ).join(", ")};`;
-  yield `INSERT INTO competitors (workspace_id, name, website_url, keywords, is_ambiguous) VALUES ${COMPETITORS.map(
-    (c) =>
-      `(${w}, ${sqlValue(c.name)}, ${sqlValue(c.website_url)}, ${sqlValue(JSON.stringify(c.keywords))}, ${sqlValue(c.is_ambiguous === true)})`,
-  ).join(", ")};`;
-
-  const nowSec = Math.floor(Date.now() / 1000);
-  const baseId = 36 ** 6 + rnd.int(36 ** 6); // 7-character base36 ids, like the forum's own
-  for (let start = 0; start < postCount; start += ROWS_PER_INSERT) {
-    const batch = [];
-    for (let i = start; i < Math.min(postCount, start + ROWS_PER_INSERT); i++)
-      batch.push(makePost(i, rnd, baseId, nowSec));
-    yield `INSERT INTO posts (${POST_COLUMNS.join(", ")}) VALUES ${batch
-      .map((p) => `(${[w, ...POST_COLUMNS.slice(1).map((col) => sqlValue(p[col]))].join(", ")})`)
-      .join(", ")};`;
-    const keywordLinks = batch.flatMap((p) => p.keywords.map((k) => `(${sqlValue(p.forum_id)}, ${sqlValue(k)})`));
-    for (const links of chunks(keywordLinks, 400)) {
-      yield `INSERT INTO post_keywords (workspace_id, post_id, keyword_id) SELECT ${w}, p.id, k.id FROM (VALUES ${links.join(", ")}) AS v
-  JOIN posts p ON p.workspace_id = ${w} AND p.forum_id = v.column1 JOIN keywords k ON k.workspace_id = ${w} AND lower(k.keyword) = lower(v.column2);`;
-    }
-    const competitorLinks = batch.flatMap((p) => p.competitors.map((c) => `(${sqlValue(p.forum_id)}, ${sqlValue(c)})`));
-    for (const links of chunks(competitorLinks, 400)) {
-      yield `INSERT INTO post_competitors (workspace_id, post_id, competitor_id) SELECT ${w}, p.id, c.id FROM (VALUES ${links.join(", ")}) AS v
-  JOIN posts p ON p.workspace_id = ${w} AND p.forum_id = v.column1 JOIN competitors c ON c.workspace_id = ${w} AND lower(c.name) = lower(v.column2);`;
-    }
-  }
+  const nowSec = Math.floor(nowMs / 1000);
+  const baseId = 36 ** 6 + rnd.int(36 ** 6);
+  return Array.from({ length: count }, (_, i) => makePost(i, rnd, baseId, nowSec));
 }

@@ -32,7 +32,7 @@ export function apiRoute<const R extends ApiRouteInput>(input: R) {
   const write = scope === "read_write";
   return createRoute({
     ...route,
-    // An operation without query parameters still rejects unknown ones (SPEC 3: a typo is not "no filter").
+    // An operation without query parameters still rejects unknown ones (a typo is not "no filter": docs/api.md).
     request: { query: noQuery, ...route.request },
     security: [{ bearerAuth: [] }],
     responses: { ...errorResponses({ write, conflict }), ...route.responses },
@@ -42,7 +42,7 @@ export function apiRoute<const R extends ApiRouteInput>(input: R) {
   } as unknown as Omit<R, "scope" | "tool" | "conflict">);
 }
 
-/** Query booleans: `true|false|1|0` and nothing else (SPEC 4). Documented as boolean. */
+/** Query booleans: `true|false|1|0` and nothing else (docs/api.md). Documented as boolean. */
 export const queryBoolean = z
   .enum(["true", "false", "1", "0"])
   .transform((v) => v === "true" || v === "1")
