@@ -140,7 +140,11 @@ export async function inboxPage(c: ConsoleContext) {
     try {
       ({ data: posts, count } = await listPosts(w, filters));
     } catch (err) {
-      const details = (err as { details?: { path: string; message: string }[] }).details;
+      const refused = err as {
+        details?: { path: string; message: string }[];
+        problems?: { path: string; message: string }[];
+      };
+      const details = refused.details ?? refused.problems;
       if (!details) throw err;
       for (const d of details) errors[d.path.replace(/^query\./, "")] = d.message;
     }

@@ -2,6 +2,7 @@
 // answer only) and revoke, through the same key service as the admin API. Only read_write sessions manage keys.
 import { z } from "@hono/zod-openapi";
 import { issueKey, MAX_TEMPORARY_KEY_SECONDS } from "../../auth/issue-key";
+import { forgetKeyId } from "../../auth/key-cache";
 import { listKeys, revokeKey } from "../../db/api-keys";
 import { directoryDb } from "../../db/client";
 import { notFound } from "../../lib/domain-errors";
@@ -149,5 +150,6 @@ export async function revokeApiKey(c: ConsoleContext) {
   const id = Number(c.req.param("key_id"));
   if (!Number.isSafeInteger(id) || !(await revokeKey(directoryDb(c.env), c.get("session").auth.workspaceId, id)))
     throw notFound("key");
+  forgetKeyId(id);
   return c.redirect("/app/settings/api", 303);
 }
