@@ -2,41 +2,63 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Tests run inside workerd with real local D1, Durable Objects and Queues (wrangler.toml bindings).
-// The outside world (blogs, the forum) is served by real local HTTP servers started in globalSetup.
+// Two projects. `workers`: tests run inside workerd with real local D1, Durable Objects and Queues
+// (wrangler.toml bindings); the outside world (blogs, the forum) is served by real local HTTP servers started
+// in globalSetup. `console`: Node tests that start the Worker with `wrangler dev` and drive Debian's Chromium
+// through the web console (test/console/).
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
-    plugins: [
-      cloudflareTest(({ inject }) => ({
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: {
-          bindings: {
-            TEST_MIGRATIONS: migrations,
-            FIXTURE_ORIGIN: inject<string>("fixtureOrigin"),
-            // The local forum (test/fixtures/forum/) served by the fixture server.
-            FORUM_BASE_URL: `${inject<string>("fixtureOrigin")}/forum`,
-            ADMIN_TOKEN: "test-admin-token",
-            SESSION_KEY: "dGVzdC1zZXNzaW9uLWtleS0zMi1ieXRlcy1sb25nISE=",
-            ALLOW_PRIVATE_FETCH: "true",
-            // Monitoring against the local forum API and DataForSEO (test/fixtures/handlers/30-, 31-).
-            REDDIT_CLIENT_ID: "tw-test-client",
-            REDDIT_CLIENT_SECRET: "secret",
-            REDDIT_USER_AGENT: "test:threadwatch:1.0 (by threadwatch tests)",
-            REDDIT_AUTH_URL: `${inject<string>("fixtureOrigin")}/forum-auth/api/v1/access_token`,
-            REDDIT_API_BASE_URL: `${inject<string>("fixtureOrigin")}/forum-api`,
-            // No DataForSEO credentials by default (metrics stay null, as without a provider); the metrics tests
-            // pass them (dfs-login / dfs-password) in an env of their own.
-            DATAFORSEO_BASE_URL: `${inject<string>("fixtureOrigin")}/dataforseo`,
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest(({ inject }) => ({
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  FIXTURE_ORIGIN: inject<string>("fixtureOrigin"),
+                  // The local forum (test/fixtures/forum/) served by the fixture server.
+                  FORUM_BASE_URL: `${inject<string>("fixtureOrigin")}/forum`,
+                  ADMIN_TOKEN: "test-admin-token",
+                  SESSION_KEY: "dGVzdC1zZXNzaW9uLWtleS0zMi1ieXRlcy1sb25nISE=",
+                  ALLOW_PRIVATE_FETCH: "true",
+                  // Monitoring against the local forum API and DataForSEO (test/fixtures/handlers/30-, 31-).
+                  REDDIT_CLIENT_ID: "tw-test-client",
+                  REDDIT_CLIENT_SECRET: "secret",
+                  REDDIT_USER_AGENT: "test:threadwatch:1.0 (by threadwatch tests)",
+                  REDDIT_AUTH_URL: `${inject<string>("fixtureOrigin")}/forum-auth/api/v1/access_token`,
+                  REDDIT_API_BASE_URL: `${inject<string>("fixtureOrigin")}/forum-api`,
+                  // No DataForSEO credentials by default (metrics stay null, as without a provider); the metrics tests
+                  // pass them (dfs-login / dfs-password) in an env of their own.
+                  DATAFORSEO_BASE_URL: `${inject<string>("fixtureOrigin")}/dataforseo`,
+                },
+              },
+            })),
+          ],
+          test: {
+            name: "workers",
+            include: ["test/**/*.test.ts"],
+            exclude: ["test/console/**", "**/node_modules/**"],
+            globalSetup: ["./test/global-setup.ts"],
+            setupFiles: ["./test/apply-migrations.ts"],
+            testTimeout: 30_000,
+            hookTimeout: 30_000,
           },
         },
-      })),
-    ],
-    test: {
-      globalSetup: ["./test/global-setup.ts"],
-      setupFiles: ["./test/apply-migrations.ts"],
-      testTimeout: 30_000,
-      hookTimeout: 30_000,
+        {
+          test: {
+            name: "console",
+            include: ["test/console/**/*.test.ts"],
+            environment: "node",
+            // One wrangler dev and one Chromium for the whole file; its cases run in order.
+            fileParallelism: false,
+            testTimeout: 120_000,
+            hookTimeout: 180_000,
+          },
+        },
+      ],
     },
   };
 });

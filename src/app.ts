@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./app-env";
+import { createConsoleRouter } from "./console/router";
 import { ApiError, onError, respondError, validationFailed, validationHook, zodDetails } from "./errors";
 import { noQuery } from "./http/openapi";
 import { toHex } from "./lib/crypto";
@@ -39,6 +40,7 @@ export function createApp() {
   app.route("/api/v1", api);
   app.route("/admin/v1", adminRouter);
   app.route("/admin/v1", adminPersonasRouter);
+  app.route("/app", createConsoleRouter());
   app.route(
     "/mcp",
     createMcpRouter(api, (request, env, ctx) => app.fetch(request, env, ctx)),

@@ -62,7 +62,7 @@ async function lookUpKey(env: AuthEnv, digest: string, now: number): Promise<Res
  * Judges a looked-up key at `at`: 401 for an unknown, revoked or expired one, else the caller. Refreshes
  * `last_used_at` off the hot path (the response does not wait for that write).
  */
-async function acceptKey(
+export async function acceptKey(
   env: AuthEnv,
   key: ResolvedKey | undefined,
   at: Date,

@@ -1,9 +1,10 @@
 // Operator API (/admin/v1, bearer ADMIN_TOKEN): workspaces and their API keys. Not part of /api/v1, its
 // OpenAPI document or the tool protocol.
 import { createRoute, z } from "@hono/zod-openapi";
+import { issueKey, MAX_TEMPORARY_KEY_SECONDS, MIN_TEMPORARY_KEY_SECONDS } from "../auth/issue-key";
 import { forgetKeyId } from "../auth/key-cache";
 import { requireAdmin } from "../auth/middleware";
-import { createKey, createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
+import { createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import { notFound } from "../errors";
 import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../http/openapi";
@@ -23,7 +24,6 @@ const KeySchema = z.object({
 });
 
 const workspaceIdParam = z.object({ workspace_id: integerParam(1) });
-const MAX_TEMPORARY_KEY_SECONDS = 90 * 24 * 3600;
 
 const serializeWorkspace = (w: { id: number; name: string; createdAt: string }) => ({
   id: w.id,
@@ -71,7 +71,12 @@ adminRouter
             name: z.string().trim().min(1).max(200),
             scope: z.enum(["read", "read_write"]),
             /** A temporary key: expires this many seconds from now and is deleted by the hourly cron. */
-            expires_in_seconds: z.number().int().min(60).max(MAX_TEMPORARY_KEY_SECONDS).optional(),
+            expires_in_seconds: z
+              .number()
+              .int()
+              .min(MIN_TEMPORARY_KEY_SECONDS)
+              .max(MAX_TEMPORARY_KEY_SECONDS)
+              .optional(),
           }),
         ),
       },
@@ -80,14 +85,11 @@ adminRouter
       },
     }),
     async (c) => {
-      const db = directoryDb(c.env);
-      const { workspace_id } = c.req.valid("param");
-      if (!(await getWorkspace(db, workspace_id))) throw notFound("workspace");
-      const body = c.req.valid("json");
-      const expiresAt = body.expires_in_seconds
-        ? new Date(Date.now() + body.expires_in_seconds * 1000).toISOString()
-        : null;
-      const { key, record } = await createKey(db, workspace_id, { name: body.name, scope: body.scope, expiresAt });
+      const { key, record } = await issueKey(
+        directoryDb(c.env),
+        c.req.valid("param").workspace_id,
+        c.req.valid("json"),
+      );
       return c.json({ ...record, key }, 201);
     },
   )

@@ -60,7 +60,7 @@ export const BlogSyncConfigSchema = z
   })
   .openapi("BlogSyncConfig");
 
-const BlogSyncConfigInput = z
+export const BlogSyncConfigInput = z
   .strictObject({
     id: z
       .number()
@@ -157,7 +157,7 @@ const ItemsQuery = z.strictObject({
   offset: integerParam(0).optional().openapi({ description: "Rows to skip, default 0" }),
 });
 
-const RunRequest = z
+export const RunRequest = z
   .strictObject({
     dry_run: z.boolean().optional().openapi({ description: "Preview only: writes nothing at all. Default false" }),
     publish: z.boolean().optional().openapi({ description: "false: write drafts only. Default true" }),

@@ -25,7 +25,7 @@ const websiteUrl = z
   .nullable();
 const aliases = z.array(plainName(200)).max(50);
 
-const CompetitorCreate = z
+export const CompetitorCreate = z
   .strictObject({
     name,
     website_url: websiteUrl.optional(),
@@ -34,7 +34,7 @@ const CompetitorCreate = z
     is_ambiguous: z.boolean().optional(),
   })
   .openapi("CompetitorCreate");
-const CompetitorPatch = z
+export const CompetitorPatch = z
   .strictObject({
     name: name.optional(),
     website_url: websiteUrl.optional(),

@@ -28,10 +28,10 @@ export const KeywordSchema = z
   .openapi("Keyword");
 
 const keywordText = plainName(200);
-const KeywordCreate = z
+export const KeywordCreate = z
   .strictObject({ keyword: keywordText, active: z.boolean().optional(), is_ambiguous: z.boolean().optional() })
   .openapi("KeywordCreate");
-const KeywordPatch = z
+export const KeywordPatch = z
   .strictObject({
     keyword: keywordText.optional(),
     active: z.boolean().optional(),

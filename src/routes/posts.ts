@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { getPost, listPosts, updatePostState } from "../db/posts";
+import type { PostFilters } from "../db/posts-query";
 import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import {
@@ -45,7 +46,7 @@ export const PostSchema = z
 
 const PostListSchema = pageEnvelope(PostSchema, "PostList", "Rows matching the filters (all pages)");
 
-const PostsQuery = z.strictObject({
+export const PostsQuery = z.strictObject({
   keyword_id: integerParam(1).optional().openapi({ description: "Only posts that matched this keyword" }),
   subreddit: z
     .string()
@@ -82,7 +83,24 @@ const PostsQuery = z.strictObject({
   offset: integerParam(0).optional().openapi({ default: 0, description: "Rows to skip, default 0" }),
 });
 
-const PostPatch = z
+/** The query of GET /posts as the listing's filters, with its defaults (the console's inbox uses it too). */
+export function postFilters(q: z.infer<typeof PostsQuery>): PostFilters {
+  return {
+    keywordId: q.keyword_id,
+    subreddit: q.subreddit?.replace(/^\/?r\//i, ""),
+    priority: q.priority,
+    answered: q.answered_status === undefined ? undefined : q.answered_status === "answered",
+    hasCompetitors: q.has_competitors,
+    includeArchived: q.include_archived ?? false,
+    search: q.search,
+    sortBy: q.sort_by,
+    sortOrder: q.sort_order ?? "desc",
+    limit: q.limit ?? 100,
+    offset: q.offset ?? 0,
+  };
+}
+
+export const PostPatch = z
   .strictObject({
     is_answered: z.boolean().optional(),
     archived: z.boolean().optional(),
@@ -123,23 +141,9 @@ const patchPostRoute = apiRoute({
 
 export const postsRouter = createRouter()
   .openapi(listPostsRoute, async (c) => {
-    const q = c.req.valid("query");
-    const limit = q.limit ?? 100;
-    const offset = q.offset ?? 0;
-    const { data, count } = await listPosts(callerDb(c), {
-      keywordId: q.keyword_id,
-      subreddit: q.subreddit?.replace(/^\/?r\//i, ""),
-      priority: q.priority,
-      answered: q.answered_status === undefined ? undefined : q.answered_status === "answered",
-      hasCompetitors: q.has_competitors,
-      includeArchived: q.include_archived ?? false,
-      search: q.search,
-      sortBy: q.sort_by,
-      sortOrder: q.sort_order ?? "desc",
-      limit,
-      offset,
-    });
-    return c.json({ data, count, next_offset: nextOffset(offset, data.length, count) }, 200);
+    const filters = postFilters(c.req.valid("query"));
+    const { data, count } = await listPosts(callerDb(c), filters);
+    return c.json({ data, count, next_offset: nextOffset(filters.offset, data.length, count) }, 200);
   })
   .openapi(getPostRoute, async (c) => {
     const post = await getPost(callerDb(c), c.req.valid("param").id);

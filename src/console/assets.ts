@@ -1,0 +1,79 @@
+// The console's one stylesheet and one small script, served by the Worker as static text (no build step).
+
+export const STYLESHEET = `
+:root { --fg: #1a1a1b; --muted: #57595c; --line: #d7d9db; --bg: #f6f7f8; --accent: #0b57d0; --danger: #b3261e;
+  --ok: #176b3a; --warn: #8a5300; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--fg); background: var(--bg); line-height: 1.45; }
+a { color: var(--accent); }
+header.top { background: #fff; border-bottom: 1px solid var(--line); padding: .5rem 1rem; display: flex;
+  flex-wrap: wrap; gap: .75rem 1.25rem; align-items: center; }
+header.top .brand { font-weight: 700; color: var(--fg); text-decoration: none; }
+header.top nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: 0; }
+header.top nav a[aria-current="page"] { font-weight: 700; text-decoration: none; color: var(--fg); }
+header.top .who { margin-left: auto; display: flex; gap: .5rem; align-items: center; color: var(--muted); }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
+h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 .75rem; }
+.row { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; }
+label { display: block; font-size: .9rem; color: var(--muted); }
+label.inline { display: inline-flex; gap: .35rem; align-items: center; color: var(--fg); }
+input, select, textarea { font: inherit; padding: .35rem .5rem; border: 1px solid #8a8d91; border-radius: 4px;
+  background: #fff; color: var(--fg); max-width: 100%; }
+input[aria-invalid="true"] { border-color: var(--danger); }
+button, .button { font: inherit; padding: .35rem .8rem; border-radius: 4px; border: 1px solid var(--accent);
+  background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; display: inline-block; }
+button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
+button[disabled] { background: #e4e5e7; color: #505357; border-color: #b8babd; cursor: not-allowed; }
+form.inline { display: inline; }
+.error { color: var(--danger); font-size: .9rem; margin: .2rem 0 0; }
+.notice { border-left: 4px solid var(--accent); background: #fff; padding: .6rem .9rem; margin: 0 0 1rem; }
+.notice.bad { border-color: var(--danger); }
+.notice.good { border-color: var(--ok); }
+.badge { display: inline-block; font-size: .8rem; padding: 0 .45rem; border-radius: 999px; border: 1px solid currentColor; }
+.badge.high, .badge.urgent, .badge.failed { color: var(--danger); }
+.badge.medium, .badge.queued { color: var(--warn); }
+.badge.low, .badge.not_urgent, .badge.draft { color: var(--muted); }
+.badge.published { color: var(--ok); }
+.meta { color: var(--muted); font-size: .9rem; }
+.reasons { margin: .25rem 0; padding-left: 1.1rem; color: var(--muted); font-size: .9rem; }
+table.list { width: 100%; border-collapse: collapse; background: #fff; }
+table.list th, table.list td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+.post h3 { margin: 0 0 .25rem; font-size: 1.05rem; }
+.post .body { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 8rem; overflow: auto; font-size: .95rem; }
+.actions { display: flex; flex-wrap: wrap; gap: .4rem; margin-top: .5rem; }
+.pager { display: flex; gap: 1rem; align-items: center; margin: 1rem 0; }
+.forum { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1rem 1.25rem; overflow-wrap: anywhere; }
+.forum .sr { font-size: .85rem; color: var(--muted); }
+.forum h2.title { font-size: 1.3rem; margin: .25rem 0 .75rem; }
+.forum img { max-width: 100%; height: auto; }
+.forum pre { background: var(--bg); padding: .5rem; overflow: auto; }
+.forum blockquote { border-left: 4px solid var(--line); margin: 0; padding-left: .75rem; color: var(--muted); }
+.forum table { border-collapse: collapse; }
+.forum th, .forum td { border: 1px solid var(--line); padding: .25rem .5rem; }
+ul.gates { list-style: none; padding: 0; }
+ul.gates li::before { content: "✗ "; color: var(--danger); }
+ul.gates li.open::before { content: "✓ "; color: var(--ok); }
+code.key { font-size: 1rem; background: #fff; border: 1px dashed var(--accent); padding: .3rem .5rem; word-break: break-all; }
+@media (max-width: 40rem) { header.top .who { margin-left: 0; } table.list th:nth-child(n+4), table.list td:nth-child(n+4) { display: none; } }
+`;
+
+/**
+ * The one script: asks before a destructive button submits its form (delete, revoke), and copies a newly
+ * issued key. Everything works without it.
+ */
+export const SCRIPT = `
+document.addEventListener("submit", function (event) {
+  var button = event.submitter;
+  var question = button && button.getAttribute("data-confirm");
+  if (question && !window.confirm(question)) event.preventDefault();
+});
+document.addEventListener("click", function (event) {
+  var target = event.target;
+  if (!(target instanceof HTMLElement) || !target.hasAttribute("data-copy")) return;
+  var source = document.getElementById(target.getAttribute("data-copy"));
+  if (source && navigator.clipboard) navigator.clipboard.writeText(source.textContent || "");
+});
+`;

@@ -1,0 +1,139 @@
+// The console's request context: who is signed in (checked against the API key on every request), the
+// session's CSRF token, and the security headers every page carries.
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app-env";
+import { acceptKey } from "../auth/check";
+import type { AuthContext } from "../auth/keys";
+import { workspaceDb } from "../db/client";
+import { findKeyById } from "../db/key-by-id";
+import { ApiError } from "../errors";
+import { optionalExecutionCtx } from "../http/context";
+import {
+  checkCsrf,
+  consoleSigningKey,
+  csrfToken,
+  isLocalHost,
+  openSession,
+  randomToken,
+  SESSION_COOKIE,
+  SESSION_SECONDS,
+  sealSession,
+} from "./session";
+
+export interface ConsoleSession {
+  auth: AuthContext;
+  /** The CSRF token every form of this session carries. */
+  csrf: string;
+  canWrite: boolean;
+}
+
+export interface ConsoleEnv {
+  Bindings: AppEnv["Bindings"];
+  Variables: AppEnv["Variables"] & { session: ConsoleSession; signingKey: CryptoKey; nonce: string };
+}
+
+export type ConsoleContext = Context<ConsoleEnv>;
+
+/**
+ * Every console answer: no framing, no inline script or style, nothing cached, no referrer beyond the
+ * origin. Draft images come from the blog, so images may load from any http(s) origin.
+ */
+export const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
+  await next();
+  const h = c.res.headers;
+  h.set(
+    "content-security-policy",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: http:; form-action 'self'; " +
+      "frame-ancestors 'none'; base-uri 'none'",
+  );
+  h.set("x-frame-options", "DENY");
+  h.set("referrer-policy", "same-origin");
+  h.set("x-content-type-options", "nosniff");
+  if (!h.has("cache-control")) h.set("cache-control", "no-store");
+});
+
+/** The console's HMAC key; the console is off (503) until SESSION_KEY is configured. */
+export const withSigningKey = createMiddleware<ConsoleEnv>(async (c, next) => {
+  if (!c.env.SESSION_KEY) {
+    return c.text("The console is disabled: the SESSION_KEY secret is not configured.", 503);
+  }
+  c.set("signingKey", await consoleSigningKey(c.env.SESSION_KEY));
+  await next();
+});
+
+export const cookieOptions = (c: Context, maxAge: number) =>
+  ({
+    path: "/app",
+    httpOnly: true,
+    sameSite: "Strict",
+    secure: !isLocalHost(c.req.url),
+    maxAge,
+  }) as const;
+
+/** Opens a session for a key that was just accepted. */
+export async function startSession(c: ConsoleContext, auth: AuthContext): Promise<void> {
+  const expiresAt = Math.floor(Date.now() / 1000) + SESSION_SECONDS;
+  const value = await sealSession(c.get("signingKey"), { keyId: auth.keyId, expiresAt, nonce: randomToken() });
+  setCookie(c, SESSION_COOKIE, value, cookieOptions(c, SESSION_SECONDS));
+}
+
+export const endSession = (c: ConsoleContext) => deleteCookie(c, SESSION_COOKIE, { path: "/app" });
+
+/** Where sign-in sends a person back to: only a console path of this site. */
+export function safeNext(next: string | undefined): string {
+  return next && /^\/app\/[^/\\]/.test(next) && !next.startsWith("/app/sign-in") ? next : "/app/posts";
+}
+
+const signInRedirect = (c: ConsoleContext, expired: boolean) => {
+  const url = new URL(c.req.url);
+  const params = new URLSearchParams({ next: c.req.method === "GET" ? url.pathname + url.search : url.pathname });
+  if (expired) params.set("expired", "1");
+  return c.redirect(`/app/sign-in?${params}`, 303);
+};
+
+/**
+ * A signed, unexpired cookie whose key is still live (not revoked, not expired). Otherwise: back to sign-in,
+ * remembering the page asked for. Every POST also needs the session's CSRF token: 403 otherwise, before
+ * anything is read or written.
+ */
+export const requireSession = createMiddleware<ConsoleEnv>(async (c, next) => {
+  const cookie = getCookie(c, SESSION_COOKIE);
+  const claims = await openSession(c.get("signingKey"), cookie, new Date());
+  if (!claims) {
+    if (cookie) endSession(c);
+    return signInRedirect(c, cookie !== undefined);
+  }
+  let auth: AuthContext;
+  try {
+    auth = await acceptKey(c.env, await findKeyById(c.env.DB, claims.keyId), new Date(), optionalExecutionCtx(c));
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    endSession(c);
+    return signInRedirect(c, true);
+  }
+  const csrf = await csrfToken(c.get("signingKey"), "session", claims.nonce);
+  c.set("session", { auth, csrf, canWrite: auth.scope === "read_write" });
+  if (c.req.method === "POST") {
+    const form = await c.req.parseBody();
+    if (!(await checkCsrf(c.get("signingKey"), "session", claims.nonce, form._csrf))) {
+      return c.text(
+        "Forbidden: this form is missing its security token or the token is stale. Reload the page and try again.",
+        403,
+      );
+    }
+  }
+  await next();
+});
+
+/** Every POST after sign-out changes something: a read-key session gets 403 before anything is read or written. */
+export const requireWrite = createMiddleware<ConsoleEnv>(async (c, next) => {
+  if (c.req.method === "POST" && !c.get("session").canWrite) {
+    return c.text("Forbidden: this session was opened with a read-only key; it can look but not change anything.", 403);
+  }
+  await next();
+});
+
+/** The signed-in workspace's data accessor. */
+export const sessionDb = (c: ConsoleContext) => workspaceDb(c.env, c.get("session").auth.workspaceId);

@@ -1,0 +1,152 @@
+// The frame of every console page, and the small pieces the pages share (forms with their CSRF token,
+// field errors, badges, notices).
+import type { Child, PropsWithChildren } from "hono/jsx";
+import type { ConsoleSession } from "./context";
+
+const NAV = [
+  { href: "/app/posts", label: "Inbox" },
+  { href: "/app/keywords", label: "Keywords" },
+  { href: "/app/competitors", label: "Competitors" },
+  { href: "/app/syncs", label: "Blog sync" },
+  { href: "/app/settings/api", label: "Settings › API" },
+];
+
+interface PageProps {
+  title: string;
+  /** The nav entry this page belongs to. */
+  section?: string;
+  session?: ConsoleSession;
+}
+
+export function Page({ title, section, session, children }: PropsWithChildren<PageProps>) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="same-origin" />
+        <title>{`${title} · threadwatch`}</title>
+        <link rel="stylesheet" href="/app/assets/console.css" />
+        <script src="/app/assets/console.js" defer />
+      </head>
+      <body>
+        <header class="top">
+          <a class="brand" href="/app/posts">
+            threadwatch
+          </a>
+          {session ? (
+            <>
+              <nav aria-label="Console">
+                <ul>
+                  {NAV.map((item) => (
+                    <li>
+                      <a href={item.href} aria-current={section === item.href ? "page" : undefined}>
+                        {item.label}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+              <div class="who">
+                <span>
+                  Workspace {session.auth.workspaceId} · {session.canWrite ? "read & write" : "read only"}
+                </span>
+                <form method="post" action="/app/sign-out" class="inline">
+                  <input type="hidden" name="_csrf" value={session.csrf} />
+                  <button type="submit" class="secondary">
+                    Sign out
+                  </button>
+                </form>
+              </div>
+            </>
+          ) : null}
+        </header>
+        <main>
+          <h1>{title}</h1>
+          {children}
+        </main>
+      </body>
+    </html>
+  );
+}
+
+/** A POST form of the session: carries the CSRF token. Read-only sessions get no forms that write. */
+export function PostForm({
+  session,
+  action,
+  children,
+  class: className,
+}: PropsWithChildren<{ session: ConsoleSession; action: string; class?: string }>) {
+  return (
+    <form method="post" action={action} class={className}>
+      <input type="hidden" name="_csrf" value={session.csrf} />
+      {children}
+    </form>
+  );
+}
+
+export type FieldErrors = Record<string, string>;
+
+/** A labelled text input with its error beside it and the entered value kept. */
+export function Field(props: {
+  name: string;
+  label: string;
+  value?: string | number | null;
+  errors?: FieldErrors;
+  type?: string;
+  required?: boolean;
+  placeholder?: string;
+  min?: number;
+  max?: number;
+  idPrefix?: string;
+}) {
+  const id = `${props.idPrefix ?? "f"}-${props.name}`;
+  const error = props.errors?.[props.name];
+  return (
+    <div>
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? "text"}
+        value={props.value ?? ""}
+        required={props.required}
+        placeholder={props.placeholder}
+        min={props.min}
+        max={props.max}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error ? (
+        <p class="error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Checkbox(props: { name: string; label: string; checked: boolean; idPrefix?: string }) {
+  const id = `${props.idPrefix ?? "f"}-${props.name}`;
+  return (
+    <label class="inline" for={id}>
+      <input id={id} type="checkbox" name={props.name} value="true" checked={props.checked} />
+      {props.label}
+    </label>
+  );
+}
+
+export function Notice({ kind, children }: PropsWithChildren<{ kind?: "good" | "bad" }>) {
+  return (
+    <div class={`notice${kind ? ` ${kind}` : ""}`} role={kind === "bad" ? "alert" : "status"}>
+      {children}
+    </div>
+  );
+}
+
+export const Badge = ({ value, label }: { value: string | null; label?: string }) =>
+  value ? <span class={`badge ${value}`}>{label ?? value.replace("_", " ")}</span> : null;
+
+/** A date as a person reads it (UTC, to the minute); "never" for null. */
+export const when = (iso: string | null | undefined): Child =>
+  iso ? <time datetime={iso}>{`${iso.slice(0, 16).replace("T", " ")} UTC`}</time> : "never";

@@ -1,0 +1,155 @@
+// Settings › API (/app/settings/api): the workspace's keys, create (the plain key shown once, on this
+// answer only) and revoke, through the same key service as the admin API. Only read_write sessions manage keys.
+import { z } from "@hono/zod-openapi";
+import { issueKey, MAX_TEMPORARY_KEY_SECONDS } from "../../auth/issue-key";
+import { forgetKeyId } from "../../auth/key-cache";
+import { listKeys, revokeKey } from "../../db/api-keys";
+import { directoryDb } from "../../db/client";
+import { notFound } from "../../lib/domain-errors";
+import type { ConsoleContext } from "../context";
+import { checked, type FormValues, formValues, numberField, zodFieldErrors } from "../forms";
+import { Checkbox, Field, type FieldErrors, Notice, Page, PostForm, when } from "../layout";
+
+const MAX_HOURS = MAX_TEMPORARY_KEY_SECONDS / 3600;
+
+const KeyForm = z.strictObject({
+  name: z.string().trim().min(1, "give the key a name").max(200),
+  scope: z.enum(["read", "read_write"], { message: "choose read or read_write" }),
+  temporary: z.boolean(),
+  expires_in_hours: z.number({ message: "a number of hours" }).int().min(1).max(MAX_HOURS).optional(),
+});
+
+interface Extras {
+  created?: { key: string; name: string };
+  failed?: { errors: FieldErrors; values: FormValues };
+}
+
+async function settingsPage(c: ConsoleContext, extras: Extras = {}) {
+  const session = c.get("session");
+  const keys = await listKeys(directoryDb(c.env), session.auth.workspaceId);
+  const { created, failed } = extras;
+  const values = failed?.values ?? { scope: "read", expires_in_hours: "24" };
+  return c.html(
+    <Page title="Settings › API" section="/app/settings/api" session={session}>
+      {created ? (
+        <Notice kind="good">
+          <p>{`Key "${created.name}" created. Copy it now: it is shown only this once.`}</p>
+          <p>
+            <code class="key" id="new-key">
+              {created.key}
+            </code>{" "}
+            <button type="button" class="secondary" data-copy="new-key">
+              Copy
+            </button>
+          </p>
+        </Notice>
+      ) : null}
+      <table class="list">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr id={`key-${k.id}`}>
+              <td>{k.name}</td>
+              <td>
+                <code>{`${k.prefix}…`}</code>
+              </td>
+              <td>{k.scope}</td>
+              <td>{when(k.last_used_at)}</td>
+              <td>{k.expires_at ? when(k.expires_at) : "never"}</td>
+              <td>
+                {k.revoked_at ? (
+                  <>revoked {when(k.revoked_at)}</>
+                ) : session.canWrite ? (
+                  <PostForm session={session} action={`/app/settings/api/keys/${k.id}/revoke`}>
+                    <button
+                      type="submit"
+                      class="danger"
+                      data-confirm={`Revoke "${k.name}"? Anything using it stops working.`}
+                    >
+                      {k.id === session.auth.keyId ? "Revoke (signs you out)" : "Revoke"}
+                    </button>
+                  </PostForm>
+                ) : (
+                  "active"
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {session.canWrite ? (
+        <PostForm session={session} action="/app/settings/api/keys" class="card">
+          <h2>Create a key</h2>
+          {failed?.errors.form ? <Notice kind="bad">{failed.errors.form}</Notice> : null}
+          <div class="row">
+            <Field name="name" label="Name" value={values.name} errors={failed?.errors} required />
+            <div>
+              <label for="f-scope">Scope</label>
+              <select id="f-scope" name="scope">
+                <option value="read" selected={values.scope !== "read_write"}>
+                  read (look only)
+                </option>
+                <option value="read_write" selected={values.scope === "read_write"}>
+                  read_write
+                </option>
+              </select>
+            </div>
+            <Checkbox name="temporary" label="Temporary" checked={checked(values, "temporary")} />
+            <Field
+              name="expires_in_hours"
+              label={`Expires after (hours, 1–${MAX_HOURS})`}
+              type="number"
+              min={1}
+              max={MAX_HOURS}
+              value={values.expires_in_hours}
+              errors={failed?.errors}
+            />
+            <button type="submit">Create key</button>
+          </div>
+        </PostForm>
+      ) : (
+        <p class="meta">This session is read-only: creating and revoking keys needs a read_write key.</p>
+      )}
+    </Page>,
+    failed ? 400 : 200,
+  );
+}
+
+export const apiSettingsPage = (c: ConsoleContext) => settingsPage(c);
+
+export async function createApiKey(c: ConsoleContext) {
+  const values = await formValues(c);
+  const temporary = checked(values, "temporary");
+  const parsed = KeyForm.safeParse({
+    name: values.name ?? "",
+    scope: values.scope,
+    temporary,
+    expires_in_hours: temporary ? numberField(values.expires_in_hours) : undefined,
+  });
+  if (!parsed.success) return settingsPage(c, { failed: { errors: zodFieldErrors(parsed.error), values } });
+  if (parsed.data.temporary && parsed.data.expires_in_hours === undefined)
+    return settingsPage(c, { failed: { errors: { expires_in_hours: "a temporary key needs its hours" }, values } });
+  const { key, record } = await issueKey(directoryDb(c.env), c.get("session").auth.workspaceId, {
+    name: parsed.data.name,
+    scope: parsed.data.scope,
+    expires_in_seconds: parsed.data.expires_in_hours ? parsed.data.expires_in_hours * 3600 : undefined,
+  });
+  return settingsPage(c, { created: { key, name: record.name } });
+}
+
+export async function revokeApiKey(c: ConsoleContext) {
+  const id = Number(c.req.param("key_id"));
+  if (!Number.isSafeInteger(id) || !(await revokeKey(directoryDb(c.env), c.get("session").auth.workspaceId, id)))
+    throw notFound("key");
+  forgetKeyId(id);
+  return c.redirect("/app/settings/api", 303);
+}

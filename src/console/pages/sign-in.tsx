@@ -1,0 +1,95 @@
+// Sign-in with a workspace API key (pasted once, never kept: the session cookie names the key's id) and sign-out.
+import { getCookie, setCookie } from "hono/cookie";
+import { acceptKey } from "../../auth/check";
+import { KEY_PATTERN } from "../../auth/keys";
+import { findKeyByHash } from "../../db/api-keys";
+import { directoryDb } from "../../db/client";
+import { ApiError } from "../../errors";
+import { optionalExecutionCtx } from "../../http/context";
+import { sha256Hex } from "../../lib/crypto";
+import { type ConsoleContext, cookieOptions, endSession, safeNext, startSession } from "../context";
+import { formValues } from "../forms";
+import { Notice, Page } from "../layout";
+import { checkCsrf, csrfToken, randomToken, SIGNIN_COOKIE, SIGNIN_SECONDS } from "../session";
+
+async function signInForm(c: ConsoleContext, options: { error?: string; next?: string; expired?: boolean }) {
+  // The sign-in form's CSRF token is bound to a random nonce in a short-lived cookie of its own.
+  let nonce = getCookie(c, SIGNIN_COOKIE);
+  if (!nonce || !/^[A-Za-z0-9_-]{24}$/.test(nonce)) {
+    nonce = randomToken();
+    setCookie(c, SIGNIN_COOKIE, nonce, cookieOptions(c, SIGNIN_SECONDS));
+  }
+  const csrf = await csrfToken(c.get("signingKey"), "signin", nonce);
+  return c.html(
+    <Page title="Sign in">
+      {options.expired ? <Notice>Your session has ended. Sign in again to go on where you were.</Notice> : null}
+      <form method="post" action="/app/sign-in" class="card">
+        <input type="hidden" name="_csrf" value={csrf} />
+        <input type="hidden" name="next" value={safeNext(options.next)} />
+        <div>
+          <label for="f-api_key">Workspace API key</label>
+          <input
+            id="f-api_key"
+            name="api_key"
+            type="password"
+            autocomplete="off"
+            required
+            size={52}
+            placeholder="tw_live_..."
+            aria-invalid={options.error ? "true" : undefined}
+            aria-describedby={options.error ? "f-api_key-error" : "f-api_key-help"}
+          />
+          {options.error ? (
+            <p class="error" id="f-api_key-error">
+              {options.error}
+            </p>
+          ) : null}
+          <p class="meta" id="f-api_key-help">
+            A read key can look at everything; a read_write key can also change things. Keys are issued under Settings ›
+            API. The key is checked once and not kept: the session lasts 12 hours.
+          </p>
+        </div>
+        <button type="submit">Sign in</button>
+      </form>
+    </Page>,
+    options.error ? 401 : 200,
+  );
+}
+
+export const signInPage = (c: ConsoleContext) =>
+  signInForm(c, { next: c.req.query("next"), expired: c.req.query("expired") === "1" });
+
+export async function signIn(c: ConsoleContext) {
+  const form = await formValues(c);
+  const raw = (await c.req.parseBody())._csrf;
+  const nonce = getCookie(c, SIGNIN_COOKIE);
+  if (!nonce || !(await checkCsrf(c.get("signingKey"), "signin", nonce, raw))) {
+    return c.text("Forbidden: the sign-in form is missing its security token or it is stale. Reload the page.", 403);
+  }
+  const key = (form.api_key ?? "").trim();
+  const next = form.next;
+  if (!KEY_PATTERN.test(key))
+    return signInForm(c, {
+      next,
+      error: "That is not an API key: keys start with tw_live_ followed by letters and digits.",
+    });
+  try {
+    const auth = await acceptKey(
+      c.env,
+      await findKeyByHash(directoryDb(c.env), await sha256Hex(key)),
+      new Date(),
+      optionalExecutionCtx(c),
+    );
+    await startSession(c, auth);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "unauthorized")
+      return signInForm(c, { next, error: `This key does not open the console: ${err.message}.` });
+    throw err;
+  }
+  return c.redirect(safeNext(next), 303);
+}
+
+export function signOut(c: ConsoleContext) {
+  endSession(c);
+  return c.redirect("/app/sign-in", 303);
+}

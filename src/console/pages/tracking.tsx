@@ -1,0 +1,350 @@
+// Tracking (/app/keywords, /app/competitors): the lists with the keyword metrics, and add, edit, delete
+// through the API's schemas and the same db functions as POST/PATCH/DELETE /keywords and /competitors.
+import {
+  type CompetitorView,
+  createCompetitor,
+  createKeyword,
+  deleteCompetitor,
+  deleteKeyword,
+  type KeywordView,
+  listCompetitors,
+  listKeywords,
+  updateCompetitor,
+  updateKeyword,
+} from "../../db/tracking";
+import { notFound } from "../../lib/domain-errors";
+import { CompetitorCreate, CompetitorPatch } from "../../routes/competitors";
+import { KeywordCreate, KeywordPatch } from "../../routes/keywords";
+import { type ConsoleContext, sessionDb } from "../context";
+import { checked, type FormValues, fieldErrorsOf, formValues, refusalMessage, zodFieldErrors } from "../forms";
+import { Checkbox, Field, type FieldErrors, Notice, Page, PostForm, when } from "../layout";
+
+/** A form that failed: which one (`new` or a row id), its errors and what was entered. */
+interface Failed {
+  target: "new" | number;
+  errors: FieldErrors;
+  values: FormValues;
+}
+
+const idOf = (c: ConsoleContext) => {
+  const id = Number(c.req.param("id"));
+  if (!Number.isSafeInteger(id) || id < 1) throw notFound("item");
+  return id;
+};
+
+/** Runs a write; a refusal comes back as field errors (or one form-level message) for the page to show. */
+async function attempt(write: () => Promise<unknown>): Promise<FieldErrors | undefined> {
+  try {
+    await write();
+    return undefined;
+  } catch (err) {
+    const fields = fieldErrorsOf(err);
+    if (fields) return fields;
+    const message = refusalMessage(err);
+    if (message) return { form: message };
+    throw err;
+  }
+}
+
+// ---- keywords
+
+function keywordPage(c: ConsoleContext, keywords: KeywordView[], failed?: Failed) {
+  const session = c.get("session");
+  const failedFor = (target: "new" | number) => (failed?.target === target ? failed : undefined);
+  const newForm = failedFor("new");
+  return c.html(
+    <Page title="Keywords" section="/app/keywords" session={session}>
+      {session.canWrite ? (
+        <PostForm session={session} action="/app/keywords" class="card">
+          <h2>Add a keyword</h2>
+          {newForm?.errors.form ? <Notice kind="bad">{newForm.errors.form}</Notice> : null}
+          <div class="row">
+            <Field
+              name="keyword"
+              label="Keyword"
+              idPrefix="new"
+              value={newForm?.values.keyword}
+              errors={newForm?.errors}
+              required
+            />
+            <Checkbox
+              name="is_ambiguous"
+              label="Ambiguous (needs context)"
+              idPrefix="new"
+              checked={newForm ? checked(newForm.values, "is_ambiguous") : false}
+            />
+            <button type="submit">Add keyword</button>
+          </div>
+        </PostForm>
+      ) : null}
+      <table class="list">
+        <caption class="meta">{`${keywords.length} keywords`}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Keyword</th>
+            <th scope="col">Active</th>
+            <th scope="col">Monthly searches</th>
+            <th scope="col">CPC</th>
+            <th scope="col">Forum rank in search</th>
+            <th scope="col">Checked</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keywords.map((k) => {
+            const f = failedFor(k.id);
+            return (
+              <tr id={`keyword-${k.id}`}>
+                <td>
+                  {session.canWrite ? (
+                    <>
+                      <PostForm session={session} action={`/app/keywords/${k.id}`}>
+                        {f?.errors.form ? <p class="error">{f.errors.form}</p> : null}
+                        <Field
+                          name="keyword"
+                          label="Text"
+                          idPrefix={`k${k.id}`}
+                          value={f?.values.keyword ?? k.keyword}
+                          errors={f?.errors}
+                          required
+                        />
+                        <Checkbox
+                          name="active"
+                          label="Active"
+                          idPrefix={`k${k.id}`}
+                          checked={f ? checked(f.values, "active") : k.active}
+                        />{" "}
+                        <Checkbox
+                          name="is_ambiguous"
+                          label="Ambiguous"
+                          idPrefix={`k${k.id}`}
+                          checked={f ? checked(f.values, "is_ambiguous") : k.is_ambiguous}
+                        />
+                        <div class="actions">
+                          <button type="submit" class="secondary">
+                            Save
+                          </button>
+                        </div>
+                      </PostForm>
+                      <PostForm session={session} action={`/app/keywords/${k.id}/delete`}>
+                        <button type="submit" class="danger" data-confirm={`Stop tracking "${k.keyword}"?`}>
+                          Delete
+                        </button>
+                      </PostForm>
+                    </>
+                  ) : (
+                    <>
+                      {k.keyword}
+                      {k.is_ambiguous ? <span class="meta"> (ambiguous)</span> : null}
+                    </>
+                  )}
+                </td>
+                <td>{k.active ? "yes" : "no"}</td>
+                <td>{k.search_volume ?? "unknown"}</td>
+                <td>{k.cpc ?? "unknown"}</td>
+                <td>
+                  {k.serp_forum_position ?? "unknown"}
+                  {k.serp_forum_url ? (
+                    <>
+                      {" "}
+                      <a href={k.serp_forum_url} rel="noopener noreferrer">
+                        thread
+                      </a>
+                    </>
+                  ) : null}
+                </td>
+                <td>{when(k.serp_checked_at)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </Page>,
+    failed ? 400 : 200,
+  );
+}
+
+export const keywordsPage = async (c: ConsoleContext) => keywordPage(c, await listKeywords(sessionDb(c)));
+
+export async function addKeyword(c: ConsoleContext) {
+  const values = await formValues(c);
+  const parsed = KeywordCreate.safeParse({
+    keyword: values.keyword ?? "",
+    is_ambiguous: checked(values, "is_ambiguous"),
+  });
+  const w = sessionDb(c);
+  const errors = parsed.success ? await attempt(() => createKeyword(w, parsed.data)) : zodFieldErrors(parsed.error);
+  if (errors) return keywordPage(c, await listKeywords(w), { target: "new", errors, values });
+  return c.redirect("/app/keywords", 303);
+}
+
+export async function editKeyword(c: ConsoleContext) {
+  const id = idOf(c);
+  const values = await formValues(c);
+  const parsed = KeywordPatch.safeParse({
+    keyword: values.keyword ?? "",
+    active: checked(values, "active"),
+    is_ambiguous: checked(values, "is_ambiguous"),
+  });
+  const w = sessionDb(c);
+  const errors = parsed.success
+    ? await attempt(async () => {
+        if (!(await updateKeyword(w, id, parsed.data))) throw notFound("keyword");
+      })
+    : zodFieldErrors(parsed.error);
+  if (errors) return keywordPage(c, await listKeywords(w), { target: id, errors, values });
+  return c.redirect(`/app/keywords#keyword-${id}`, 303);
+}
+
+export async function removeKeyword(c: ConsoleContext) {
+  if (!(await deleteKeyword(sessionDb(c), idOf(c)))) throw notFound("keyword");
+  return c.redirect("/app/keywords", 303);
+}
+
+// ---- competitors
+
+/** Aliases are typed comma-separated; the API takes a list. */
+const aliasList = (text: string | undefined) =>
+  (text ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function competitorInput(values: FormValues) {
+  return {
+    name: values.name ?? "",
+    website_url: values.website_url?.trim() ? values.website_url.trim() : null,
+    keywords: aliasList(values.keywords),
+    is_ambiguous: checked(values, "is_ambiguous"),
+  };
+}
+
+function CompetitorFields(props: { prefix: string; values: FormValues; errors?: FieldErrors }) {
+  return (
+    <div class="row">
+      <Field
+        name="name"
+        label="Name"
+        idPrefix={props.prefix}
+        value={props.values.name}
+        errors={props.errors}
+        required
+      />
+      <Field
+        name="website_url"
+        label="Website"
+        type="url"
+        idPrefix={props.prefix}
+        value={props.values.website_url}
+        errors={props.errors}
+      />
+      <Field
+        name="keywords"
+        label="Other names (comma-separated)"
+        idPrefix={props.prefix}
+        value={props.values.keywords}
+        errors={props.errors}
+      />
+      <Checkbox
+        name="is_ambiguous"
+        label="Ambiguous"
+        idPrefix={props.prefix}
+        checked={checked(props.values, "is_ambiguous")}
+      />
+    </div>
+  );
+}
+
+const competitorValues = (k: CompetitorView): FormValues => ({
+  name: k.name,
+  website_url: k.website_url ?? "",
+  keywords: k.keywords.join(", "),
+  is_ambiguous: String(k.is_ambiguous),
+  active: String(k.active),
+});
+
+function competitorPage(c: ConsoleContext, competitors: CompetitorView[], failed?: Failed) {
+  const session = c.get("session");
+  const newForm = failed?.target === "new" ? failed : undefined;
+  return c.html(
+    <Page title="Competitors" section="/app/competitors" session={session}>
+      {session.canWrite ? (
+        <PostForm session={session} action="/app/competitors" class="card">
+          <h2>Add a competitor</h2>
+          {newForm?.errors.form ? <Notice kind="bad">{newForm.errors.form}</Notice> : null}
+          <CompetitorFields prefix="new" values={newForm?.values ?? {}} errors={newForm?.errors} />
+          <div class="actions">
+            <button type="submit">Add competitor</button>
+          </div>
+        </PostForm>
+      ) : null}
+      <p class="meta">{`${competitors.length} competitors`}</p>
+      {competitors.map((k) => {
+        const f = failed?.target === k.id ? failed : undefined;
+        const values = f?.values ?? competitorValues(k);
+        return (
+          <section class="card" id={`competitor-${k.id}`} aria-label={k.name}>
+            {session.canWrite ? (
+              <>
+                <PostForm session={session} action={`/app/competitors/${k.id}`}>
+                  {f?.errors.form ? <p class="error">{f.errors.form}</p> : null}
+                  <CompetitorFields prefix={`c${k.id}`} values={values} errors={f?.errors} />
+                  <Checkbox name="active" label="Active" idPrefix={`c${k.id}`} checked={checked(values, "active")} />
+                  <div class="actions">
+                    <button type="submit" class="secondary">
+                      Save
+                    </button>
+                  </div>
+                </PostForm>
+                <PostForm session={session} action={`/app/competitors/${k.id}/delete`}>
+                  <button type="submit" class="danger" data-confirm={`Stop tracking ${k.name}?`}>
+                    Delete
+                  </button>
+                </PostForm>
+              </>
+            ) : (
+              <>
+                <h2>{k.name}</h2>
+                <p class="meta">
+                  {k.website_url ?? "no website"} · {k.active ? "active" : "inactive"}
+                  {k.is_ambiguous ? " · ambiguous" : ""}
+                  {k.keywords.length > 0 ? ` · also: ${k.keywords.join(", ")}` : ""}
+                </p>
+              </>
+            )}
+          </section>
+        );
+      })}
+    </Page>,
+    failed ? 400 : 200,
+  );
+}
+
+export const competitorsPage = async (c: ConsoleContext) => competitorPage(c, await listCompetitors(sessionDb(c)));
+
+export async function addCompetitor(c: ConsoleContext) {
+  const values = await formValues(c);
+  const parsed = CompetitorCreate.safeParse(competitorInput(values));
+  const w = sessionDb(c);
+  const errors = parsed.success ? await attempt(() => createCompetitor(w, parsed.data)) : zodFieldErrors(parsed.error);
+  if (errors) return competitorPage(c, await listCompetitors(w), { target: "new", errors, values });
+  return c.redirect("/app/competitors", 303);
+}
+
+export async function editCompetitor(c: ConsoleContext) {
+  const id = idOf(c);
+  const values = await formValues(c);
+  const parsed = CompetitorPatch.safeParse({ ...competitorInput(values), active: checked(values, "active") });
+  const w = sessionDb(c);
+  const errors = parsed.success
+    ? await attempt(async () => {
+        if (!(await updateCompetitor(w, id, parsed.data))) throw notFound("competitor");
+      })
+    : zodFieldErrors(parsed.error);
+  if (errors) return competitorPage(c, await listCompetitors(w), { target: id, errors, values });
+  return c.redirect(`/app/competitors#competitor-${id}`, 303);
+}
+
+export async function removeCompetitor(c: ConsoleContext) {
+  if (!(await deleteCompetitor(sessionDb(c), idOf(c)))) throw notFound("competitor");
+  return c.redirect("/app/competitors", 303);
+}

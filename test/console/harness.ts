@@ -1,0 +1,157 @@
+// The console's browser tests run against the real Worker: `wrangler dev` on a port of its own with a fresh
+// local database in a temporary --persist-to directory (migrations applied, a workspace seeded by the seed
+// command's own code), the fixture server for the outside world, and Debian's Chromium through puppeteer-core.
+
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+// @ts-expect-error: plain .mjs helpers of the project's scripts (no type declarations)
+import { startDevServer, stopDevServer, waitUntilReady } from "../../scripts/lib/dev-server.mjs";
+// @ts-expect-error: see above
+import { openLocalD1 } from "../../scripts/lib/local-d1.mjs";
+// @ts-expect-error: see above
+import { seedWorkspace } from "../../scripts/lib/seed-workspace.mjs";
+// @ts-expect-error: see above
+import { applyLocalMigrations } from "../../scripts/lib/wrangler.mjs";
+import { type FixtureServer, startFixtureServer } from "../fixtures/server";
+
+/** The console tests' port and inspector port (8880-8889 and 9238 are this suite's). */
+const PORT = Number(process.env.CONSOLE_TEST_PORT ?? 8881);
+const INSPECTOR_PORT = 9238;
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const ADMIN_TOKEN = "console-test-admin-token";
+const SESSION_KEY = "Y29uc29sZS10ZXN0LXNlc3Npb24ta2V5LTMyLWJ5dGVzIQ==";
+
+export interface Harness {
+  base: string;
+  fixtureOrigin: string;
+  workspaceId: number;
+  writeKey: string;
+  readKey: string;
+  browser: Browser;
+  /** An /api/v1 call with a key; the parsed JSON body (or null) and the status. */
+  api(key: string, method: string, pathname: string, body?: unknown): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+interface SqliteDb {
+  exec(sql: string): void;
+  prepare(sql: string): { get(...params: unknown[]): Record<string, unknown> | undefined };
+  close(): void;
+}
+
+/**
+ * Seeds a workspace with its two keys and `posts` synthetic posts (the seed command's own code), then lets
+ * `prepare` change rows straight in the database file, before wrangler dev opens it.
+ */
+async function seed(
+  persistTo: string,
+  posts: number,
+  prepare: (sql: (s: string) => void, workspaceId: number) => void,
+) {
+  const seeded = await seedWorkspace({ name: "Console test", posts, persistTo, keyName: "console", seed: 17 });
+  const db: SqliteDb = await openLocalD1(persistTo);
+  try {
+    prepare((statement) => db.exec(statement), seeded.workspaceId);
+  } finally {
+    db.close();
+  }
+  return { workspaceId: seeded.workspaceId as number, keys: seeded.keys as string[] };
+}
+
+export async function startHarness(
+  prepare: (sql: (statement: string) => void, workspaceId: number) => void = () => {},
+): Promise<Harness> {
+  const persistTo = fs.mkdtempSync(path.join(os.tmpdir(), "threadwatch-console-"));
+  const fixtures: FixtureServer = await startFixtureServer();
+  let server: ReturnType<typeof startDevServer> | undefined;
+  let browser: Browser | undefined;
+  try {
+    const t0 = Date.now();
+    await applyLocalMigrations({ persistTo });
+    const t1 = Date.now();
+    const seeded = await seed(persistTo, 80, prepare);
+    server = startDevServer({
+      port: PORT,
+      persistTo,
+      capture: true,
+      vars: {
+        ADMIN_TOKEN,
+        SESSION_KEY,
+        ALLOW_PRIVATE_FETCH: "true",
+        FORUM_BASE_URL: "https://forum.invalid",
+      },
+      extraArgs: ["--inspector-port", String(INSPECTOR_PORT)],
+    });
+    const base = `http://localhost:${PORT}`;
+    await waitUntilReady(server, `${base}/`);
+    if (process.env.CONSOLE_TEST_TIMINGS) console.log(`migrations ${t1 - t0} ms, seed+server ${Date.now() - t1} ms`);
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+    });
+    const started = { server, browser };
+    return {
+      base,
+      fixtureOrigin: fixtures.origin,
+      workspaceId: seeded.workspaceId,
+      writeKey: seeded.keys[0]!,
+      readKey: seeded.keys[1]!,
+      browser,
+      async api(key, method, pathname, body) {
+        const res = await fetch(`${base}/api/v1${pathname}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        const text = await res.text();
+        return { status: res.status, body: text ? JSON.parse(text) : null };
+      },
+      async close() {
+        await started.browser.close().catch(() => {});
+        await stopDevServer(started.server);
+        await fixtures.close();
+        fs.rmSync(persistTo, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await browser?.close().catch(() => {});
+    if (server) await stopDevServer(server);
+    await fixtures.close();
+    fs.rmSync(persistTo, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * Runs axe-core on the page and returns its serious and critical violations. The script is evaluated
+ * through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
+ */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = (await page.evaluate(() =>
+    (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ["violations"] }),
+  )) as { violations: AxeViolation[] };
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+const SCREENSHOTS = path.join(import.meta.dirname, "..", "..", "docs", "console");
+
+/** Saves a full-page screenshot of the page into docs/console/ (the README shows them). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
