@@ -1,10 +1,11 @@
-// The console's two doors to publishing: a post's publish preflight report and its approval. Both belong to
-// the publishing service (src/blog-sync/approval.ts and src/blog-sync/publish-preflight.ts, SPEC 6), which
-// this build does not include yet; until it does, the review page says so and approving refuses, rather
-// than the console approving by a rule of its own. Switching over is these two functions' bodies only.
+// The console's two doors to publishing: a post's publish preflight report and its approval. Both are the
+// publishing service's (src/blog-sync/publish-preflight.ts and src/blog-sync/approval.ts), the same functions
+// the REST routes call; the console adds only how a refusal reads on the page.
+import { approveSyncedPost } from "../blog-sync/approval";
+import { publishPreflight } from "../blog-sync/publish-preflight";
 import type { WorkspaceDb } from "../db/client";
 import type { Env } from "../env";
-import { DomainError } from "../lib/domain-errors";
+import { isDomainError } from "../lib/domain-errors";
 
 export interface PreflightCheck {
   name: string;
@@ -12,28 +13,32 @@ export interface PreflightCheck {
   reason: string | null;
 }
 
-/** The publish preflight of one synced post, or why there is none. */
+/**
+ * The publish preflight of one synced post, or why there is none now: the workspace's browser is busy with
+ * another operation (the page says to reload later) rather than the page waiting on it.
+ */
 export async function preflightFor(
-  _env: Env,
-  _w: WorkspaceDb,
-  _configId: number,
-  _syncedPostId: number,
+  env: Env,
+  w: WorkspaceDb,
+  configId: number,
+  syncedPostId: number,
 ): Promise<{ available: false; reason: string } | { available: true; ok: boolean; checks: PreflightCheck[] }> {
-  return {
-    available: false,
-    reason: "Publish preflight is not part of this build yet (it comes with publishing, SPEC 6).",
-  };
+  try {
+    const report = await publishPreflight(env, w, configId, syncedPostId);
+    return { available: true, ok: report.ok, checks: report.checks };
+  } catch (err) {
+    if (isDomainError(err, "browser_busy"))
+      return { available: false, reason: `${err.message}. Reload the page in a minute to run the preflight.` };
+    throw err;
+  }
 }
 
-/** Approves one synced post for publishing (POST .../items/:item_id/approve). */
+/** Approves one synced post for publishing (the same service as POST .../items/:item_id/approve). */
 export async function approveForPublishing(
-  _env: Env,
-  _w: WorkspaceDb,
-  _configId: number,
-  _syncedPostId: number,
+  env: Env,
+  w: WorkspaceDb,
+  configId: number,
+  syncedPostId: number,
 ): Promise<void> {
-  throw new DomainError(
-    "invalid_state",
-    "Approving is not available in this build yet: it comes with publishing (SPEC 6). Nothing was changed.",
-  );
+  await approveSyncedPost(env, w, configId, syncedPostId);
 }

@@ -226,13 +226,18 @@ describe("web console in Chromium", () => {
     await expectAccessible(page);
     await screenshot(page, "review");
 
-    // With the config active and publishing, every gate this build can check is open: Approve is enabled
-    // and goes to the approval service, whose answer the page shows.
+    // The preflight report is the publishing service's: without a forum persona it names that gate.
+    expect(await text(page, "body")).toContain("persona");
+    // With the config active and publishing, the page's gates are open: Approve is enabled and approves the
+    // post through the same service as the API's approve route.
     await h.api(h.writeKey, "POST", "/actions/blog-subreddit-syncs", { id: configId, publish_immediately: true });
     await page.reload();
     expect(await page.$eval("section[aria-label=Approval] button", (b) => (b as any).disabled)).toBe(false);
+    const before = (await h.api(h.readKey, "GET", `/actions/blog-subreddit-syncs/${configId}/items`)).body.data;
+    expect(before.find((i: { id: number }) => i.id === draft.id).approved_at).toBeNull();
     await submit(page, "section[aria-label=Approval] button");
-    expect(await text(page, ".notice")).toContain("Approving is not available in this build");
+    const after = (await h.api(h.readKey, "GET", `/actions/blog-subreddit-syncs/${configId}/items`)).body.data;
+    expect(after.find((i: { id: number }) => i.id === draft.id).approved_at).not.toBeNull();
     await page.close();
   });
 
