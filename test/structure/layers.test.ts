@@ -4,7 +4,7 @@
 // failure says where the rule was broken.
 import { describe, expect, it } from "vitest";
 
-const SOURCES = import.meta.glob("/src/**/*.ts", { query: "?raw", import: "default", eager: true }) as Record<
+const SOURCES = import.meta.glob("/src/**/*.{ts,tsx}", { query: "?raw", import: "default", eager: true }) as Record<
   string,
   string
 >;
@@ -30,7 +30,8 @@ function resolve(from: string, specifier: string): string | undefined {
     else if (segment !== ".") parts.push(segment);
   }
   const base = parts.join("/");
-  for (const candidate of [base, `${base}.ts`, `${base}/index.ts`]) if (files.has(candidate)) return candidate;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`])
+    if (files.has(candidate)) return candidate;
   throw new Error(`${from}: cannot resolve ${specifier}`);
 }
 
