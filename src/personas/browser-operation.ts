@@ -3,10 +3,9 @@
 import { BROWSER_OPERATION_TIMEOUT_MS, withForumPage } from "../browser/forum-browser";
 import type { WorkspaceDb } from "../db/client";
 import type { PersonaRow } from "../db/personas";
-import { coordinatorFor } from "../durable/workspace-coordinator";
+import { withBrowserSlot } from "../durable/workspace-coordinator";
 import type { Env } from "../env";
 import { ForumClient } from "../forum/client";
-import { DomainError } from "../lib/domain-errors";
 import { cookiesForForum } from "./cookies";
 import { openPersonaCookies } from "./sessions";
 
@@ -14,33 +13,21 @@ export const forumBase = (env: Pick<Env, "FORUM_BASE_URL">) =>
   (env.FORUM_BASE_URL || "https://www.reddit.com").replace(/\/+$/, "");
 
 /**
- * Runs `work` holding the workspace's browser slot: waits up to 30 s for its turn (first come, first
- * served), else DomainError `browser_busy` with the seconds to wait. The slot is released when `work`
- * settles; if the Worker dies first, the slot's deadline (an alarm) frees it.
+ * Runs `work` in the workspace's browser slot (the coordinator's `withBrowserSlot`: FIFO, 30 s wait, else
+ * DomainError `browser_busy`), with a lease that outlasts the browser operation's own deadline so a hung
+ * operation is cut by its timeout before the slot's alarm frees it.
  */
-export async function inBrowserTurn<T>(
+export function inBrowserTurn<T>(
   env: Pick<Env, "WORKSPACE">,
   workspaceId: number,
   operation: string,
   work: () => Promise<T>,
   options: { waitMs?: number; leaseMs?: number } = {},
 ): Promise<T> {
-  const coordinator = coordinatorFor(env, workspaceId);
-  const slot = await coordinator.acquireBrowserSlot(operation, {
+  return withBrowserSlot(env, workspaceId, operation, work, {
     leaseMs: BROWSER_OPERATION_TIMEOUT_MS + 30_000,
     ...options,
   });
-  if (!slot.ok)
-    throw new DomainError(
-      "browser_busy",
-      `another browser operation of this workspace (${slot.holder}) is running; retry in ${slot.retryAfterSeconds} s`,
-      { retryAfterSeconds: slot.retryAfterSeconds },
-    );
-  try {
-    return await work();
-  } finally {
-    await coordinator.releaseBrowserSlot(slot.token);
-  }
 }
 
 /** Opens the forum in a browser with the persona's cookies and hands `work` a forum client for it. */
