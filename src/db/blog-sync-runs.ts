@@ -228,14 +228,3 @@ export async function getRunWithItems(
     })),
   };
 }
-
-/** The config's most recent runs, newest first (the console's sync page). */
-export async function listRecentRuns(w: WorkspaceDb, configId: number, limit = 10): Promise<SyncRunRow[]> {
-  return w.db
-    .select()
-    .from(syncRuns)
-    .where(and(eq(syncRuns.workspaceId, w.workspaceId), eq(syncRuns.configId, configId)))
-    .orderBy(desc(syncRuns.startedAt), desc(syncRuns.id))
-    .limit(limit)
-    .all();
-}

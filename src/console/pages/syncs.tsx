@@ -4,7 +4,7 @@ import { saveConfig } from "../../blog-sync/configs";
 import { type RunResult, runSync } from "../../blog-sync/run-sync";
 import { getConfig, listConfigs, type SyncConfigView } from "../../db/blog-sync-configs";
 import { listSyncedPosts, type SyncedPostState } from "../../db/blog-sync-posts";
-import { listRecentRuns } from "../../db/blog-sync-runs";
+import { listRuns } from "../../db/blog-sync-runs";
 import { notFound } from "../../lib/domain-errors";
 import { BlogSyncConfigInput } from "../../routes/blog-syncs";
 import { type ConsoleContext, sessionDb } from "../context";
@@ -186,8 +186,8 @@ async function configPage(c: ConsoleContext, id: number, extras: SyncPageExtras 
   if (!config) throw notFound("sync config");
   const stateParam = c.req.query("state");
   const state = STATES.includes(stateParam as SyncedPostState) ? (stateParam as SyncedPostState) : undefined;
-  const [runs, items] = await Promise.all([
-    listRecentRuns(w, id, 10),
+  const [{ data: runs }, items] = await Promise.all([
+    listRuns(w, id, { limit: 10, offset: 0 }),
     listSyncedPosts(w, id, { state, limit: 50, offset: 0 }),
   ]);
   const { failed, preview, notice } = extras;
@@ -282,7 +282,7 @@ async function configPage(c: ConsoleContext, id: number, extras: SyncPageExtras 
           <tbody>
             {runs.map((r) => (
               <tr>
-                <td>{when(r.startedAt)}</td>
+                <td>{when(r.started_at)}</td>
                 <td>{`${r.status} (${r.trigger})`}</td>
                 <td>{[r.discovered, r.created, r.updated, r.unchanged, r.queued, r.failed].join(" / ")}</td>
                 <td>{r.error ?? ""}</td>
