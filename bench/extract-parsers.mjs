@@ -8,11 +8,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { build } from "esbuild";
 import { parseDocument } from "htmlparser2";
 import { parse as parse5 } from "parse5";
 import { parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
-import { CORPUS_DIR, READABILITY_TEST_PAGES, ROOT } from "../scripts/lib/paths.mjs";
+import { importHtmlTree } from "../scripts/lib/html-tree-module.mjs";
+import { CORPUS_DIR, READABILITY_TEST_PAGES } from "../scripts/lib/paths.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
 
 const USAGE = `usage: node bench/extract-parsers.mjs [-- --limit N]
@@ -21,19 +21,6 @@ const USAGE = `usage: node bench/extract-parsers.mjs [-- --limit N]
   -h, --help  this help`;
 
 const REPEAT = 3;
-
-async function loadLean() {
-  const out = path.join(ROOT, "node_modules", ".cache", "h15-lean-tree.mjs");
-  await build({
-    entryPoints: [path.join(ROOT, "src/sync/extract/html-tree.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    outfile: out,
-    logLevel: "error",
-  });
-  return import(out);
-}
 
 function pages(limit) {
   const list = fs
@@ -52,7 +39,7 @@ function pages(limit) {
 
 await runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), { limit: { type: "string", default: "300" } });
-  const lean = await loadLean();
+  const lean = await importHtmlTree("h15-lean-tree");
   const parsers = { "htmlparser2 → lean tree (ours)": (h) => lean.parseHtml(h) };
   parsers["htmlparser2 DOM (domhandler)"] = (h) => parseDocument(h);
   parsers["parse5 (spec tree builder)"] = (h) => parse5(h);

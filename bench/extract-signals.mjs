@@ -10,10 +10,9 @@
 //  2. the same per tag on the path (nav, aside, footer, li, ...) and per ARIA role;
 //  3. article share of runs inside links, and by the link density of the block holding the run.
 // The engine's lists in src/sync/extract/signals.ts are read off this output (thresholds in the docs).
-import path from "node:path";
-import { build } from "esbuild";
 import { parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
-import { CORPUS_DIR, ROOT } from "../scripts/lib/paths.mjs";
+import { importHtmlTree } from "../scripts/lib/html-tree-module.mjs";
+import { CORPUS_DIR } from "../scripts/lib/paths.mjs";
 import { wcxbPages } from "./extract-sets.mjs";
 
 const USAGE = `usage: node bench/extract-signals.mjs [-- --limit N] [--min-pages N] [--top N]
@@ -23,19 +22,6 @@ const USAGE = `usage: node bench/extract-signals.mjs [-- --limit N] [--min-pages
   --words a,b,c   also print these words' figures
   --top N         list the N words leaning most each way (default 60)
   -h, --help      this help`;
-
-async function loadTree() {
-  const out = path.join(ROOT, "node_modules", ".cache", "h15-signals-tree.mjs");
-  await build({
-    entryPoints: [path.join(ROOT, "src/sync/extract/html-tree.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    outfile: out,
-    logLevel: "error",
-  });
-  return import(out);
-}
 
 const squash = (s) => s.toLowerCase().replace(/\s+/g, " ").trim();
 export function attributeWords(value) {
@@ -53,7 +39,7 @@ await runMain(async () => {
     top: { type: "string", default: "60" },
     words: { type: "string" },
   });
-  const tree = await loadTree();
+  const tree = await importHtmlTree("h15-signals-tree");
   const pages = wcxbPages(CORPUS_DIR).slice(0, values.limit ? Number(values.limit) : undefined);
   const words = new Map(); // word -> {a, b, pages:Set}
   const tags = new Map();
