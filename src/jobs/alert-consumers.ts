@@ -37,7 +37,7 @@ export async function consumeAlertDeadLetter(
   return {
     outcome: "ack",
     note: failed
-      ? `alert delivery dead-lettered after ${attempts} deliveries: marked failed`
+      ? `alert delivery dead-lettered (every retry failed; ${attempts} dead-letter deliveries): marked failed`
       : "alert delivery dead-lettered: it was no longer pending",
   };
 }
