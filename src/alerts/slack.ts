@@ -10,7 +10,7 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 
 /** The thread's absolute link: the forum's base URL and the permalink (which starts with `/r/`). */
 export function threadLink(forumBaseUrl: string, permalink: string): string {
-  return new URL(permalink, forumBaseUrl.endsWith("/") ? forumBaseUrl : `${forumBaseUrl}/`).href;
+  return `${forumBaseUrl.replace(/\/+$/, "")}/${permalink.replace(/^\/+/, "")}`;
 }
 
 export function slackBody(event: AlertEvent, forumBaseUrl: string): { text: string; blocks: unknown[] } {

@@ -19,8 +19,9 @@ const pass = (wsId: number, config: Client) =>
   runMonitorPass(env, workspaceDb(env, wsId), { trigger: "api", config, budgetMs: 20_000 });
 
 /** Posts about `term` the score puts at high, medium and low priority (src/monitor/score.ts). */
-function prioritized(term: string, prefix: string): Record<"high" | "medium" | "low", FakePost> {
-  const now = nowSeconds();
+function prioritized(term: string, prefix: string, newer = 0): Record<"high" | "medium" | "low", FakePost> {
+  // `newer` seconds later than a first batch: a pass reads newest first and stops at what it saw last time.
+  const now = nowSeconds() + newer;
   return {
     // buying intent + question + fresh + no comments = 65
     high: { id: `${prefix}h`, title: `Can anyone recommend a ${term}?`, selftext: "Thanks", created_utc: now - 60 },
@@ -99,7 +100,7 @@ describe("post.created deliveries from a monitoring pass", () => {
     expect(again.created).toBe(0);
     expect(again.updated).toBeGreaterThan(0);
     // A new post arrives: only it is announced.
-    const fresh = prioritized(term, "rs2");
+    const fresh = prioritized(term, "rs2", 30);
     await forum.addPosts(client, [fresh.high]);
     expect(await pass(ws.id, client)).toMatchObject({ created: 1 });
     await settled(ws.readKey, hook.id, 2);
@@ -139,6 +140,36 @@ describe("post.created deliveries from a monitoring pass", () => {
     await receiver.release();
     const page = await settled(ws.readKey, hook.id, 1);
     expect(page.data[0]).toMatchObject({ status: "delivered", attempts: 1 });
+  });
+});
+
+describe("the slack format", () => {
+  it("posts Slack's incoming-webhook body: title, subreddit, priority, reasons and the thread's absolute link", async () => {
+    const client = newClient("slack");
+    await forum.reset(client);
+    const ws = await trackingWorkspace("slack", ["slack widget"]);
+    const receiver = newReceiver("slack");
+    const hook = await createWebhook(ws.writeKey, { url: receiver.url, format: "slack" });
+    const post = prioritized("slack widget", "sk").high;
+    await forum.addPosts(client, [{ ...post, title: "Can anyone recommend a slack widget? <b>&</b>" }]);
+    await pass(ws.id, client);
+    await settled(ws.readKey, hook.id, 1);
+    const [got] = await receiver.deliveries();
+    const body = JSON.parse(got!.body);
+    expect(Object.keys(body).sort()).toEqual(["blocks", "text"]);
+    const stored = (await callJson("/api/v1/posts", { key: ws.readKey })).body.data[0];
+    const link = `${env.FORUM_BASE_URL}${stored.permalink}`;
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/forum\/r\/testing\/comments\/skh\//);
+    expect(body.text).toContain("high-priority");
+    expect(body.text).toContain("r/testing");
+    expect(body.text).toContain(link);
+    const blocks = JSON.stringify(body.blocks);
+    // Slack's control characters in the title are escaped; the link, priority and every reason are there.
+    expect(blocks).toContain(`<${link}|Can anyone recommend a slack widget? &lt;b&gt;&amp;&lt;/b&gt;>`);
+    expect(blocks).toContain("priority *high*");
+    expect(blocks).toContain("r/testing");
+    for (const reason of stored.score_reasons) expect(blocks).toContain(reason.replace(/"/g, '\\"'));
+    expect(body.blocks.at(-1).elements[0].url).toBe(link);
   });
 });
 
@@ -195,7 +226,7 @@ describe("retries, dead letters and 410", () => {
     expect(listed.active).toBe(false);
     expect(listed.disabled_reason).toMatch(/410/);
     // A disabled webhook gets nothing more: no new deliveries, and the test action says why.
-    await forum.addPosts(client, [prioritized(term, "go2").high]);
+    await forum.addPosts(client, [prioritized(term, "go2", 30).high]);
     expect(await pass(ws.id, client)).toMatchObject({ created: 1 });
     expect((await deliveriesOf(ws.readKey, hook.id)).count).toBe(1);
     const test = await callJson(`/api/v1/actions/webhooks/${hook.id}/test`, { key: ws.writeKey, method: "POST" });
