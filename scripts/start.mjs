@@ -11,9 +11,10 @@ import { ensureDevVars } from "./lib/dev-vars.mjs";
 import { ensureLocalDatabase } from "./lib/local-d1.mjs";
 import { DEFAULT_PERSIST_DIR, ROOT } from "./lib/paths.mjs";
 
-const USAGE = `usage: npm start [-- --port N]
+const USAGE = `usage: npm start [-- --port N] [--inspector-port N]
 
-  --port N   port of the local service (default 8787)`;
+  --port N             port of the local service (default 8787)
+  --inspector-port N   wrangler dev's DevTools inspector port (default: wrangler's own)`;
 
 const step = (message) => console.log(`[start] ${message}`);
 
@@ -60,8 +61,12 @@ const monitoringVars = () =>
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {
     port: { type: "string", default: "8787" },
+    "inspector-port": { type: "string" },
   });
   const port = integerOption("port", values.port, { min: 1, max: 65535 });
+  const inspector = values["inspector-port"]
+    ? ["--inspector-port", String(integerOption("inspector-port", values["inspector-port"], { min: 1, max: 65535 }))]
+    : [];
 
   setupBrowser();
   const { vars, added } = ensureDevVars();
@@ -73,7 +78,11 @@ runMain(async () => {
   // FORUM_BASE_URL from the environment points the browser operations at another forum (npm run dev:forum).
   const forum = process.env.FORUM_BASE_URL ? { FORUM_BASE_URL: process.env.FORUM_BASE_URL } : {};
   if (forum.FORUM_BASE_URL) step(`forum: ${forum.FORUM_BASE_URL}`);
-  const child = startDevServer({ port, vars: { ALLOW_PRIVATE_FETCH: "true", ...monitoringVars(), ...forum } });
+  const child = startDevServer({
+    port,
+    vars: { ALLOW_PRIVATE_FETCH: "true", ...monitoringVars(), ...forum },
+    extraArgs: inspector,
+  });
   let stopping = false;
   const stop = () => {
     stopping = true;
