@@ -33,6 +33,8 @@ export default defineConfig(async () => {
                   // No DataForSEO credentials by default (metrics stay null, as without a provider); the metrics tests
                   // pass them (dfs-login / dfs-password) in an env of their own.
                   DATAFORSEO_BASE_URL: `${inject<string>("fixtureOrigin")}/dataforseo`,
+                  // Alert retries without waiting (production: 30 s doubling); test/alerts/ checks the real schedule.
+                  ALERT_RETRY_BASE_SECONDS: "0",
                 },
               },
             })),

@@ -15,12 +15,13 @@ import { ensureDevVars } from "./lib/dev-vars.mjs";
 import { ensureLocalDatabase } from "./lib/local-d1.mjs";
 import { DEFAULT_PERSIST_DIR, ROOT } from "./lib/paths.mjs";
 
-const USAGE = `usage: npm start [-- --port N] [--persist-to DIR] [--dev-vars FILE]
+const USAGE = `usage: npm start [-- --port N] [--persist-to DIR] [--dev-vars FILE] [--inspector-port N]
 
-  --port N          port of the local service (default 8787)
-  --persist-to DIR  local state directory, as for wrangler (default .wrangler/state)
-  --dev-vars FILE   local secrets file (default .dev.vars; another file's secrets are passed to wrangler
-                    dev as --var, so a second local service keeps its own admin token)`;
+  --port N             port of the local service (default 8787)
+  --persist-to DIR     local state directory, as for wrangler (default .wrangler/state)
+  --dev-vars FILE      local secrets file (default .dev.vars; another file's secrets are passed to wrangler
+                       dev as --var, so a second local service keeps its own admin token)
+  --inspector-port N   wrangler dev's DevTools inspector port (default: wrangler's own)`;
 
 const step = (message) => console.log(`[start] ${message}`);
 
@@ -83,10 +84,14 @@ runMain(async () => {
     port: { type: "string", default: "8787" },
     "persist-to": { type: "string" },
     "dev-vars": { type: "string" },
+    "inspector-port": { type: "string" },
   });
   const port = integerOption("port", values.port, { min: 1, max: 65535 });
   const persistTo = values["persist-to"] ? path.resolve(values["persist-to"]) : undefined;
   const devVarsFile = values["dev-vars"] ? path.resolve(values["dev-vars"]) : undefined;
+  const inspector = values["inspector-port"]
+    ? ["--inspector-port", String(integerOption("inspector-port", values["inspector-port"], { min: 1, max: 65535 }))]
+    : [];
 
   setupBrowser();
   const { vars, added } = ensureDevVars(devVarsFile);
@@ -103,6 +108,7 @@ runMain(async () => {
     port,
     persistTo,
     vars: { ALLOW_PRIVATE_FETCH: "true", ...secrets, ...monitoringVars(), ...forum },
+    extraArgs: inspector,
     capture: true,
   });
   const output = devOutputFilter();
