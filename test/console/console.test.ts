@@ -16,7 +16,7 @@ beforeAll(async () => {
       `UPDATE posts SET title = '${SCRIPT_TITLE}', priority = 'high', created_utc = '2030-01-01T00:00:00.000Z' WHERE id = (SELECT min(id) FROM posts WHERE workspace_id = ${workspaceId} AND archived = 0)`,
     ),
   );
-});
+}, 400_000); // migrations and wrangler dev's start take minutes on a loaded machine
 
 afterAll(async () => {
   await h?.close();
