@@ -49,3 +49,26 @@ describe("the page's body", () => {
     expect(article.text).toContain("Paragraph 5 of the post");
   });
 });
+
+describe("forms", () => {
+  it("a form beside the article (a subscription with its legal text) is not the article; one wrapping the page stays", async () => {
+    // Short clauses full of commas: they score high while holding little text.
+    const legal = [1, 2, 3]
+      .map(
+        (i) =>
+          `<p>Clause ${i}: name, firm, street, city, code, phone, email, bank, tax, date, plan, term, fee, card, pin, key, seat, desk, room, unit.</p>`,
+      )
+      .join("");
+    const beside = `<html><body><div><div>${[1, 2, 3, 4, 5].map(para).join("")}</div></div>
+<div id="subscribe"><form action="/subscribe"><label>Email</label><input type="email" name="email">${legal}<button>Send</button></form></div>
+<ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/s/${i}">Section number ${i} of the site, read more</a></li>`).join("")}</ul></body></html>`;
+    const a = await extractArticle(beside, "https://example.com/post");
+    expect(a.text).toContain("Paragraph 5 of the post");
+    expect(a.text).not.toContain("Clause");
+
+    const wrapped = `<html><body><form action="/page" method="post"><input type="hidden" name="state" value="x"><input type="text" name="q"><div id="story">${[1, 2, 3, 4, 5].map(para).join("")}</div></form></body></html>`;
+    const b = await extractArticle(wrapped, "https://example.com/post");
+    expect(b.text).toContain("Paragraph 1 of the post");
+    expect(b.text).toContain("Paragraph 5 of the post");
+  });
+});
