@@ -2,10 +2,10 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Two projects. `workers`: tests run inside workerd with real local D1, Durable Objects and Queues
+// Three projects. `workers`: tests run inside workerd with real local D1, Durable Objects and Queues
 // (wrangler.toml bindings); the outside world (blogs, the forum) is served by real local HTTP servers started
 // in globalSetup. `console`: Node tests that start the Worker with `wrangler dev` and drive Debian's Chromium
-// through the web console (test/console/).
+// through the web console (test/console/). `node`: Node tests that run the command-line scripts.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
@@ -33,6 +33,8 @@ export default defineConfig(async () => {
                   // No DataForSEO credentials by default (metrics stay null, as without a provider); the metrics tests
                   // pass them (dfs-login / dfs-password) in an env of their own.
                   DATAFORSEO_BASE_URL: `${inject<string>("fixtureOrigin")}/dataforseo`,
+                  // Alert retries without waiting (production: 30 s doubling); test/alerts/ checks the real schedule.
+                  ALERT_RETRY_BASE_SECONDS: "0",
                 },
               },
             })),
@@ -40,11 +42,22 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             include: ["test/**/*.test.ts"],
-            exclude: ["test/console/**", "**/node_modules/**"],
+            exclude: ["test/console/**", "test/**/*.node.test.ts", "**/node_modules/**"],
             globalSetup: ["./test/global-setup.ts"],
             setupFiles: ["./test/apply-migrations.ts"],
             testTimeout: 30_000,
             hookTimeout: 30_000,
+          },
+        },
+        {
+          // `node`: tests of the command-line scripts that run them as a person would (test/**/*.node.test.ts),
+          // each on a random free port and its own temporary state.
+          test: {
+            name: "node",
+            include: ["test/**/*.node.test.ts"],
+            environment: "node",
+            testTimeout: 300_000,
+            hookTimeout: 60_000,
           },
         },
         {

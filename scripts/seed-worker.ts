@@ -1,7 +1,8 @@
 // The worker behind `npm run seed`, the demo workspace of `npm start` and the benchmarks' seeding: the
 // seeding module of the product (src/seed/workspace.ts, writing through src/db) inside workerd, bound to
 // the local D1 database. POST /seed {name, posts, seed, key_label, extra_read_keys} makes a workspace with
-// synthetic content; POST /keys {workspace_id, key_label} issues a new read_write and read key.
+// synthetic content; POST /keys {workspace_id, key_label, keys?} issues a new read_write and read key, or
+// exactly the keys listed in `keys` ([{name, scope}]).
 import { issueKeys, seedKeys, seedWorkspace, syntheticContent } from "../src/seed/workspace";
 
 interface Env {
@@ -36,8 +37,14 @@ export default {
         });
       }
       if (request.method === "POST" && path === "/keys") {
-        const input = (await request.json()) as { workspace_id: number; key_label: string };
-        return Response.json({ keys: await issueKeys(env, input.workspace_id, seedKeys(input.key_label)) });
+        const input = (await request.json()) as {
+          workspace_id: number;
+          key_label: string;
+          keys?: { name: string; scope: "read" | "read_write" }[];
+        };
+        return Response.json({
+          keys: await issueKeys(env, input.workspace_id, input.keys ?? seedKeys(input.key_label)),
+        });
       }
       return Response.json({ error: "not found" }, { status: 404 });
     } catch (err) {

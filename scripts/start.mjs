@@ -1,19 +1,27 @@
 #!/usr/bin/env node
-// npm start [-- --port N]
+// npm start [-- --port N] [--persist-to DIR] [--dev-vars FILE]
 // Local development: prepares the browser binding, applies D1 migrations, seeds a demo workspace once,
 // prints working demo keys and the admin token, and runs `wrangler dev` with ALLOW_PRIVATE_FETCH on.
+// wrangler's output passes through scripts/lib/dev-output.mjs (its bindings table once, no readiness probe
+// lines), and wrangler never reaches for the network on its own (scripts/lib/wrangler.mjs): offline, the
+// output is our steps, wrangler's table and warnings once, and our banner.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
 import { ensureDemoWorkspace } from "./lib/demo-workspace.mjs";
+import { devOutputFilter } from "./lib/dev-output.mjs";
 import { startDevServer, stopDevServer, waitUntilReady } from "./lib/dev-server.mjs";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
 import { ensureLocalDatabase } from "./lib/local-d1.mjs";
 import { DEFAULT_PERSIST_DIR, ROOT } from "./lib/paths.mjs";
 
-const USAGE = `usage: npm start [-- --port N]
+const USAGE = `usage: npm start [-- --port N] [--persist-to DIR] [--dev-vars FILE] [--inspector-port N]
 
-  --port N   port of the local service (default 8787)`;
+  --port N             port of the local service (default 8787)
+  --persist-to DIR     local state directory, as for wrangler (default .wrangler/state)
+  --dev-vars FILE      local secrets file (default .dev.vars; another file's secrets are passed to wrangler
+                       dev as --var, so a second local service keeps its own admin token)
+  --inspector-port N   wrangler dev's DevTools inspector port (default: wrangler's own)`;
 
 const step = (message) => console.log(`[start] ${message}`);
 
@@ -26,7 +34,7 @@ function setupBrowser() {
   }
 }
 
-function banner(port, demo, adminToken) {
+function banner(port, demo, adminToken, devVarsFile) {
   const base = `http://localhost:${port}`;
   return [
     "",
@@ -34,7 +42,7 @@ function banner(port, demo, adminToken) {
     `  demo workspace ${demo.workspace_id}${demo.created ? " (seeded now)" : ""}${demo.rekeyed ? " (new demo keys: a remembered one was revoked or deleted)" : ""}`,
     `  read_write key: ${demo.api_key}`,
     `  read key:       ${demo.read_key}`,
-    `  admin token:    ${adminToken}   (from .dev.vars)`,
+    `  admin token:    ${adminToken}   (from ${devVarsFile ?? ".dev.vars"})`,
     "",
     `  curl -H "Authorization: Bearer ${demo.read_key}" "${base}/api/v1/posts?limit=2"`,
     // The admin CLI's default is port 8787; name the service when it runs elsewhere.
@@ -57,23 +65,55 @@ const MONITORING_VARS = [
 const monitoringVars = () =>
   Object.fromEntries(MONITORING_VARS.filter((name) => process.env[name]).map((name) => [name, process.env[name]]));
 
+/** Copies a child's output to ours line by line, keeping only the lines `keep` accepts. */
+function relayLines(stream, out, keep) {
+  let pending = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk) => {
+    const lines = (pending + chunk).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) if (keep(line)) out.write(`${line}\n`);
+  });
+  stream.on("end", () => {
+    if (pending && keep(pending)) out.write(`${pending}\n`);
+  });
+}
+
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {
     port: { type: "string", default: "8787" },
+    "persist-to": { type: "string" },
+    "dev-vars": { type: "string" },
+    "inspector-port": { type: "string" },
   });
   const port = integerOption("port", values.port, { min: 1, max: 65535 });
+  const persistTo = values["persist-to"] ? path.resolve(values["persist-to"]) : undefined;
+  const devVarsFile = values["dev-vars"] ? path.resolve(values["dev-vars"]) : undefined;
+  const inspector = values["inspector-port"]
+    ? ["--inspector-port", String(integerOption("inspector-port", values["inspector-port"], { min: 1, max: 65535 }))]
+    : [];
 
   setupBrowser();
-  const { vars, added } = ensureDevVars();
-  if (added.length > 0) step(`wrote ${added.join(" and ")} to .dev.vars`);
-  if (await ensureLocalDatabase()) step("applied D1 migrations to the local database");
-  const demo = await ensureDemoWorkspace(DEFAULT_PERSIST_DIR);
+  const { vars, added } = ensureDevVars(devVarsFile);
+  if (added.length > 0) step(`wrote ${added.join(" and ")} to ${devVarsFile ?? ".dev.vars"}`);
+  if (await ensureLocalDatabase(persistTo)) step("applied D1 migrations to the local database");
+  const demo = await ensureDemoWorkspace(persistTo ?? DEFAULT_PERSIST_DIR);
 
   step(`starting wrangler dev on port ${port}`);
   // FORUM_BASE_URL from the environment points the browser operations at another forum (npm run dev:forum).
   const forum = process.env.FORUM_BASE_URL ? { FORUM_BASE_URL: process.env.FORUM_BASE_URL } : {};
   if (forum.FORUM_BASE_URL) step(`forum: ${forum.FORUM_BASE_URL}`);
-  const child = startDevServer({ port, vars: { ALLOW_PRIVATE_FETCH: "true", ...monitoringVars(), ...forum } });
+  const secrets = devVarsFile ? { ADMIN_TOKEN: vars.ADMIN_TOKEN, SESSION_KEY: vars.SESSION_KEY } : {};
+  const child = startDevServer({
+    port,
+    persistTo,
+    vars: { ALLOW_PRIVATE_FETCH: "true", ...secrets, ...monitoringVars(), ...forum },
+    extraArgs: inspector,
+    capture: true,
+  });
+  const output = devOutputFilter();
+  relayLines(child.stdout, process.stdout, output.keep);
+  relayLines(child.stderr, process.stderr, output.keep);
   let stopping = false;
   const stop = () => {
     stopping = true;
@@ -85,7 +125,8 @@ runMain(async () => {
 
   try {
     await waitUntilReady(child, `http://localhost:${port}/`);
-    console.log(banner(port, demo, vars.ADMIN_TOKEN));
+    console.log(banner(port, demo, vars.ADMIN_TOKEN, devVarsFile));
+    output.ready();
   } catch (err) {
     if (!stopping) console.error(`[start] ${err.message}`);
   }

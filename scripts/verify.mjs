@@ -157,7 +157,9 @@ runMain(async () => {
     record(
       "clean state: no temporary API keys",
       live.length === 0,
-      live.length ? `${live.length} usable: ${live.map((k) => k.prefix).join(", ")}` : null,
+      live.length
+        ? `${live.length} still usable: ${live.map((k) => `${k.prefix}… (id ${k.id}, "${k.name}", expires ${k.expires_at})`).join(", ")}; delete with DELETE /admin/v1/workspaces/${workspace}/keys/:id`
+        : null,
     );
     // A short-lived key to read the configs; deleted right after.
     const reader = await call("POST", `/admin/v1/workspaces/${workspace}/keys`, {

@@ -1,4 +1,4 @@
-import type { MonitorMessage, PublishPostMessage, SyncRunMessage } from "./jobs/messages";
+import type { AlertDeliverMessage, MonitorMessage, PublishPostMessage, SyncRunMessage } from "./jobs/messages";
 
 /**
  * Bindings and vars of the Worker and its secrets. `WorkerBindings` is generated from wrangler.toml and
@@ -7,7 +7,10 @@ import type { MonitorMessage, PublishPostMessage, SyncRunMessage } from "./jobs/
  * may be unset (the admin API is then disabled).
  */
 export interface Env
-  extends Omit<WorkerBindings, "SYNC_QUEUE" | "PUBLISH_QUEUE" | "MONITOR_QUEUE" | "ADMIN_TOKEN" | "SESSION_KEY"> {
+  extends Omit<
+    WorkerBindings,
+    "SYNC_QUEUE" | "PUBLISH_QUEUE" | "MONITOR_QUEUE" | "ALERT_QUEUE" | "ADMIN_TOKEN" | "SESSION_KEY"
+  > {
   SYNC_QUEUE: Queue<SyncRunMessage>;
   PUBLISH_QUEUE: Queue<PublishPostMessage>;
   ADMIN_TOKEN?: string;
@@ -24,4 +27,9 @@ export interface Env
   DATAFORSEO_LOGIN?: string;
   DATAFORSEO_PASSWORD?: string;
   DATAFORSEO_BASE_URL?: string;
+  // Alerts (SPEC 13, docs/alerts.md): the delivery queue, and two settings tests shorten (production uses
+  // the defaults: retries 30 s doubling, a 10 s timeout).
+  ALERT_QUEUE: Queue<AlertDeliverMessage>;
+  ALERT_RETRY_BASE_SECONDS?: string;
+  ALERT_TIMEOUT_MS?: string;
 }

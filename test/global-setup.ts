@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { startFixtureServer } from "./fixtures/server";
+import { hideRuntimeNoise } from "./runtime-noise";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -7,9 +8,18 @@ declare module "vitest" {
   }
 }
 
-/** Starts the local stand-ins for the outside world (blogs, the forum) on 127.0.0.1. */
+/**
+ * Starts the local stand-ins for the outside world (blogs, the forum) on 127.0.0.1, and hides the runtime's
+ * known noise (test/runtime-noise.ts) from the run's output, saying at the end how many lines it hid.
+ */
 export default async function setup(project: TestProject) {
+  const noise = hideRuntimeNoise();
   const server = await startFixtureServer();
   project.provide("fixtureOrigin", server.origin);
-  return () => server.close();
+  return async () => {
+    await server.close();
+    noise.restore();
+    const hidden = noise.hidden();
+    if (hidden > 0) console.log(`(${hidden} known runtime messages hidden from the output: see test/runtime-noise.ts)`);
+  };
 }

@@ -8,7 +8,6 @@ import { demoKeysToIssue } from "./cli-settings.mjs";
 import { openLocalD1 } from "./local-d1.mjs";
 import { DEFAULT_PERSIST_DIR } from "./paths.mjs";
 import { issueSeedKeys, seedWorkspace } from "./seed-workspace.mjs";
-import { queryLocal } from "./wrangler.mjs";
 
 const DEMO_POSTS = 300;
 const DEMO_NAME = "Demo workspace";
@@ -44,7 +43,7 @@ function remember(persistTo, demo) {
 /**
  * The demo workspace and working keys: seeded on the first start (or when its database was wiped); when
  * the workspace is still there but a remembered key was revoked, expired or deleted, a new key is issued
- * for that one only (revoking the read key does not add a second read_write key).
+ * for that one only (revoking the read key does not add a second read_write key, nor a spare revoked one).
  * Returns `{workspace_id, api_key, read_key, created, rekeyed}`.
  */
 export async function ensureDemoWorkspace(persistTo = DEFAULT_PERSIST_DIR) {
@@ -54,18 +53,13 @@ export async function ensureDemoWorkspace(persistTo = DEFAULT_PERSIST_DIR) {
   const reissue = demoKeysToIssue(status.works);
   if (demo && status.workspace && reissue.length === 0) return { ...demo, created: false, rekeyed: false };
   if (demo && status.workspace) {
-    // Only the keys that stopped working are replaced: the seeder issues a pair (read_write, read), and the
-    // one of the pair that is not needed is revoked at once, so a working key is never joined by a second.
-    const keys = await issueSeedKeys(demo.workspace_id, { persistTo, keyName: "demo" });
-    const issued = { api_key: keys[0], read_key: keys[1] };
-    const renewed = Object.fromEntries(reissue.map((spec) => [spec.field, issued[spec.field]]));
-    for (const [field, key] of Object.entries(issued)) {
-      if (field in renewed) continue;
-      await queryLocal(
-        `UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE key_hash = '${await sha256Hex(key)}'`,
-        { persistTo },
-      );
-    }
+    // Only the keys that stopped working are issued again, each under its own name: a working key is never
+    // joined by a second one, and no spare key is made (nor revoked) on the way.
+    const keys = await issueSeedKeys(demo.workspace_id, {
+      persistTo,
+      keys: reissue.map(({ name, scope }) => ({ name, scope })),
+    });
+    const renewed = Object.fromEntries(reissue.map((spec, i) => [spec.field, keys[i]]));
     return {
       ...remember(persistTo, {
         workspace_id: demo.workspace_id,

@@ -48,7 +48,9 @@ export async function waitUntilReady(child, url, timeoutMs = READY_TIMEOUT_MS) {
   while (Date.now() < deadline) {
     if (exited) throw serverError(child, `wrangler dev exited (code ${child.exitCode}) before ${url} answered`);
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      // One request at a time, waited for until the deadline: a probe given up early would still be served
+      // (and logged) later, after the service is announced.
+      const res = await fetch(url, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
       await res.arrayBuffer();
       if (res.ok) return;
     } catch {

@@ -51,8 +51,9 @@ export async function withSeeder(persistTo, work) {
     return await work({
       /** A new workspace with synthetic content: `{workspace_id, keys, posts, elapsed_ms}`. */
       seed: (input) => post("/seed", input),
-      /** A new read_write and read key for a workspace: `{keys}`. */
-      issueKeys: (workspaceId, keyLabel) => post("/keys", { workspace_id: workspaceId, key_label: keyLabel }),
+      /** A new read_write and read key for a workspace, or exactly `keys` ([{name, scope}]): `{keys}`. */
+      issueKeys: (workspaceId, keyLabel, keys) =>
+        post("/keys", { workspace_id: workspaceId, key_label: keyLabel, ...(keys ? { keys } : {}) }),
     });
   } finally {
     await worker.dispose();

@@ -21,7 +21,10 @@ export async function seedWorkspace({ name, posts, persistTo, extraReadKeys = 0,
   return { workspaceId: result.workspace_id, keys: result.keys, seconds: (performance.now() - started) / 1000 };
 }
 
-/** New read_write and read keys for an existing workspace (read_write first). */
-export async function issueSeedKeys(workspaceId, { persistTo, keyName = "seed" } = {}) {
-  return (await withSeeder(persistTo, (seeder) => seeder.issueKeys(workspaceId, keyName))).keys;
+/**
+ * New keys for an existing workspace: a read_write and a read key (read_write first), or exactly `keys`
+ * ([{name, scope}], in that order). Returns the plain keys.
+ */
+export async function issueSeedKeys(workspaceId, { persistTo, keyName = "seed", keys } = {}) {
+  return (await withSeeder(persistTo, (seeder) => seeder.issueKeys(workspaceId, keyName, keys))).keys;
 }

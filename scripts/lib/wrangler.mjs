@@ -7,10 +7,16 @@ import { ROOT } from "./paths.mjs";
 const WRANGLER_JS = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 const BIN_DIR = path.join(ROOT, "node_modules", ".bin");
 
-/** Environment for every wrangler child: no metrics, no update check, no interactive questions. */
+/**
+ * Environment for every wrangler child: no metrics, no update check, no interactive questions, and no
+ * download of the `request.cf` sample (Miniflare's CLOUDFLARE_CF_FETCH_ENABLED): offline, that download
+ * printed a `getaddrinfo ENOTFOUND` stack trace on every start; the local service uses Miniflare's
+ * built-in placeholder instead (set the variable to "true" to fetch it).
+ */
 function wranglerEnv(extra = {}) {
   return {
     ...process.env,
+    CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false",
     WRANGLER_SEND_METRICS: "false",
     WRANGLER_SEND_ERROR_REPORTS: "false",
     WRANGLER_HIDE_BANNER: "true",

@@ -6,7 +6,8 @@ import type { WorkspaceDb } from "../db/client";
 import { approvePost } from "../db/publishing";
 import type { Env } from "../env";
 import type { PublishPostMessage } from "../jobs/messages";
-import { invalidState, notFound } from "../lib/domain-errors";
+import { DomainError, invalidState, notFound } from "../lib/domain-errors";
+import { approvalGates } from "./approval-gates";
 
 /**
  * Approves a draft or queued post (published or failed: invalid_state). Approving again is a no-op for
@@ -40,4 +41,28 @@ export async function approveSyncedPost(
     await env.PUBLISH_QUEUE.send(message);
   }
   return serializeSyncedPost(approved);
+}
+
+/**
+ * The web console's approval: the same approval, refused while any gate of interface-spec 8.2 is closed
+ * (approval-gates.ts), whatever the page showed. Another browser job running: DomainError `browser_busy`
+ * with its retry-after; any other closed gate: `invalid_state` naming every closed gate.
+ */
+export async function approveReviewedPost(
+  env: Pick<Env, "PUBLISH_QUEUE" | "WORKSPACE">,
+  w: WorkspaceDb,
+  configId: number,
+  syncedPostId: number,
+): Promise<SyncedPostView> {
+  const { gates } = await approvalGates(env, w, configId, syncedPostId);
+  const closed = gates.filter((g) => !g.open);
+  const others = closed.filter((g) => g.name !== "browser");
+  if (others.length > 0)
+    throw invalidState(`not approved: a gate is closed: ${others.map((g) => g.reason).join("; ")}`);
+  const browser = closed.find((g) => g.name === "browser");
+  if (browser)
+    throw new DomainError("browser_busy", "not approved: the workspace's browser is in use", {
+      retryAfterSeconds: browser.retryAfterSeconds,
+    });
+  return approveSyncedPost(env, w, configId, syncedPostId);
 }

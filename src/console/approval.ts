@@ -1,7 +1,7 @@
 // The console's two doors to publishing: a post's publish preflight report and its approval. Both are the
 // publishing service's (src/blog-sync/publish-preflight.ts and src/blog-sync/approval.ts), the same functions
 // the REST routes call; the console adds only how a refusal reads on the page.
-import { approveSyncedPost } from "../blog-sync/approval";
+import { approveReviewedPost } from "../blog-sync/approval";
 import { publishPreflight } from "../blog-sync/publish-preflight";
 import type { WorkspaceDb } from "../db/client";
 import type { Env } from "../env";
@@ -33,12 +33,15 @@ export async function preflightFor(
   }
 }
 
-/** Approves one synced post for publishing (the same service as POST .../items/:item_id/approve). */
+/**
+ * Approves one synced post for publishing: the approval of POST .../items/:item_id/approve, refused by the
+ * service while a gate of interface-spec 8.2 is closed (a forged POST past a disabled button included).
+ */
 export async function approveForPublishing(
   env: Env,
   w: WorkspaceDb,
   configId: number,
   syncedPostId: number,
 ): Promise<void> {
-  await approveSyncedPost(env, w, configId, syncedPostId);
+  await approveReviewedPost(env, w, configId, syncedPostId);
 }

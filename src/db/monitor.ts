@@ -266,8 +266,8 @@ function linkStatements(w: WorkspaceDb, forumId: string, keywordIds: number[], c
 export async function upsertForumPosts(
   w: WorkspaceDb,
   rows: IngestedPost[],
-): Promise<{ created: number; updated: number }> {
-  if (rows.length === 0) return { created: 0, updated: 0 };
+): Promise<{ created: number; updated: number; createdForumIds: string[] }> {
+  if (rows.length === 0) return { created: 0, updated: 0, createdForumIds: [] };
   const existing = await existingForumIds(
     w,
     rows.map((r) => r.forumId),
@@ -308,8 +308,9 @@ export async function upsertForumPosts(
     ]);
     await w.d1.batch(statements);
   }
-  const created = rows.filter((r) => !existing.has(r.forumId)).length;
-  return { created, updated: rows.length - created };
+  const createdForumIds = rows.filter((r) => !existing.has(r.forumId)).map((r) => r.forumId);
+  const created = createdForumIds.length;
+  return { created, updated: rows.length - created, createdForumIds };
 }
 
 /** A refreshed post that no longer matches anything keeps its matches; only the forum's numbers and text change. */

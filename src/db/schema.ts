@@ -406,3 +406,83 @@ export const personas = sqliteTable(
   },
   (t) => [uniqueIndex("personas_ws_username_unique").on(t.workspaceId, sql`lower(${t.username})`)],
 );
+
+// Alerts (SPEC 13, migration 0050): webhooks, one delivery per event and webhook, every attempt (30 days).
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    format: text("format", { enum: ["json", "slack"] })
+      .notNull()
+      .default("json"),
+    minPriority: text("min_priority", { enum: ["high", "medium", "low"] })
+      .notNull()
+      .default("high"),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    disabledReason: text("disabled_reason"),
+    /** SECRET: the signing secret, AES-GCM under SESSION_KEY (src/lib/session-crypto.ts); shown once at creation. */
+    secretSealed: text("secret_sealed").notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [index("webhooks_ws_idx").on(t.workspaceId, t.id)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    webhookId: integer("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    /** `evt_...`, the same for every attempt (receivers de-duplicate on it). */
+    eventId: text("event_id").notNull(),
+    type: text("type", { enum: ["post.created", "webhook.test"] }).notNull(),
+    postId: integer("post_id"),
+    /** The event as JSON (`{id, type, created_at, data}`), fixed when the event happened. */
+    payload: text("payload").notNull(),
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull().default(now),
+    lastAttemptAt: text("last_attempt_at"),
+    deliveredAt: text("delivered_at"),
+  },
+  (t) => [
+    index("webhook_deliveries_ws_hook_idx").on(t.workspaceId, t.webhookId, t.id),
+    uniqueIndex("webhook_deliveries_hook_post_unique").on(t.webhookId, t.postId).where(sql`${t.postId} IS NOT NULL`),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
+  ],
+);
+
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    deliveryId: integer("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    outcome: text("outcome", { enum: ["delivered", "retry", "failed"] }).notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms").notNull(),
+    error: text("error"),
+    attemptedAt: text("attempted_at").notNull().default(now),
+  },
+  (t) => [
+    index("webhook_attempts_delivery_idx").on(t.workspaceId, t.deliveryId, t.id),
+    index("webhook_attempts_at_idx").on(t.attemptedAt),
+  ],
+);

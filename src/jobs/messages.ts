@@ -42,6 +42,13 @@ export const MonitorMetricsMessage = z.strictObject({
   keyword_ids: z.array(id).min(1).max(50),
 });
 
+/** One attempt of an alert delivery (SPEC 13): the delivery row holds the event, its webhook and its state. */
+export const AlertDeliverMessage = z.strictObject({
+  type: z.literal("alert.deliver"),
+  workspace_id: id,
+  delivery_id: id,
+});
+
 export const MonitorMessage = z.discriminatedUnion("type", [
   MonitorPassMessage,
   MonitorRematchMessage,
@@ -54,6 +61,7 @@ export const QueueMessage = z.discriminatedUnion("type", [
   MonitorPassMessage,
   MonitorRematchMessage,
   MonitorMetricsMessage,
+  AlertDeliverMessage,
 ]);
 
 export type SyncRunMessage = z.infer<typeof SyncRunMessage>;
@@ -62,4 +70,5 @@ export type MonitorPassMessage = z.infer<typeof MonitorPassMessage>;
 export type MonitorRematchMessage = z.infer<typeof MonitorRematchMessage>;
 export type MonitorMetricsMessage = z.infer<typeof MonitorMetricsMessage>;
 export type MonitorMessage = z.infer<typeof MonitorMessage>;
+export type AlertDeliverMessage = z.infer<typeof AlertDeliverMessage>;
 export type QueueMessage = z.infer<typeof QueueMessage>;

@@ -3,6 +3,7 @@
 // (wrangler.toml) a retried message goes to that queue's dead-letter queue.
 import type { Env } from "../env";
 import { log, messageOf } from "../lib/log";
+import { consumeAlertDeadLetter, consumeAlertDelivery, isAlertMessage } from "./alert-consumers";
 import { consumePublishPost, consumeSyncRun, type Verdict } from "./consumers";
 import { consumeDeadLetter } from "./dead-letters";
 import { QueueMessage } from "./messages";
@@ -14,6 +15,9 @@ const MAX_DELAY_SECONDS = 3600;
 /** 30 s, 2 min, 8 min, 32 min, then an hour: attempt n waits 30·4^(n-1) seconds. */
 export const backoffSeconds = (attempts: number) =>
   Math.min(MAX_DELAY_SECONDS, BASE_DELAY_SECONDS * 4 ** Math.max(0, attempts - 1));
+
+/** The alerts queue (its dead-letter queue is the same name with `-dlq`: wrangler.toml). */
+const ALERT_QUEUE_NAME = "threadwatch-alerts";
 
 /** Dead-letter queues are named after their queue with a `-dlq` suffix (wrangler.toml). */
 export const isDeadLetterQueue = (queue: string) => queue.endsWith("-dlq");
@@ -34,15 +38,19 @@ async function handle(message: Message<unknown>, env: Env, deadLetter: boolean):
   const body = parsed.data;
   let verdict: Verdict;
   try {
-    verdict = isMonitorMessage(body)
+    verdict = isAlertMessage(body)
       ? deadLetter
-        ? consumeMonitorDeadLetter(body, message.attempts)
-        : await consumeMonitorMessage(body, env)
-      : deadLetter
-        ? await consumeDeadLetter(body, message.attempts, env)
-        : body.type === "sync.run"
-          ? await consumeSyncRun(body, env)
-          : await consumePublishPost(body, env);
+        ? await consumeAlertDeadLetter(body, message.attempts, env)
+        : await consumeAlertDelivery(body, env)
+      : isMonitorMessage(body)
+        ? deadLetter
+          ? consumeMonitorDeadLetter(body, message.attempts)
+          : await consumeMonitorMessage(body, env)
+        : deadLetter
+          ? await consumeDeadLetter(body, message.attempts, env)
+          : body.type === "sync.run"
+            ? await consumeSyncRun(body, env)
+            : await consumePublishPost(body, env);
   } catch (err) {
     verdict = { outcome: "retry", note: `unexpected error: ${messageOf(err)}` };
     log("error", "queue message failed", {
@@ -73,6 +81,10 @@ async function handle(message: Message<unknown>, env: Env, deadLetter: boolean):
 export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env): Promise<QueueDecision[]> {
   // One at a time: sync runs are heavy, and a batch is at most max_batch_size (5) messages.
   const deadLetter = isDeadLetterQueue(batch.queue);
+  // Alert deliveries are independent HTTP requests to receivers: all of the batch at once, so one slow
+  // receiver does not hold up the others.
+  if (batch.queue.startsWith(ALERT_QUEUE_NAME))
+    return Promise.all(batch.messages.map((message) => handle(message, env, deadLetter)));
   const decisions: QueueDecision[] = [];
   for (const message of batch.messages) decisions.push(await handle(message, env, deadLetter));
   return decisions;

@@ -207,7 +207,8 @@ async function resolvesToBlocked(host: string, dohUrl: string, signal: AbortSign
   return blocked;
 }
 
-async function assertPublicHost(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<void> {
+/** Refuses a hostname that resolves to a refused address (unless private fetches are allowed); webhooks use it too. */
+export async function assertPublicHost(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<void> {
   if (policy.allowPrivate || isIpLiteral(url.hostname)) return;
   const dohUrl = policy.dohUrl === undefined ? DEFAULT_DOH : policy.dohUrl;
   if (!dohUrl) return;

@@ -1,5 +1,6 @@
 // One monitoring pass of a workspace (SPEC 10): resume the queries a partial pass left, search every query
 // for new posts until the posts seen last time, refresh young posts, and store what matches.
+import { alertNewPosts } from "../alerts/post-alerts";
 import type { WorkspaceDb } from "../db/client";
 import {
   type ActiveCompetitor,
@@ -144,6 +145,8 @@ class Pass {
     private readonly api: ForumApi,
     private readonly tracked: Tracked,
     private readonly now: number,
+    /** Posts stored for the first time (alerts: SPEC 13); never called for a re-seen post. */
+    private readonly onCreated: (forumIds: string[]) => Promise<void> = async () => {},
   ) {}
 
   private async store(links: ForumLink[]): Promise<void> {
@@ -157,9 +160,10 @@ class Pass {
       this.counts.matched++;
       rows.push(post);
     }
-    const { created, updated } = await upsertForumPosts(this.w, rows);
+    const { created, updated, createdForumIds } = await upsertForumPosts(this.w, rows);
     this.counts.created += created;
     this.counts.updated += updated;
+    if (createdForumIds.length > 0) await this.onCreated(createdForumIds);
   }
 
   /**
@@ -233,6 +237,22 @@ class Pass {
 }
 
 /**
+ * Queues the alerts of posts just stored (writes and a queue message; no receiver is waited for). A failure
+ * here is logged and does not stop ingestion.
+ */
+async function announceNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]): Promise<void> {
+  try {
+    await alertNewPosts(env, w, forumIds);
+  } catch (err) {
+    log("error", "alerts of new posts could not be queued", {
+      workspaceId: w.workspaceId,
+      posts: forumIds.length,
+      error: messageOf(err),
+    });
+  }
+}
+
+/**
  * Runs one pass for the workspace now. 409 `run_in_progress` while another pass of it runs; `invalid_state`
  * when monitoring is off (no client id).
  */
@@ -256,7 +276,7 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
         if (pass) pass.counts.requests++;
       },
     });
-    pass = new Pass(w, api, tracked, started);
+    pass = new Pass(w, api, tracked, started, (forumIds) => announceNewPosts(env, w, forumIds));
     pass.counts.queries = queries.length;
     const cursors = await loadCursors(w);
     // A partial pass's unfinished scans come first, then every query from its newest posts.

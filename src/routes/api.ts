@@ -7,6 +7,7 @@ import { monitoringRouter } from "./monitoring";
 import { personasRouter } from "./personas";
 import { postsRouter } from "./posts";
 import { publishingRouter } from "./publishing";
+import { webhooksRouter } from "./webhooks";
 
 /**
  * Every /api/v1 operation. The OpenAPI document and the MCP tools are both generated from this router's
@@ -22,6 +23,7 @@ export function createApiRouter() {
   api.route("/", monitoringRouter);
   api.route("/", personasRouter);
   api.route("/", publishingRouter);
+  api.route("/", webhooksRouter);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

@@ -228,16 +228,85 @@ describe("web console in Chromium", () => {
 
     // The preflight report is the publishing service's: without a forum persona it names that gate.
     expect(await text(page, "body")).toContain("persona");
-    // With the config active and publishing, the page's gates are open: Approve is enabled and approves the
-    // post through the same service as the API's approve route.
+    // The config active and publishing, but no persona: Approve stays disabled and names the persona gate.
     await h.api(h.writeKey, "POST", "/actions/blog-subreddit-syncs", { id: configId, publish_immediately: true });
+    const approvedAt = async () =>
+      (await h.api(h.readKey, "GET", `/actions/blog-subreddit-syncs/${configId}/items`)).body.data.find(
+        (i: { id: number }) => i.id === draft.id,
+      ).approved_at;
+    await page.reload();
+    expect(await page.$eval("section[aria-label=Approval] button", (b) => (b as any).disabled)).toBe(true);
+    expect(await text(page, "#approve-why")).toContain("no active, auth-completed, browser-ready persona");
+    expect(await text(page, "#approve-why")).not.toContain("does not publish");
+    // A forged POST past the disabled button (the form's own CSRF token): the service refuses, beside the button.
+    const approvePath = `/app/syncs/${configId}/items/${draft.id}/approve`;
+    const forgedApprove = async () => {
+      const token = await page.$eval(`form[action='${approvePath}'] input[name=_csrf]`, (el) => (el as any).value);
+      const res = await fetch(`${h.base}${approvePath}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: await cookieHeader(page), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ _csrf: token }),
+      });
+      return { status: res.status, body: await res.text() };
+    };
+    const noPersona = await forgedApprove();
+    expect(noPersona.status).toBe(409);
+    expect(noPersona.body).toMatch(
+      /id="approve-error"[\s\S]*not approved: a gate is closed: no active, auth-completed/,
+    );
+    expect(await approvedAt()).toBeNull();
+
+    // A persona signed in on the forum and browser-ready, not yet approved for the customer: still disabled.
+    const account = "console_author";
+    const { cookies } = await h.forum("/accounts", { username: account });
+    const persona = await h.api(h.writeKey, "POST", "/actions/personas", { username: account, cookies });
+    expect(persona.status).toBe(201);
+    const checked = await h.api(h.writeKey, "POST", `/actions/personas/${persona.body.id}/preflight`);
+    expect(checked.body.persona).toMatchObject({ auth_completed: true, browser_ready: true, approved: false });
+    await page.reload();
+    expect(await page.$eval("section[aria-label=Approval] button", (b) => (b as any).disabled)).toBe(true);
+    expect(await text(page, "#approve-why")).toContain(`persona u/${account} is not approved for the customer`);
+    const unapproved = await forgedApprove();
+    expect(unapproved.status).toBe(409);
+    expect(unapproved.body).toMatch(
+      /id="approve-error"[\s\S]*not approved: a gate is closed: persona u\/console_author is not/,
+    );
+    expect(await approvedAt()).toBeNull();
+    expect((await h.admin("POST", `/workspaces/${h.workspaceId}/personas/${persona.body.id}/approve`)).status).toBe(
+      200,
+    );
+
+    // Another browser job of the workspace is running (a persona check the slow forum keeps busy): disabled,
+    // and a forged POST is refused with when to retry.
+    await h.forum(`/accounts/${account}`, { delay_ms: 2_500 });
+    const busy = h.api(h.writeKey, "POST", `/actions/personas/${persona.body.id}/preflight`);
+    for (let i = 0; i < 100 && (await h.forum(`/stats?account=${account}`)).now === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const duringJob = await forgedApprove();
+    expect(duringJob.status).toBe(409);
+    expect(duringJob.body).toMatch(/not approved: the workspace(&#39;|&#x27;|')s browser is in use/);
+    expect(duringJob.body).toContain("Another browser job of this workspace is running; try again in");
+    expect(await approvedAt()).toBeNull();
+    const shown = page.reload(); // its gates are read at once; its own preflight then waits for the browser
+    expect((await busy).status).toBe(200);
+    await h.forum(`/accounts/${account}`, { delay_ms: 0 });
+    await shown;
+    expect(await page.$eval("section[aria-label=Approval] button", (b) => (b as any).disabled)).toBe(true);
+    expect(await text(page, "#approve-why")).toContain(
+      "another browser job of the workspace is running (persona check",
+    );
+
+    // Every gate open: Approve is enabled and approves the post through the same service as the API's route.
     await page.reload();
     expect(await page.$eval("section[aria-label=Approval] button", (b) => (b as any).disabled)).toBe(false);
-    const before = (await h.api(h.readKey, "GET", `/actions/blog-subreddit-syncs/${configId}/items`)).body.data;
-    expect(before.find((i: { id: number }) => i.id === draft.id).approved_at).toBeNull();
+    expect(await text(page, "#approve-why")).toContain("Approving lets this post be published to r/queues");
+    await expectAccessible(page);
+    await screenshot(page, "review-ready");
     await submit(page, "section[aria-label=Approval] button");
-    const after = (await h.api(h.readKey, "GET", `/actions/blog-subreddit-syncs/${configId}/items`)).body.data;
-    expect(after.find((i: { id: number }) => i.id === draft.id).approved_at).not.toBeNull();
+    expect(await approvedAt()).not.toBeNull();
+    // A draft: approving sends nothing to the forum.
+    expect((await h.forum(`/submissions?account=${account}`)).data).toEqual([]);
     await page.close();
   });
 

@@ -22,7 +22,7 @@ const PORT = Number(process.env.CONSOLE_TEST_PORT ?? 8881);
 const INSPECTOR_PORT = 9238;
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ADMIN_TOKEN = "console-test-admin-token";
-const SESSION_KEY = "Y29uc29sZS10ZXN0LXNlc3Npb24ta2V5LTMyLWJ5dGVzIQ==";
+const SESSION_KEY = "Y29uc29sZS10ZXN0LXNlc3Npb24ta2V5LTMyYnl0ZXM="; // base64 of 32 bytes
 
 export interface Harness {
   base: string;
@@ -33,6 +33,10 @@ export interface Harness {
   browser: Browser;
   /** An /api/v1 call with a key; the parsed JSON body (or null) and the status. */
   api(key: string, method: string, pathname: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** An /admin/v1 call with the admin token. */
+  admin(method: string, pathname: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** A call to the local forum's /__control (accounts, subreddits, submissions); GET without a body. */
+  forum(pathname: string, body?: unknown): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -61,6 +65,16 @@ async function seed(
   return { workspaceId: seeded.workspaceId as number, keys: seeded.keys as string[] };
 }
 
+async function call(url: string, bearer: string, method: string, body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
 export async function startHarness(
   prepare: (sql: (statement: string) => void, workspaceId: number) => void = () => {},
 ): Promise<Harness> {
@@ -81,7 +95,8 @@ export async function startHarness(
         ADMIN_TOKEN,
         SESSION_KEY,
         ALLOW_PRIVATE_FETCH: "true",
-        FORUM_BASE_URL: "https://forum.invalid",
+        // The local forum (test/fixtures/forum/) of the fixture server: personas, readiness and preflights.
+        FORUM_BASE_URL: `${fixtures.origin}/forum`,
       },
       extraArgs: ["--inspector-port", String(INSPECTOR_PORT)],
     });
@@ -101,14 +116,16 @@ export async function startHarness(
       writeKey: seeded.keys[0]!,
       readKey: seeded.keys[1]!,
       browser,
-      async api(key, method, pathname, body) {
-        const res = await fetch(`${base}/api/v1${pathname}`, {
-          method,
-          headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-          body: body ? JSON.stringify(body) : undefined,
+      api: (key, method, pathname, body) => call(`${base}/api/v1${pathname}`, key, method, body),
+      admin: (method, pathname, body) => call(`${base}/admin/v1${pathname}`, ADMIN_TOKEN, method, body),
+      async forum(pathname, body) {
+        const res = await fetch(`${fixtures.origin}/forum/__control${pathname}`, {
+          method: body === undefined ? "GET" : "POST",
+          headers: { "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
         });
-        const text = await res.text();
-        return { status: res.status, body: text ? JSON.parse(text) : null };
+        if (res.status >= 300) throw new Error(`forum control ${pathname}: ${res.status} ${await res.text()}`);
+        return res.json();
       },
       async close() {
         await started.browser.close().catch(() => {});

@@ -308,11 +308,15 @@ describe("withBrowserSlot", () => {
 
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const long = withBrowserSlot(env, ws.id, "publish", () => gate.then(() => "published"));
-    await until(
-      () => coordinator.browserStatus(),
-      (s) => s.holder !== null,
-    );
+    // withBrowserSlot calls the work only once it holds the slot: that call is the signal, no polling.
+    let holding!: () => void;
+    const held = new Promise<void>((r) => (holding = r));
+    const long = withBrowserSlot(env, ws.id, "publish", () => {
+      holding();
+      return gate.then(() => "published");
+    });
+    await held;
+    expect((await coordinator.browserStatus()).holder).toMatchObject({ operation: "publish" });
     const busy = await withBrowserSlot(env, ws.id, "preflight", async () => "never", { waitMs: 100 }).catch(
       (e: unknown) => e,
     );

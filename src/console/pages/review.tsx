@@ -1,6 +1,7 @@
 // Review (/app/syncs/:id/items/:item_id): the draft as the forum will show it, its preflight report, its
 // destination and persona, and one Approve button, disabled with the reasons while a gate is closed.
-import { getConfig } from "../../db/blog-sync-configs";
+import { approvalGatesOf } from "../../blog-sync/approval-gates";
+import { configView, getConfigRow } from "../../db/blog-sync-configs";
 import { getSyncedPost, serializeSyncedPost } from "../../db/blog-sync-posts";
 import { notFound } from "../../lib/domain-errors";
 import { approveForPublishing, preflightFor } from "../approval";
@@ -8,7 +9,6 @@ import { type ConsoleContext, sessionDb } from "../context";
 import { refusalMessage } from "../forms";
 import { Badge, Notice, Page, PostForm, when } from "../layout";
 import { renderMarkdown } from "../markdown";
-import { reviewGates } from "../review-gates";
 
 const idParam = (c: ConsoleContext, name: string) => {
   const id = Number(c.req.param(name));
@@ -16,20 +16,22 @@ const idParam = (c: ConsoleContext, name: string) => {
   return id;
 };
 
-async function reviewPage(c: ConsoleContext, notice?: { kind?: "good" | "bad"; text: string }, status = 200) {
+/** The page; `refusal` is why an approval was just refused, shown beside the Approve button. */
+async function reviewPage(c: ConsoleContext, refusal?: string, status = 200) {
   const session = c.get("session");
   const w = sessionDb(c);
   const configId = idParam(c, "id");
   const itemId = idParam(c, "item_id");
-  const [config, row] = await Promise.all([getConfig(w, configId), getSyncedPost(w, itemId)]);
-  if (!config || !row || row.configId !== configId) throw notFound("synced post");
+  const [configRow, row] = await Promise.all([getConfigRow(w, configId), getSyncedPost(w, itemId)]);
+  if (!configRow || !row || row.configId !== configId) throw notFound("synced post");
+  const config = await configView(w, configRow);
   const post = serializeSyncedPost(row);
-  const gates = reviewGates(config, post);
+  // The gates before the preflight: the preflight itself takes the workspace's browser for a moment.
+  const gates = await approvalGatesOf(c.env, w, configRow, row);
   const closed = gates.filter((g) => !g.open);
   const preflight = await preflightFor(c.env, w, configId, itemId);
   return c.html(
     <Page title={`Review: ${post.title}`} section="/app/syncs" session={session}>
-      {notice ? <Notice kind={notice.kind}>{notice.text}</Notice> : null}
       <p class="meta">
         <a href={`/app/syncs/${configId}`}>← Back to the sync</a> · <Badge value={post.state} /> · from{" "}
         <a href={post.source_url} rel="noopener noreferrer">
@@ -55,9 +57,18 @@ async function reviewPage(c: ConsoleContext, notice?: { kind?: "good" | "bad"; t
         </ul>
         {session.canWrite ? (
           <PostForm session={session} action={`/app/syncs/${configId}/items/${itemId}/approve`}>
-            <button type="submit" disabled={closed.length > 0} aria-describedby="approve-why">
+            <button
+              type="submit"
+              disabled={closed.length > 0}
+              aria-describedby={refusal ? "approve-error approve-why" : "approve-why"}
+            >
               Approve for publishing
             </button>
+            {refusal ? (
+              <div id="approve-error">
+                <Notice kind="bad">{refusal}</Notice>
+              </div>
+            ) : null}
             <p class="meta" id="approve-why">
               {closed.length > 0
                 ? `Approve is disabled: ${closed.map((g) => g.reason).join("; ")}.`
@@ -107,7 +118,7 @@ export async function approveItem(c: ConsoleContext) {
   } catch (err) {
     const message = refusalMessage(err);
     if (!message) throw err;
-    return reviewPage(c, { kind: "bad", text: message }, 409);
+    return reviewPage(c, message, 409);
   }
   return c.redirect(`/app/syncs/${configId}/items/${itemId}`, 303);
 }

@@ -1,0 +1,1 @@
+export declare function devOutputFilter(): { keep(line: string): boolean; ready(): void };

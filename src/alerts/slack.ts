@@ -1,0 +1,47 @@
+// The `slack` format (SPEC 13): Slack's incoming-webhook body, `text` (the notification's fallback) and
+// `blocks` (Block Kit) with the post's title, subreddit, priority, score reasons and the thread's link.
+import type { AlertEvent } from "./events";
+
+/** Slack's mrkdwn treats &, < and > as control characters; everything else is shown as written. */
+const escapeMrkdwn = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Slack limits a section's text to 3000 characters. */
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** The thread's absolute link: the forum's base URL and the permalink (which starts with `/r/`). */
+export function threadLink(forumBaseUrl: string, permalink: string): string {
+  return `${forumBaseUrl.replace(/\/+$/, "")}/${permalink.replace(/^\/+/, "")}`;
+}
+
+export function slackBody(event: AlertEvent, forumBaseUrl: string): { text: string; blocks: unknown[] } {
+  if (event.type === "webhook.test") {
+    const text = "threadwatch: test delivery. This channel will hear about new posts worth answering.";
+    return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }] };
+  }
+  const post = event.data.post;
+  const link = threadLink(forumBaseUrl, post.permalink);
+  const priority = post.priority ?? "none";
+  const title = clip(escapeMrkdwn(post.title), 500);
+  const reasons = post.score_reasons.length
+    ? post.score_reasons.map((r) => `• ${escapeMrkdwn(r)}`).join("\n")
+    : "• (no reasons recorded)";
+  return {
+    text: `New ${priority}-priority post in r/${post.subreddit}: ${post.title} ${link}`,
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: `*<${link}|${title}>*` } },
+      {
+        type: "context",
+        elements: [
+          { type: "mrkdwn", text: `r/${escapeMrkdwn(post.subreddit)}` },
+          { type: "mrkdwn", text: `priority *${priority}*` },
+          { type: "mrkdwn", text: post.urgency === "urgent" ? "urgent" : "not urgent" },
+        ],
+      },
+      { type: "section", text: { type: "mrkdwn", text: clip(`*Why*\n${reasons}`, 3000) } },
+      {
+        type: "actions",
+        elements: [{ type: "button", text: { type: "plain_text", text: "Open the thread" }, url: link }],
+      },
+    ],
+  };
+}

@@ -1,0 +1,70 @@
+// Webhooks of a workspace (SPEC 13): creating one (its URL checked as SPEC 8 says, its signing secret sealed
+// under SESSION_KEY and shown once), listing, deleting, and the test delivery.
+import type { WorkspaceDb } from "../db/client";
+import {
+  type DeliveryView,
+  deleteWebhook,
+  getWebhookRow,
+  insertWebhook,
+  listWebhookRows,
+  serializeWebhook,
+  type WebhookView,
+} from "../db/webhooks";
+import type { Env } from "../env";
+import { invalidState, notFound } from "../lib/domain-errors";
+import { SessionKeyError, sealSession } from "../lib/session-crypto";
+import { deliverTestEvent } from "./deliver";
+import type { Priority, WebhookFormat } from "./events";
+import { checkWebhookUrl, secretOwner } from "./rules";
+import { newSigningSecret } from "./signing";
+
+export interface WebhookInput {
+  url: string;
+  format?: WebhookFormat;
+  min_priority?: Priority;
+}
+
+/** Creates a webhook; the answer carries the signing secret, the only time it is shown. */
+export async function createWebhook(
+  env: Env,
+  w: WorkspaceDb,
+  input: WebhookInput,
+): Promise<WebhookView & { secret: string }> {
+  await checkWebhookUrl(env, input.url);
+  const secret = newSigningSecret();
+  let secretSealed: string;
+  try {
+    secretSealed = await sealSession(env.SESSION_KEY, secretOwner(w.workspaceId), secret);
+  } catch (err) {
+    if (err instanceof SessionKeyError) throw invalidState(`the signing secret cannot be stored: ${err.message}`);
+    throw err;
+  }
+  const row = await insertWebhook(w, {
+    url: input.url,
+    format: input.format ?? "json",
+    minPriority: input.min_priority ?? "high",
+    secretSealed,
+  });
+  return { ...serializeWebhook(row), secret };
+}
+
+export async function listWebhooks(w: WorkspaceDb): Promise<WebhookView[]> {
+  return (await listWebhookRows(w)).map(serializeWebhook);
+}
+
+export async function removeWebhook(w: WorkspaceDb, id: number): Promise<void> {
+  if (!(await deleteWebhook(w, id))) throw notFound("webhook");
+}
+
+/** Sends one signed `webhook.test` delivery now (logged, never retried) and returns it. */
+export async function testWebhook(env: Env, w: WorkspaceDb, id: number): Promise<DeliveryView> {
+  const hook = await getWebhookRow(w, id);
+  if (!hook) throw notFound("webhook");
+  if (!hook.active) throw invalidState(`the webhook is disabled: ${hook.disabledReason ?? "no reason recorded"}`);
+  return deliverTestEvent(env, w, hook);
+}
+
+/** The webhook must exist in the workspace (the deliveries listing). */
+export async function requireWebhook(w: WorkspaceDb, id: number): Promise<void> {
+  if (!(await getWebhookRow(w, id))) throw notFound("webhook");
+}

@@ -1,0 +1,136 @@
+// The workspace's browser slot seen from publishing's two doors: a publish task delivered through the real
+// publish queue while another browser operation holds the slot waits its turn, is sent again when the wait
+// runs out (the post stays queued, nothing fails) and publishes once after the slot frees; the console's
+// approval (approveReviewedPost) refuses while a gate of interface-spec 8.2 is closed.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { approveReviewedPost } from "../../src/blog-sync/approval";
+import { approvalGates } from "../../src/blog-sync/approval-gates";
+import { getSyncedPost } from "../../src/db/blog-sync-posts";
+import { workspaceDb } from "../../src/db/client";
+import { coordinatorFor } from "../../src/durable/workspace-coordinator";
+import { ADMIN_TOKEN, callJson } from "../helpers";
+import { submissions } from "./forum";
+import { addPost, item, SYNCS, scene, task } from "./setup";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `probe` until it returns true (a bounded loop); false when the time ran out. */
+async function until(probe: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return true;
+    await sleep(200);
+  }
+  return false;
+}
+
+describe("a publish task through the real queue while the workspace's browser is busy", () => {
+  it("waits its turn, is sent again when the wait runs out (post stays queued, not failed), then publishes once", async () => {
+    const s = await scene();
+    const w = workspaceDb(env, s.ws.id);
+    const post = await addPost(s, { approvedAt: new Date().toISOString() });
+    const coordinator = coordinatorFor(env, s.ws.id);
+    // Another browser operation holds the slot a little longer than a task waits (30 s).
+    const held = await coordinator.acquireBrowserSlot("another browser job", { leaseMs: 40_000 });
+    expect(held.ok).toBe(true);
+    if (!held.ok) return;
+    let released = false;
+    try {
+      await env.PUBLISH_QUEUE.send(task(s, post.id));
+      // The queue delivers it; the consumer waits in line for the browser.
+      expect(await until(async () => (await coordinator.browserStatus()).waiting === 1, 20_000)).toBe(true);
+      // Its 30 s wait runs out while the slot is still held: the task leaves the line, nothing was submitted,
+      // and the post is still queued without a failure.
+      expect(await until(async () => (await coordinator.browserStatus()).waiting === 0, 40_000)).toBe(true);
+      expect((await coordinator.browserStatus()).holder?.operation).toBe("another browser job");
+      const waiting = await getSyncedPost(w, post.id);
+      expect(waiting).toMatchObject({ state: "queued", submitAttemptedAt: null, forumPostId: null });
+      expect(await submissions(s.persona.account.username)).toHaveLength(0);
+      expect(await coordinator.releaseBrowserSlot(held.token)).toBe(true);
+      released = true;
+    } finally {
+      if (!released) await coordinator.releaseBrowserSlot(held.token);
+    }
+    // The task sent again (with the holder's remaining time as its delay) publishes once the slot is free.
+    expect(await until(async () => (await getSyncedPost(w, post.id))?.state === "published", 30_000)).toBe(true);
+    const sent = await submissions(s.persona.account.username);
+    expect(sent).toHaveLength(1);
+    expect(await item(s, post.id)).toMatchObject({ state: "published", forum_post_id: sent[0].id, error: null });
+    // No second submission arrives later (no other copy of the task was left in the queue).
+    await sleep(3_000);
+    expect(await submissions(s.persona.account.username)).toHaveLength(1);
+  }, 120_000);
+});
+
+describe("the console's approval refuses while a gate is closed", () => {
+  it("persona not approved, then another browser job running: refused and nothing approved; all open: approved", async () => {
+    const s = await scene({ persona: { approve: false } });
+    const w = workspaceDb(env, s.ws.id);
+    const draft = await addPost(s, {}, "draft");
+    const refusal = (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (err: { kind?: string; message: string; retryAfterSeconds?: number }) => err,
+      );
+
+    const gates = await approvalGates(env, w, s.config.id, draft.id);
+    expect(gates.gates.filter((g) => !g.open)).toEqual([
+      {
+        name: "persona",
+        open: false,
+        reason: expect.stringContaining(`persona u/${s.persona.account.username} is not approved for the customer`),
+      },
+    ]);
+    const notApproved = await refusal(approveReviewedPost(env, w, s.config.id, draft.id));
+    expect(notApproved).toMatchObject({
+      kind: "invalid_state",
+      message: expect.stringMatching(/^not approved: a gate is closed: persona u\/\S+ is not approved/),
+    });
+    expect((await getSyncedPost(w, draft.id))?.approvedAt).toBeNull();
+
+    await callJson(`/admin/v1/workspaces/${s.ws.id}/personas/${s.persona.id}/approve`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const coordinator = coordinatorFor(env, s.ws.id);
+    const held = await coordinator.acquireBrowserSlot("persona check 1", { leaseMs: 20_000 });
+    expect(held.ok).toBe(true);
+    if (!held.ok) return;
+    try {
+      const busy = await approvalGates(env, w, s.config.id, draft.id);
+      expect(busy.gates.filter((g) => !g.open)).toEqual([
+        {
+          name: "browser",
+          open: false,
+          reason: expect.stringMatching(/another browser job of the workspace is running \(persona check 1\)/),
+          retryAfterSeconds: expect.any(Number),
+        },
+      ]);
+      const refused = await refusal(approveReviewedPost(env, w, s.config.id, draft.id));
+      expect(refused).toMatchObject({ kind: "browser_busy", retryAfterSeconds: expect.any(Number) });
+      expect(refused?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(refused?.retryAfterSeconds).toBeLessThanOrEqual(20);
+      expect((await getSyncedPost(w, draft.id))?.approvedAt).toBeNull();
+    } finally {
+      await coordinator.releaseBrowserSlot(held.token);
+    }
+
+    // Every gate open: the same approval as the API's route (a draft: approved_at set, nothing queued).
+    const approved = await approveReviewedPost(env, w, s.config.id, draft.id);
+    expect(approved).toMatchObject({ id: draft.id, state: "draft", approved_at: expect.any(String) });
+    // The API's approve route keeps SPEC 6's rule: it approves and the publish consumer checks the gates.
+    const other = await addPost(s, {}, "draft");
+    await callJson(SYNCS, { key: s.ws.writeKey, method: "POST", body: { id: s.config.id, active: false } });
+    const viaApi = await callJson(`${SYNCS}/${s.config.id}/items/${other.id}/approve`, {
+      key: s.ws.writeKey,
+      method: "POST",
+    });
+    expect(viaApi.status).toBe(200);
+    const inactive = await refusal(approveReviewedPost(env, w, s.config.id, other.id));
+    expect(inactive).toMatchObject({
+      kind: "invalid_state",
+      message: expect.stringContaining("the sync is not active"),
+    });
+  }, 60_000);
+});

@@ -1,0 +1,98 @@
+// The one place that decides which lines of a test run's output are known noise of the runtime and its
+// tools, not of threadwatch (issue 14, point 7). Each entry says where the line comes from and why it is
+// harmless; `hideRuntimeNoise` (installed by test/global-setup.ts in vitest's main process, where
+// Miniflare relays workerd's log and Vite logs its warnings) drops exactly these writes and counts them,
+// so a green `npm test` reads green. Anything not listed here still prints: a new "uncaught exception"
+// from our code is never hidden (test/structure/runtime-noise.test.ts holds both sides to it).
+
+interface KnownNoise {
+  /** What the whole write (one log entry, possibly several lines) must match. */
+  pattern: RegExp;
+  /** Where it comes from, and why it is not a defect of ours. */
+  why: string;
+}
+
+export const KNOWN_RUNTIME_NOISE: readonly KnownNoise[] = [
+  {
+    pattern:
+      /^uncaught exception; source = Uncaught; stack = TypeError: Can't call WebSocket send\(\) after close\(\)\.\s+at \S*miniflare\/dist\/src\/workers\/browser-rendering\/binding\.worker\.js:\d+:\d+\s*$/,
+    why:
+      "Miniflare's local Browser Rendering proxy forwards a message Chrome sends after our puppeteer session " +
+      "closed its socket; the proxy (not our code) sends on the closed socket. Seen in the browser tests.",
+  },
+  {
+    pattern:
+      /^console warning; message = An event handler returned a promise that will be ignored\. Event handlers should not have a return value and should not be async functions\.\s*$/,
+    why:
+      "@cloudflare/puppeteer's WorkersWebSocketTransport registers an async 'message' listener; workerd warns " +
+      "once per browser connection. Our code registers no async event handler.",
+  },
+  {
+    pattern:
+      /^exception = \S+: disconnected: (connect\(\): )?Connection refused \(os error 111\)\s+stack:( \S+workerd@[0-9a-f]+)+\s*$/,
+    why:
+      "workerd logs an outbound connection that was refused even when the fetch's rejection is caught. The " +
+      "tests of unreachable blogs fetch from the closed port 127.0.0.1:1 on purpose and assert the error.",
+  },
+  {
+    pattern: /^uncaught exception; source = Uncaught \(in promise\); stack = Error: Network connection lost\.\s*$/,
+    why:
+      "The same refused connection, as workerd's internal promise of the connection (a stack with no frame of " +
+      "ours: a rejection left unhandled by our code would name its file and line, and still prints).",
+  },
+  {
+    pattern:
+      /^uncaught exception; exception = \S+: disconnected: jsg\.Error: Network connection lost\.\s+stack:( \S+workerd@[0-9a-f]+)+\s*$/,
+    why: "The same refused connection, as logged by workerd's C++ side (native frames only).",
+  },
+  {
+    pattern: /^Using secrets defined in \.dev\.vars\s*$/,
+    why:
+      "wrangler says it read the developer's .dev.vars (written by `npm start`); the tests' own bindings in " +
+      "vitest.config.ts override its secrets.",
+  },
+  {
+    pattern: /^Sourcemap for "[^"]*\/node_modules\/[^"]+" points to missing source files\s*$/,
+    why:
+      "Vite warns that a dependency (@modelcontextprotocol/sdk) ships source maps without its sources; only " +
+      "stack traces into that package lose their original lines.",
+  },
+];
+
+/** Whether one write to the terminal is a known runtime message (ANSI colours ignored). */
+export function isRuntimeNoise(text: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC [ ... m)
+  const plain = text.replace(/\u001b\[[0-9;]*m/g, "");
+  return KNOWN_RUNTIME_NOISE.some((noise) => noise.pattern.test(plain));
+}
+
+type Write = typeof process.stdout.write;
+
+/**
+ * Drops the known runtime messages from this process's stdout and stderr until `restore` is called;
+ * `hidden` is how many were dropped.
+ */
+export function hideRuntimeNoise(): { hidden: () => number; restore: () => void } {
+  let hidden = 0;
+  const originals: [NodeJS.WriteStream, Write][] = [];
+  for (const stream of [process.stdout, process.stderr]) {
+    const original = stream.write;
+    originals.push([stream, original]);
+    stream.write = function write(this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
+      const text = typeof chunk === "string" ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString() : "";
+      if (text && isRuntimeNoise(text)) {
+        hidden++;
+        const callback = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
+        callback?.();
+        return true;
+      }
+      return (original as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as Write;
+  }
+  return {
+    hidden: () => hidden,
+    restore: () => {
+      for (const [stream, original] of originals) stream.write = original;
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// The known runtime noise hidden from a test run's output (test/runtime-noise.ts): the real lines are
+// hidden, and the same messages from our own code, or anything else, are not.
+import { describe, expect, it } from "vitest";
+import { isRuntimeNoise } from "../runtime-noise";
+
+const WORKERD = "/work/x/node_modules/@cloudflare/workerd-linux-64/bin/workerd";
+
+describe("known runtime noise", () => {
+  it("hides the lines workerd, Miniflare and Vite print on a green run", () => {
+    for (const line of [
+      "uncaught exception; source = Uncaught; stack = TypeError: Can't call WebSocket send() after close().\n    at file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:194:82\n",
+      "console warning; message = An event handler returned a promise that will be ignored. Event handlers should not have a return value and should not be async functions.\n",
+      `exception = rust/worker/ffi.rs:110: disconnected: Connection refused (os error 111)\nstack: ${WORKERD}@28a3c60 ${WORKERD}@3ac7580\n`,
+      "uncaught exception; source = Uncaught (in promise); stack = Error: Network connection lost.\n",
+      `uncaught exception; exception = workerd/jsg/value.h:1535: disconnected: jsg.Error: Network connection lost.\nstack: ${WORKERD}@3a4d9d0 ${WORKERD}@284e4dc\n`,
+      'Sourcemap for "/w/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js" points to missing source files\n',
+      "Using secrets defined in .dev.vars\n",
+      '\u001b[33mSourcemap for "/w/node_modules/pkg/index.js" points to missing source files\u001b[39m\n',
+    ])
+      expect(isRuntimeNoise(line), line).toBe(true);
+  });
+
+  it("never hides an exception with a frame of ours, a source map of ours, or other output", () => {
+    for (const line of [
+      // The same messages raised by our code carry our frames.
+      "uncaught exception; source = Uncaught; stack = TypeError: Can't call WebSocket send() after close().\n    at file:///w/src/browser/session.ts:12:3\n",
+      "uncaught exception; source = Uncaught (in promise); stack = Error: Network connection lost.\n    at fetchFeed (file:///w/src/sync/discovery/feed.ts:40:11)\n",
+      "uncaught exception; source = Uncaught; stack = TypeError: x is undefined\n    at file:///w/src/app.ts:1:1\n",
+      `exception = rust/worker/ffi.rs:110: disconnected: Connection reset by peer\nstack: ${WORKERD}@28a3c60\n`,
+      'Sourcemap for "/w/src/app.ts" points to missing source files\n',
+      "console warning; message = something else\n",
+      " ✓ workers test/api/posts.test.ts (40 tests) 2000ms\n",
+    ])
+      expect(isRuntimeNoise(line), line).toBe(false);
+  });
+});
