@@ -15,8 +15,37 @@ export interface WorkspaceDb {
   readonly workspaceId: number;
 }
 
-export function workspaceDb(env: { DB: D1Database }, workspaceId: number): WorkspaceDb {
-  return { db: drizzle(env.DB, { schema }), d1: env.DB, workspaceId };
+/**
+ * Where workspaces live when not in DB (docs/scaling.md): `WORKSPACE_SHARDS` lists `workspace id:binding`
+ * pairs, comma-separated (e.g. "17:DB_SHARD_1"). A workspace listed there reads and writes all its data
+ * (keywords, competitors, posts, personas, syncs, runs) in that database; the directory (workspaces, API
+ * keys) stays in DB. An unknown binding name is a configuration error, never a silent fallback to DB.
+ */
+export interface ShardedEnv {
+  DB: D1Database;
+  DB_SHARD_1?: D1Database;
+  WORKSPACE_SHARDS?: string;
+}
+
+const SHARD_BINDINGS = ["DB_SHARD_1"] as const;
+
+function shardOf(env: ShardedEnv, workspaceId: number): D1Database {
+  if (!env.WORKSPACE_SHARDS) return env.DB;
+  for (const entry of env.WORKSPACE_SHARDS.split(",")) {
+    const [id, binding] = entry.split(":").map((part) => part.trim());
+    if (Number(id) !== workspaceId) continue;
+    const d1 = SHARD_BINDINGS.find((name) => name === binding)
+      ? env[binding as (typeof SHARD_BINDINGS)[number]]
+      : undefined;
+    if (!d1) throw new Error(`WORKSPACE_SHARDS names the binding "${binding}", which this Worker does not have`);
+    return d1;
+  }
+  return env.DB;
+}
+
+export function workspaceDb(env: ShardedEnv, workspaceId: number): WorkspaceDb {
+  const d1 = shardOf(env, workspaceId);
+  return { db: drizzle(d1, { schema }), d1, workspaceId };
 }
 
 /**

@@ -40,6 +40,11 @@ export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext,
   (SELECT json_group_array(name) FROM (SELECT c.name FROM post_competitors pc JOIN competitors c ON c.id = pc.competitor_id
      WHERE pc.post_id = p.id ORDER BY c.name)) AS mentioned_competitors`;
 
+/** posts_fts's rowid: the workspace in the high 32 bits, the post id in the low ones (migration 0060). */
+const FTS_WORKSPACE_FACTOR = 2 ** 32;
+const FTS_POST_ID_MASK = FTS_WORKSPACE_FACTOR - 1;
+export const ftsRowid = (workspaceId: number, postId: number) => workspaceId * FTS_WORKSPACE_FACTOR + postId;
+
 function whereClause(
   workspaceId: number,
   f: PostFilters,
@@ -58,9 +63,11 @@ function whereClause(
       f.answered === undefined &&
       f.hasCompetitors === undefined &&
       (f.sortBy === undefined || f.sortBy === "date");
-    from = `posts_fts CROSS JOIN posts p${narrow ? " INDEXED BY posts_id_filters_idx" : ""} ON p.id = posts_fts.rowid`;
-    conditions.push("posts_fts MATCH ?");
-    params.push(f.search);
+    // The index's rowid is `workspace_id * 2^32 + post id` (migration 0060): the MATCH reads the workspace's
+    // rowid range only, so its cost does not grow with other workspaces' posts.
+    from = `posts_fts CROSS JOIN posts p${narrow ? " INDEXED BY posts_id_filters_idx" : ""} ON p.id = (posts_fts.rowid & ${FTS_POST_ID_MASK})`;
+    conditions.push("posts_fts MATCH ?", "posts_fts.rowid >= ?", "posts_fts.rowid <= ?");
+    params.push(f.search, ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
   }
   if (!f.includeArchived) conditions.push("p.archived = 0");
   if (f.subreddit !== undefined) {
@@ -134,6 +141,25 @@ export interface PostsQueries {
   page: BuiltQuery;
   count: BuiltQuery;
   countInPage: boolean;
+  /**
+   * The most rows a count reads: `offset + limit + COUNT_LOOKAHEAD`. A count that reaches it is a lower
+   * bound (`count_is_estimate`); a search ranks and sorts only its newest `countBound` hits.
+   */
+  countBound: number;
+}
+
+/**
+ * How many matching rows past the page a count reads, at most (docs/scaling.md, "count"). Counting is
+ * exact up to `offset + limit + COUNT_LOOKAHEAD`; beyond it `count` is that bound and flagged as an
+ * estimate, so a request never reads more than about 1,100 index entries for its count at the default
+ * page, however many posts match. A search ranks, sorts and counts the same bounded candidate set: its
+ * hits newest first (highest id, the order the index keeps), at most `countBound` of them.
+ */
+export const COUNT_LOOKAHEAD = 1000;
+
+/** The number a listing answers as `count`, and whether it is only a lower bound (the count reached its bound). */
+export function boundedCount(counted: number, q: Pick<PostsQueries, "countBound">) {
+  return { count: Math.min(counted, q.countBound), countIsEstimate: counted >= q.countBound };
 }
 
 /**
@@ -155,8 +181,15 @@ function countFrom(from: string, f: PostFilters): string {
 
 export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQueries {
   const { from, where, params } = whereClause(workspaceId, f);
-  const count = { sql: `SELECT count(*) AS count FROM ${countFrom(from, f)} WHERE ${where}`, params };
-  if (f.search !== undefined) return { page: searchPage(from, where, params, f), count, countInPage: true };
+  const countBound = f.offset + f.limit + COUNT_LOOKAHEAD;
+  // A search's candidates are its newest hits: FTS5 walks the rowid range backwards and stops at the bound.
+  const candidates = f.search !== undefined ? " ORDER BY posts_fts.rowid DESC" : "";
+  const count = {
+    sql: `SELECT count(*) AS count FROM (SELECT 1 FROM ${countFrom(from, f)} WHERE ${where}${candidates} LIMIT ?)`,
+    params: [...params, countBound],
+  };
+  if (f.search !== undefined)
+    return { page: searchPage(from, where, params, f, countBound), count, countInPage: true, countBound };
   // Deferred join: the inner query picks the page's ids reading indexes only, and the columns with their
   // two correlated subqueries are built for those rows only.
   const pageIds = `SELECT p.id AS id FROM ${from} WHERE ${where} ORDER BY ${orderClause(f, ROW_COLUMNS)} LIMIT ? OFFSET ?`;
@@ -167,23 +200,33 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
     },
     count,
     countInPage: false,
+    countBound,
   };
 }
 
-/** The search page: hits materialized once (id, sort keys, rank), counted, and the page's rows built from them. */
-function searchPage(from: string, where: string, params: (string | number)[], f: PostFilters): BuiltQuery {
+/**
+ * The search page: the candidate hits (the newest `countBound`) materialized once (id, sort keys, rank),
+ * counted, and the page's rows built from them.
+ */
+function searchPage(
+  from: string,
+  where: string,
+  params: (string | number)[],
+  f: PostFilters,
+  countBound: number,
+): BuiltQuery {
   const relevance = ranksByRelevance(f);
   const sortKey = f.sortBy !== undefined && f.sortBy !== "date" ? `, ${SORT_COLUMN[f.sortBy]} AS sort_key` : "";
   const hits =
     `SELECT p.id AS id, p.created_utc AS created_utc${sortKey}${relevance ? ", bm25(posts_fts) AS relevance" : ""} ` +
-    `FROM ${from} WHERE ${where}`;
+    `FROM ${from} WHERE ${where} ORDER BY posts_fts.rowid DESC LIMIT ?`;
   const pageIds = `SELECT h.id AS id${relevance ? ", h.relevance AS relevance" : ""} FROM hits h ORDER BY ${orderClause(f, HIT_COLUMNS)} LIMIT ? OFFSET ?`;
   return {
     sql:
       `WITH hits AS MATERIALIZED (${hits}) ` +
       `SELECT ${POST_COLUMNS}, (SELECT count(*) FROM hits) AS total_count ` +
       `FROM (${pageIds}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
-    params: [...params, f.limit, f.offset],
+    params: [...params, countBound, f.limit, f.offset],
   };
 }
 

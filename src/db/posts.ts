@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { DomainError } from "../lib/domain-errors";
 import { nowIso, type WorkspaceDb } from "./client";
-import { type BuiltQuery, buildPostByIdQuery, buildPostsQueries, type PostFilters } from "./posts-query";
+import { type BuiltQuery, boundedCount, buildPostByIdQuery, buildPostsQueries, type PostFilters } from "./posts-query";
 import { posts } from "./schema";
 
 export interface PostRow {
@@ -71,8 +71,15 @@ async function isMalformedSearch(d1: D1Database, search: string): Promise<boolea
 
 const prepare = (d1: D1Database, q: BuiltQuery) => d1.prepare(q.sql).bind(...q.params);
 
-/** One page of the workspace's posts and the number of all that match, in one round trip (almost always). */
-export async function listPosts(w: WorkspaceDb, filters: PostFilters): Promise<{ data: PostView[]; count: number }> {
+/**
+ * One page of the workspace's posts and the number of all that match, in one round trip (almost always).
+ * The count is exact up to its bound (posts-query.ts, COUNT_LOOKAHEAD), then that bound with
+ * `countIsEstimate`.
+ */
+export async function listPosts(
+  w: WorkspaceDb,
+  filters: PostFilters,
+): Promise<{ data: PostView[]; count: number; countIsEstimate: boolean }> {
   const q = buildPostsQueries(w.workspaceId, filters);
   let results: D1Result[];
   try {
@@ -100,7 +107,7 @@ export async function listPosts(w: WorkspaceDb, filters: PostFilters): Promise<{
   else if (filters.offset === 0) count = 0;
   // A search paged past its last hit: the page carried no count, so it is asked for on its own.
   else count = (await prepare(w.d1, q.count).first<{ count: number }>())?.count ?? 0;
-  return { data: rows.map(serializePost), count };
+  return { data: rows.map(serializePost), ...boundedCount(count, q) };
 }
 
 export async function getPost(w: WorkspaceDb, postId: number): Promise<PostView | undefined> {

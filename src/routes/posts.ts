@@ -11,7 +11,6 @@ import {
   jsonBody,
   jsonResponse,
   nextOffset,
-  pageEnvelope,
   queryBoolean,
 } from "../http/openapi";
 
@@ -44,7 +43,19 @@ export const PostSchema = z
   })
   .openapi("Post");
 
-const PostListSchema = pageEnvelope(PostSchema, "PostList", "Rows matching the filters (all pages)");
+const PostListSchema = z
+  .object({
+    data: z.array(PostSchema),
+    count: z.number().int().openapi({
+      description: "Rows matching the filters (all pages); a lower bound when count_is_estimate is true",
+    }),
+    next_offset: z.number().int().nullable().openapi({ description: "Offset of the next page; null on the last page" }),
+    count_is_estimate: z.boolean().openapi({
+      description:
+        "true when more posts match than the count reads (offset + limit + 1,000): count is then that lower bound, and a search ranks and sorts only its newest that many hits (docs/scaling.md)",
+    }),
+  })
+  .openapi("PostList");
 
 export const PostsQuery = z.strictObject({
   keyword_id: integerParam(1).optional().openapi({ description: "Only posts that matched this keyword" }),
@@ -142,8 +153,11 @@ const patchPostRoute = apiRoute({
 export const postsRouter = createRouter()
   .openapi(listPostsRoute, async (c) => {
     const filters = postFilters(c.req.valid("query"));
-    const { data, count } = await listPosts(callerDb(c), filters);
-    return c.json({ data, count, next_offset: nextOffset(filters.offset, data.length, count) }, 200);
+    const { data, count, countIsEstimate } = await listPosts(callerDb(c), filters);
+    return c.json(
+      { data, count, next_offset: nextOffset(filters.offset, data.length, count), count_is_estimate: countIsEstimate },
+      200,
+    );
   })
   .openapi(getPostRoute, async (c) => {
     const post = await getPost(callerDb(c), c.req.valid("param").id);

@@ -149,7 +149,7 @@ describe("GET /posts", () => {
 
   it("returns exactly the fields and types of interface-spec 2.1", async () => {
     const body = await listPosts({ include_archived: "true", limit: "500" });
-    expect(Object.keys(body).sort()).toEqual(["count", "data", "next_offset"]);
+    expect(Object.keys(body).sort()).toEqual(["count", "count_is_estimate", "data", "next_offset"]);
     for (const post of body.data) {
       expect(Object.keys(post).sort()).toEqual(
         [
@@ -227,7 +227,7 @@ describe("GET /posts", () => {
       expect(rows.every((p) => p.matched_keywords.includes(keyword.keyword))).toBe(true);
     }
     const body = await listPosts({ keyword_id: String(other.keywords[0]!.id), include_archived: "true" });
-    expect(body).toEqual({ data: [], count: 0, next_offset: null });
+    expect(body).toEqual({ data: [], count: 0, next_offset: null, count_is_estimate: false });
   });
 
   const sorts = ["priority", "urgency", "date", "score", "comments"];

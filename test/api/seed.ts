@@ -52,6 +52,7 @@ export interface SeededWorkspace {
 export async function seedWorkspace(
   workspaceId: number,
   options: { count: number; seed: number; keywordNames?: string[]; competitorNames?: string[]; forumPrefix?: string },
+  target: { DB: D1Database; DB_SHARD_1?: D1Database; WORKSPACE_SHARDS?: string } = env,
 ): Promise<SeededWorkspace> {
   const rand = prng(options.seed);
   const keywordNames = options.keywordNames ?? ["pricing", "Migration tool", "onboarding"];
@@ -94,7 +95,7 @@ export async function seedWorkspace(
   });
 
   // Written by the seeding module, the same code `npm run seed` runs.
-  const written = await writeContent(env, workspaceId, {
+  const written = await writeContent(target, workspaceId, {
     keywords: keywordNames.map((keyword) => ({ keyword })),
     competitors: competitorNames.map((name) => ({ name })),
     posts: drafts.map((d) => ({

@@ -171,7 +171,7 @@ describe("keywords", () => {
     }));
     expect([...posts.body.data].sort((a, b) => a.id - b.id)).toEqual(expected.sort((a, b) => a.id - b.id));
     const filtered = await callJson(`/api/v1/posts?keyword_id=${victim.id}`, { key: own.readKey });
-    expect(filtered.body).toEqual({ data: [], count: 0, next_offset: null });
+    expect(filtered.body).toEqual({ data: [], count: 0, next_offset: null, count_is_estimate: false });
   });
 });
 

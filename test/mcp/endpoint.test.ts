@@ -267,7 +267,7 @@ describe("scopes", () => {
     const client = await connectClient(other.writeKey);
     try {
       const posts = await client.callTool({ name: "get_posts", arguments: { include_archived: true } });
-      expect(posts.structuredContent).toEqual({ data: [], count: 0, next_offset: null });
+      expect(posts.structuredContent).toEqual({ data: [], count: 0, next_offset: null, count_is_estimate: false });
       const foreign = await client.callTool({
         name: "patch_posts_id",
         arguments: { id: ws.postIds[0]!, skipped: false },

@@ -1,0 +1,53 @@
+// The read benchmark's reference (never deployed): exactly the statements GET /api/v1/posts runs for a
+// workspace and filters (src/db/posts-query.ts), in one D1 batch, rows returned as JSON. No framework, no
+// validation, no auth, no serialization beyond JSON.stringify. It also answers the rows D1 read
+// (`meta.rows_read`, summed over the batch), which the service never exposes.
+//
+// GET /posts?ws=<workspace id>&f=<PostFilters as JSON>  ->  {rows, count, rows_read, rows_returned}
+// GET /sql?q=<one statement>  ->  {rows_read, rows}
+import { boundedCount, buildPostsQueries, type PostFilters } from "../../src/db/posts-query";
+
+interface Env {
+  DB: D1Database;
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === "/") return new Response("ok");
+    if (url.pathname === "/sql") {
+      // One ad-hoc statement and what it read (for studying a query's cost while tuning it).
+      const r = await env.DB.prepare(url.searchParams.get("q") ?? "").all();
+      return Response.json({ rows_read: r.meta.rows_read, rows: r.results });
+    }
+    if (url.pathname !== "/posts") return new Response("not found", { status: 404 });
+    const workspaceId = Number(url.searchParams.get("ws"));
+    const filters = JSON.parse(url.searchParams.get("f") ?? "{}") as PostFilters;
+    const q = buildPostsQueries(workspaceId, filters);
+    const statements = [q.page, ...(q.countInPage ? [] : [q.count])].map((s) =>
+      env.DB.prepare(s.sql).bind(...s.params),
+    );
+    const results = await env.DB.batch<Record<string, unknown>>(statements);
+    let rowsRead = results.reduce((sum, r) => sum + (r.meta.rows_read ?? 0), 0);
+    const rows = results[0]!.results;
+    let count: number;
+    if (!q.countInPage) count = Number(results[1]!.results[0]?.count ?? 0);
+    else if (rows.length > 0) count = Number(rows[0]!.total_count ?? 0);
+    else if (filters.offset === 0) count = 0;
+    else {
+      const r = await env.DB.prepare(q.count.sql)
+        .bind(...q.count.params)
+        .all<{ count: number }>();
+      rowsRead += r.meta.rows_read ?? 0;
+      count = r.results[0]?.count ?? 0;
+    }
+    const bounded = boundedCount(count, q);
+    return Response.json({
+      rows,
+      count: bounded.count,
+      count_is_estimate: bounded.countIsEstimate,
+      rows_read: rowsRead,
+      rows_returned: rows.length,
+    });
+  },
+} satisfies ExportedHandler<Env>;
