@@ -308,7 +308,7 @@ describe("web console in Chromium", () => {
     // A draft: approving sends nothing to the forum.
     expect((await h.forum(`/submissions?account=${account}`)).data).toEqual([]);
     await page.close();
-  }, 300_000); // four browser operations (preflights) on a loaded machine
+  }, 600_000); // seven page loads each run a preflight in Chromium: minutes on a loaded machine
 
   it("a second run while one is active says what is happening and when to retry", async () => {
     const created = await h.api(h.writeKey, "POST", "/actions/blog-subreddit-syncs", {
