@@ -21,6 +21,7 @@ const USAGE = `usage: npm run bench:console [-- options]
   --posts N     posts in the benchmark workspace (default 100000)
   --samples N   timed requests per case and door, after 5 warm-up requests (default 40)
   --port N      port of the benchmark's own wrangler dev (default 8882)
+  --inspector-port N   its DevTools inspector port (default 9239)
   --reuse       keep and reuse .bench/console/ from an earlier run with the same --posts (skips seeding)`;
 
 const BENCH_DIR = path.join(ROOT, ".bench", "console");
@@ -104,6 +105,7 @@ runMain(async () => {
     posts: { type: "string", default: "100000" },
     samples: { type: "string", default: "40" },
     port: { type: "string", default: "8882" },
+    "inspector-port": { type: "string", default: "9239" },
     reuse: { type: "boolean", default: false },
   });
   const posts = integerOption("posts", values.posts, { min: 1, max: 1_000_000 });
@@ -118,7 +120,10 @@ runMain(async () => {
     persistTo: PERSIST_DIR,
     capture: true,
     vars: { SESSION_KEY },
-    extraArgs: ["--inspector-port", "9239"],
+    extraArgs: [
+      "--inspector-port",
+      String(integerOption("inspector-port", values["inspector-port"], { min: 1, max: 65535 })),
+    ],
   });
   let failed = false;
   try {

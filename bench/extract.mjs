@@ -43,6 +43,7 @@ const USAGE = `usage: npm run bench:extract [-- options] [PAGE...]
   --worst N         list the N worst pages of each set (default 10)
   --repeat N        extractions per page on each side, times averaged (default 3)
   --no-peer         skip the peer (quick runs while tuning; no comparison)
+  --dump FILE       write every page's F1 per set to FILE (JSON), to compare two runs page by page
   -h, --help        this help
 
 The corpus is read from ../shared/corpus, or from $CORPUS_DIR when set.`;
@@ -548,6 +549,7 @@ await runMain(async () => {
       worst: { type: "string", default: "10" },
       "no-peer": { type: "boolean", default: false },
       repeat: { type: "string", default: "3" },
+      dump: { type: "string" },
     },
     { allowPositionals: true },
   );
@@ -594,6 +596,13 @@ await runMain(async () => {
         }
       for (const r of results) r.summary = summarize(r.rows);
       printSets(results, { worst });
+      if (values.dump)
+        fs.writeFileSync(
+          values.dump,
+          JSON.stringify(
+            Object.fromEntries(results.map((r) => [r.label, Object.fromEntries(r.rows.map((x) => [x.name, x.f1]))])),
+          ),
+        );
       const all = results.flatMap((r) => r.rows);
       const overall = summarize(all);
       console.log(

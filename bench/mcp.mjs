@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
+import { progress } from "../scripts/lib/progress.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
 
@@ -29,14 +30,17 @@ function summary(samples) {
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), mean };
 }
 
-async function time(iterations, fn) {
+async function time(iterations, fn, label = "requests") {
+  const line = progress(label, iterations); // on a terminal only
   for (let i = 0; i < Math.min(10, iterations); i++) await fn(); // warm-up
   const samples = [];
   for (let i = 0; i < iterations; i++) {
     const started = performance.now();
     await fn();
     samples.push(performance.now() - started);
+    line.tick();
   }
+  line.end();
   return summary(samples);
 }
 
@@ -88,10 +92,13 @@ runMain(async () => {
     };
 
     const rows = [
-      ["REST GET /api/v1/posts", await time(iterations, rest)],
-      ["MCP tools/call get_posts", await time(iterations, toolCall)],
-      [`MCP tools/list (${toolCount} tools)`, await time(iterations, () => rpc("tools/list"))],
-      ["SDK session: connect + list + call", await time(Math.max(1, Math.floor(iterations / 4)), session)],
+      ["REST GET /api/v1/posts", await time(iterations, rest, "REST GET /api/v1/posts")],
+      ["MCP tools/call get_posts", await time(iterations, toolCall, "MCP tools/call get_posts")],
+      [`MCP tools/list (${toolCount} tools)`, await time(iterations, () => rpc("tools/list"), "MCP tools/list")],
+      [
+        "SDK session: connect + list + call",
+        await time(Math.max(1, Math.floor(iterations / 4)), session, "SDK sessions"),
+      ],
     ];
     console.log(
       `workspace: ${posts} posts; query ${JSON.stringify(QUERY)}; ${iterations} sequential requests per case (session: ${Math.max(1, Math.floor(iterations / 4))})`,

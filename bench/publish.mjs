@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:publish [-- --posts N] [--port N] [--forum-port N]
+// npm run bench:publish [-- --posts N] [--port N] [--forum-port N] [--inspector-port N]
 // Times the browser operations through a local service (wrangler dev, fresh database) and real Chromium
 // against the local forum: a persona check, readiness and a publish preflight, each cold (first) and warm
 // (again), then N queued, approved posts published one after another by the publish queue. Counts Chromium
@@ -16,11 +16,12 @@ import { ROOT } from "../scripts/lib/paths.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
 import { queryLocal } from "../scripts/lib/wrangler.mjs";
 
-const USAGE = `usage: npm run bench:publish -- [--posts N] [--port N] [--forum-port N]
+const USAGE = `usage: npm run bench:publish -- [--posts N] [--port N] [--forum-port N] [--inspector-port N]
 
   --posts N        queued, approved posts to publish (1..50, default 20)
   --port N         port for the temporary wrangler dev (default 8834)
-  --forum-port N   port for the local forum (default 8835)`;
+  --forum-port N   port for the local forum (default 8835)
+  --inspector-port N   wrangler dev's DevTools inspector port (default: wrangler's own)`;
 
 const ADMIN = "bench-admin-token";
 
@@ -56,6 +57,7 @@ runMain(async () => {
     posts: { type: "string", default: "20" },
     port: { type: "string", default: "8834" },
     "forum-port": { type: "string", default: "8835" },
+    "inspector-port": { type: "string" },
   });
   const posts = integerOption("posts", values.posts, { min: 1, max: 50 });
   const port = integerOption("port", values.port, { min: 1, max: 65535 });
@@ -96,6 +98,12 @@ runMain(async () => {
         ADMIN_TOKEN: ADMIN,
         SESSION_KEY: Buffer.from("bench-session-key-32-bytes-long!").toString("base64"),
       },
+      extraArgs: values["inspector-port"]
+        ? [
+            "--inspector-port",
+            String(integerOption("inspector-port", values["inspector-port"], { min: 1, max: 65535 })),
+          ]
+        : [],
     });
     await waitUntilReady(server, `${base}/`);
     const chromeBefore = chromiumUnder(server.pid);

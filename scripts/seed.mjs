@@ -4,6 +4,7 @@
 // database (applying migrations first when needed), whether or not `npm start` is running.
 import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
 import { ensureLocalDatabase } from "./lib/local-d1.mjs";
+import { progress } from "./lib/progress.mjs";
 import { seedWorkspace } from "./lib/seed-workspace.mjs";
 
 const USAGE = `usage: npm run seed -- [--posts N] [--json] [--name NAME] [--persist-to DIR] [--seed S]
@@ -29,7 +30,12 @@ runMain(async () => {
 
   if (await ensureLocalDatabase(persistTo)) log("applied migrations to the local database");
   const name = values.name ?? `Seeded workspace ${new Date().toISOString()}`;
-  const { workspaceId, keys, seconds } = await seedWorkspace({ name, posts, persistTo, seed });
+  // One request to the seed worker writes everything, so the line counts time, not posts (on a terminal
+  // only; nothing with --json or when piped).
+  const line = progress(`seeding ${posts} posts through workerd`, undefined, { json: values.json });
+  const { workspaceId, keys, seconds } = await seedWorkspace({ name, posts, persistTo, seed }).finally(() =>
+    line.end(),
+  );
   const result = { workspace_id: workspaceId, api_key: keys[0], read_key: keys[1] };
   if (values.json) {
     console.log(JSON.stringify(result));

@@ -46,6 +46,12 @@ export const KNOWN_RUNTIME_NOISE: readonly KnownNoise[] = [
     why: "The same refused connection, as logged by workerd's C++ side (native frames only).",
   },
   {
+    pattern: /^exception = \S+: disconnected: read end of pipe was aborted\s+stack:( \S+workerd@[0-9a-f]+)+\s*$/,
+    why:
+      "A request body the Worker refused unread (the payload-limit tests: 413 before reading a body over 1 MB); " +
+      "workerd logs that the sender's side of the body's pipe was cut off. Native frames only.",
+  },
+  {
     pattern: /^Using secrets defined in \.dev\.vars\s*$/,
     why:
       "wrangler says it read the developer's .dev.vars (written by `npm start`); the tests' own bindings in " +

@@ -16,7 +16,7 @@ beforeAll(async () => {
       `UPDATE posts SET title = '${SCRIPT_TITLE}', priority = 'high', created_utc = '2030-01-01T00:00:00.000Z' WHERE id = (SELECT min(id) FROM posts WHERE workspace_id = ${workspaceId} AND archived = 0)`,
     ),
   );
-});
+}, 400_000); // migrations and wrangler dev's start take minutes on a loaded machine
 
 afterAll(async () => {
   await h?.close();
@@ -279,7 +279,7 @@ describe("web console in Chromium", () => {
 
     // Another browser job of the workspace is running (a persona check the slow forum keeps busy): disabled,
     // and a forged POST is refused with when to retry.
-    await h.forum(`/accounts/${account}`, { delay_ms: 2_500 });
+    await h.forum(`/accounts/${account}`, { delay_ms: 8_000 }); // two requests: the job lasts 16 s or more
     const busy = h.api(h.writeKey, "POST", `/actions/personas/${persona.body.id}/preflight`);
     for (let i = 0; i < 100 && (await h.forum(`/stats?account=${account}`)).now === 0; i++)
       await new Promise((r) => setTimeout(r, 100));
@@ -308,7 +308,7 @@ describe("web console in Chromium", () => {
     // A draft: approving sends nothing to the forum.
     expect((await h.forum(`/submissions?account=${account}`)).data).toEqual([]);
     await page.close();
-  });
+  }, 600_000); // seven page loads each run a preflight in Chromium: minutes on a loaded machine
 
   it("a second run while one is active says what is happening and when to retry", async () => {
     const created = await h.api(h.writeKey, "POST", "/actions/blog-subreddit-syncs", {

@@ -13,14 +13,21 @@ const ACCOUNT = "verify_author";
 const SUBREDDIT = "verify_demo";
 const VERIFY = path.join(import.meta.dirname, "..", "..", "scripts", "verify.mjs");
 
+const timings = (label: string, since: number) => {
+  if (process.env.CONSOLE_TEST_TIMINGS) console.log(`${label}: ${Date.now() - since} ms`);
+};
+
 beforeAll(async () => {
+  const started = Date.now();
   h = await startHarness();
+  timings("harness", started);
   const { cookies } = await h.forum("/accounts", { username: ACCOUNT });
   await h.forum("/subreddits", { name: SUBREDDIT, type: "public" });
   const persona = await h.api(h.writeKey, "POST", "/actions/personas", { username: ACCOUNT, cookies });
   expect(persona.status).toBe(201);
   const checked = await h.api(h.writeKey, "POST", `/actions/personas/${persona.body.id}/preflight`);
   expect(checked.body.persona.browser_ready, JSON.stringify(checked.body)).toBe(true);
+  timings("persona checked", started);
   expect((await h.admin("POST", `/workspaces/${h.workspaceId}/personas/${persona.body.id}/approve`)).status).toBe(200);
   const config = await h.api(h.writeKey, "POST", "/actions/blog-subreddit-syncs", {
     blog_url: `${h.fixtureOrigin}/__console/feed.xml`,
@@ -33,7 +40,8 @@ beforeAll(async () => {
   // Drafts from a real run that queues nothing (what an operator has before a verification).
   const run = await h.api(h.writeKey, "POST", `/actions/blog-subreddit-syncs/${configId}/run`, { publish: false });
   expect(run.body.run).toMatchObject({ status: "completed", created: 2, queued: 0 });
-});
+  timings("drafts written", started);
+}, 400_000);
 
 afterAll(async () => {
   await h?.close();
@@ -60,7 +68,9 @@ const liveKeys = async () => {
 
 describe("npm run verify against a live service", () => {
   it("a non-public verification: every step ok, exit 0, the clean report, nothing sent to the forum", async () => {
-    const keysBefore = (await h.admin("GET", `/workspaces/${h.workspaceId}/keys`)).body.count;
+    const keysBefore = (await h.admin("GET", `/workspaces/${h.workspaceId}/keys`)).body.data.map(
+      (k: { id: number }) => k.id,
+    );
     const { code, stdout, stderr } = await verify();
     expect(stderr).toBe("");
     expect(code, stdout).toBe(0);
@@ -89,7 +99,12 @@ describe("npm run verify against a live service", () => {
     expect((await h.forum(`/submissions?account=${ACCOUNT}`)).data).toEqual([]);
     expect((await h.forum(`/uploads?account=${ACCOUNT}`)).data).toEqual([]);
     expect(await liveKeys()).toEqual([]);
-    expect((await h.admin("GET", `/workspaces/${h.workspaceId}/keys`)).body.count).toBe(keysBefore);
+    // The temporary keys and the clean-state reader: made by this run, revoked by it (DELETE revokes).
+    const made = (await h.admin("GET", `/workspaces/${h.workspaceId}/keys`)).body.data.filter(
+      (k: { id: number }) => !keysBefore.includes(k.id),
+    );
+    expect(made.map((k: { scope: string }) => k.scope).sort()).toEqual(["read", "read", "read_write"]);
+    expect(made.filter((k: { revoked_at: string | null }) => k.revoked_at === null)).toEqual([]);
     const items = await h.api(h.readKey, "GET", `/actions/blog-subreddit-syncs/${configId}/items`);
     expect(items.body.data.map((i: { state: string }) => i.state)).toEqual(["draft", "draft"]);
   });

@@ -12,6 +12,7 @@ describe("known runtime noise", () => {
       "console warning; message = An event handler returned a promise that will be ignored. Event handlers should not have a return value and should not be async functions.\n",
       `exception = rust/worker/ffi.rs:110: disconnected: Connection refused (os error 111)\nstack: ${WORKERD}@28a3c60 ${WORKERD}@3ac7580\n`,
       "uncaught exception; source = Uncaught (in promise); stack = Error: Network connection lost.\n",
+      `exception = kj/async-io.c++:763: disconnected: read end of pipe was aborted\nstack: ${WORKERD}@3ed1111\n`,
       `uncaught exception; exception = workerd/jsg/value.h:1535: disconnected: jsg.Error: Network connection lost.\nstack: ${WORKERD}@3a4d9d0 ${WORKERD}@284e4dc\n`,
       'Sourcemap for "/w/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js" points to missing source files\n',
       "Using secrets defined in .dev.vars\n",

@@ -1,0 +1,74 @@
+// One small page per general rule added while tuning on the corpus (issue 15): each rule is a property of
+// HTML pages, and each page here fails without it.
+import { describe, expect, it } from "vitest";
+import { extractArticle } from "../../src/sync/index";
+
+const para = (n: number) =>
+  `<p>Paragraph ${n} of the post tells the story in plain words, long enough to be content, with two commas, and a full stop.</p>`;
+
+describe("form controls", () => {
+  it("the options of a select (prices with commas) do not outscore the article", async () => {
+    const options = Array.from({ length: 40 }, (_, i) => `<option value="${i}">£${i + 1},000</option>`).join("");
+    const html = `<html><body><div id="main"><div class="story">${[1, 2, 3, 4].map(para).join("")}</div></div>
+<div id="side"><div class="panel"><h3>Motors</h3><div class="inner"><h4>Search for a car</h4><label>Price from</label><select>${options}</select><label>to</label><select>${options}</select></div></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).not.toContain("£");
+    expect(article.text).not.toContain("Search for a car");
+  });
+});
+
+describe("hidden blocks", () => {
+  it("a `hidden` block holding most of the page's text is the page (streamed, then revealed by a script)", async () => {
+    const html = `<html><body><div id="shell"><p>Loading the page for you, please wait a moment or two.</p></div>
+<div hidden id="S:0"><main><article>${[1, 2, 3, 4, 5, 6].map(para).join("")}</article></main></div>
+<div hidden class="note"><p>A hidden note that no reader sees, with words, commas, and more words.</p></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 6 of the post");
+    expect(article.text).not.toContain("hidden note");
+  });
+
+  it("a small hidden block beside the article is still dropped, and so is a large one hidden by style", async () => {
+    const html = `<html><body><article>${[1, 2, 3].map(para).join("")}
+<div hidden><p>Secret words that are hidden by the attribute, with commas, and more.</p></div></article>
+<div style="display:none">${[7, 8, 9, 10, 11, 12].map(para).join("")}</div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 3 of the post");
+    expect(article.text).not.toContain("Secret words");
+    expect(article.text).not.toContain("Paragraph 7");
+  });
+});
+
+describe("the page's body", () => {
+  it("is the <body> with the text, not an empty one pasted into the head first", async () => {
+    const html = `<!doctype html><html><head><title>A post</title><html><head></head><body></body></html><meta name="x" content="y"></head>
+<body><main><article>${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+  });
+});
+
+describe("forms", () => {
+  it("a form beside the article (a subscription with its legal text) is not the article; one wrapping the page stays", async () => {
+    // Short clauses full of commas: they score high while holding little text.
+    const legal = [1, 2, 3]
+      .map(
+        (i) =>
+          `<p>Clause ${i}: name, firm, street, city, code, phone, email, bank, tax, date, plan, term, fee, card, pin, key, seat, desk, room, unit.</p>`,
+      )
+      .join("");
+    const beside = `<html><body><div><div>${[1, 2, 3, 4, 5].map(para).join("")}</div></div>
+<div id="subscribe"><form action="/subscribe"><label>Email</label><input type="email" name="email">${legal}<button>Send</button></form></div>
+<ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/s/${i}">Section number ${i} of the site, read more</a></li>`).join("")}</ul></body></html>`;
+    const a = await extractArticle(beside, "https://example.com/post");
+    expect(a.text).toContain("Paragraph 5 of the post");
+    expect(a.text).not.toContain("Clause");
+
+    const wrapped = `<html><body><form action="/page" method="post"><input type="hidden" name="state" value="x"><input type="text" name="q"><div id="story">${[1, 2, 3, 4, 5].map(para).join("")}</div></form></body></html>`;
+    const b = await extractArticle(wrapped, "https://example.com/post");
+    expect(b.text).toContain("Paragraph 1 of the post");
+    expect(b.text).toContain("Paragraph 5 of the post");
+  });
+});
