@@ -225,9 +225,16 @@ async function clonePosts(dir, from, to) {
        JOIN competitors oc ON oc.id = pc.competitor_id JOIN competitors nc ON nc.workspace_id = ${ws} AND nc.name = oc.name
        WHERE pc.workspace_id = ${from};`,
   ]);
+  // One file (one transaction) per workspace, so a long clone shows its progress and commits as it goes.
   const file = path.join(BENCH_DIR, "clone.sql");
-  fs.writeFileSync(file, sql.join("\n"));
-  await executeLocalFile(file, { persistTo: dir });
+  for (let i = 0; i < to.length; i++) {
+    const started = performance.now();
+    fs.writeFileSync(file, sql.slice(i * 3, i * 3 + 3).join("\n"));
+    await executeLocalFile(file, { persistTo: dir });
+    console.log(
+      `    workspace ${i + 1} of ${to.length} cloned in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
   fs.rmSync(file);
 }
 

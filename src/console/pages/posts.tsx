@@ -132,13 +132,14 @@ export async function inboxPage(c: ConsoleContext) {
   const keywords = await listKeywords(w);
   let posts: PostView[] = [];
   let count = 0;
+  let countIsEstimate = false;
   let offset = 0;
   let limit = CONSOLE_PAGE_SIZE;
   if (parsed.success) {
     const filters = postFilters(parsed.data);
     ({ offset, limit } = filters);
     try {
-      ({ data: posts, count } = await listPosts(w, filters));
+      ({ data: posts, count, countIsEstimate } = await listPosts(w, filters));
     } catch (err) {
       const refused = err as {
         details?: { path: string; message: string }[];
@@ -261,7 +262,9 @@ export async function inboxPage(c: ConsoleContext) {
           ))}
       </form>
       <p class="meta" aria-live="polite">
-        {count === 0 ? "No posts match." : `${offset + 1}–${offset + posts.length} of ${count} posts`}
+        {count === 0
+          ? "No posts match."
+          : `${offset + 1}–${offset + posts.length} of ${count}${countIsEstimate ? "+" : ""} posts`}
       </p>
       {posts.map((post) => (
         <PostCard c={c} post={post} back={back} />
