@@ -279,7 +279,8 @@ describe("web console in Chromium", () => {
 
     // Another browser job of the workspace is running (a persona check the slow forum keeps busy): disabled,
     // and a forged POST is refused with when to retry.
-    await h.forum(`/accounts/${account}`, { delay_ms: 8_000 }); // two requests: the job lasts 16 s or more
+    // Held: the job lasts until the test lets the forum answer.
+    await h.forum(`/accounts/${account}`, { hold: true });
     const busy = h.api(h.writeKey, "POST", `/actions/personas/${persona.body.id}/preflight`);
     for (let i = 0; i < 100 && (await h.forum(`/stats?account=${account}`)).now === 0; i++)
       await new Promise((r) => setTimeout(r, 100));
@@ -288,10 +289,10 @@ describe("web console in Chromium", () => {
     expect(duringJob.body).toMatch(/not approved: the workspace(&#39;|&#x27;|')s browser is in use/);
     expect(duringJob.body).toContain("Another browser job of this workspace is running; try again in");
     expect(await approvedAt()).toBeNull();
-    const shown = page.reload(); // its gates are read at once; its own preflight then waits for the browser
+    await page.reload(); // the job is still held: the page says so at once instead of queueing its preflight
+    expect((await h.forum(`/stats?account=${account}`)).now).toBe(1);
+    await h.forum(`/accounts/${account}`, { hold: false });
     expect((await busy).status).toBe(200);
-    await h.forum(`/accounts/${account}`, { delay_ms: 0 });
-    await shown;
     expect(await page.$eval("section[aria-label=Approval] button", (b) => (b as any).disabled)).toBe(true);
     expect(await text(page, "#approve-why")).toContain(
       "another browser job of the workspace is running (persona check",

@@ -256,13 +256,23 @@ describe("one browser operation at a time per workspace", () => {
     const a = await scene({ persona: { account: { delay_ms: 400 } } });
     const a2 = await newPersona(a.ws, { account: { delay_ms: 400 } });
     const b = await scene({ persona: { account: { delay_ms: 400 } } });
-    const calls = [
-      callJson(`${PERSONAS}/${a2.id}/preflight`, { key: a.ws.writeKey, method: "POST" }),
-      callJson(`${SYNCS}/${a.config.id}/readiness`, { key: a.ws.writeKey, method: "POST" }),
+    // B's browser work is held at the forum, so A's operations run while a request of B is in flight.
+    await setAccount(b.persona.account.username, { hold: true });
+    const callsB = [
       callJson(`${SYNCS}/${b.config.id}/readiness`, { key: b.ws.writeKey, method: "POST" }),
       callJson(`${PERSONAS}/${b.persona.id}/preflight`, { key: b.ws.writeKey, method: "POST" }),
     ];
-    const results = await Promise.all(calls);
+    const inFlightB = async () => (await stats({ group: String(b.ws.id) })).now;
+    for (let i = 0; i < 1_200 && (await inFlightB()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await inFlightB()).toBe(1);
+    const resultsA = await Promise.all([
+      callJson(`${PERSONAS}/${a2.id}/preflight`, { key: a.ws.writeKey, method: "POST" }),
+      callJson(`${SYNCS}/${a.config.id}/readiness`, { key: a.ws.writeKey, method: "POST" }),
+    ]);
+    // Workspace A finished both operations while B's request was still held.
+    expect(await inFlightB()).toBe(1);
+    await setAccount(b.persona.account.username, { hold: false });
+    const results = [...resultsA, ...(await Promise.all(callsB))];
     for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
     const statsA = await stats({ group: String(a.ws.id) });
     const statsB = await stats({ group: String(b.ws.id) });

@@ -29,7 +29,11 @@ async function reviewPage(c: ConsoleContext, refusal?: string, status = 200) {
   // The gates before the preflight: the preflight itself takes the workspace's browser for a moment.
   const gates = await approvalGatesOf(c.env, w, configRow, row);
   const closed = gates.filter((g) => !g.open);
-  const preflight = await preflightFor(c.env, w, configId, itemId);
+  // While another browser job runs, the page does not queue behind it for its own preflight: it says so.
+  const busy = closed.find((g) => g.name === "browser");
+  const preflight = busy
+    ? { available: false as const, reason: `${busy.reason}. Reload the page then to run the preflight.` }
+    : await preflightFor(c.env, w, configId, itemId);
   return c.html(
     <Page title={`Review: ${post.title}`} section="/app/syncs" session={session}>
       <p class="meta">
