@@ -3,7 +3,7 @@
 // against the key's rate limit. Nothing of a workspace's data is read before the key is known to be live.
 // A request that fails the check counts against its client address's limit of failures, so bad keys
 // cannot buy work (issue 19): past it, the answer is 429 instead of 401.
-import { findKeyByHash, type ResolvedKey, touchKey } from "../db/api-keys";
+import { findKeyByHash, listLiveKeyHashes, type ResolvedKey, touchKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
@@ -12,6 +12,7 @@ import { log, messageOf } from "../lib/log";
 import { addressBucket } from "./address-bucket";
 import { cachedKey, rememberKey } from "./key-cache";
 import { type AuthContext, KEY_PATTERN } from "./keys";
+import { isLimited, liveKeyDigests, markLimited } from "./limited-addresses";
 
 /** How stale `last_used_at` may get before a request refreshes it (keeps writes off most requests). */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -93,18 +94,41 @@ async function countAgainstKey(env: AuthEnv, digest: string): Promise<void> {
   }
 }
 
+const addressLimited = () =>
+  new ApiError("rate_limited", "too many requests without a valid API key from this address; retry later", {
+    headers: { "retry-after": "60" },
+  });
+
 /**
  * Counts one failed authentication against the client's address (an IPv6 client by its /64); 429 past the
- * limit. A request without an address (local runs only) is not counted.
+ * limit, and the address is marked in this isolate (limited-addresses.ts). A request without an address
+ * (local runs only) is not counted.
  */
-async function countFailure(env: AuthEnv, clientAddress: string | undefined): Promise<void> {
+async function countFailure(env: AuthEnv, clientAddress: string | undefined, now: number): Promise<void> {
   if (!clientAddress) return;
-  const { success } = await env.AUTH_FAILURE_LIMITER.limit({ key: `addr:${addressBucket(clientAddress)}` });
+  const bucket = addressBucket(clientAddress);
+  if (isLimited(bucket, now)) throw addressLimited();
+  const { success } = await env.AUTH_FAILURE_LIMITER.limit({ key: `addr:${bucket}` });
   if (!success) {
-    throw new ApiError("rate_limited", "too many requests without a valid API key from this address; retry later", {
-      headers: { "retry-after": "60" },
-    });
+    markLimited(bucket, now);
+    throw addressLimited();
   }
+}
+
+/**
+ * From an address marked over its limit, a key that is neither remembered nor among the live keys is
+ * refused before any per-request D1 lookup: a flood of random keys costs one read of the live digests per
+ * few seconds, not one lookup each.
+ */
+async function refuseUnknownFromLimited(
+  env: AuthEnv,
+  clientAddress: string | undefined,
+  digest: string,
+  now: number,
+): Promise<void> {
+  if (!clientAddress || !isLimited(addressBucket(clientAddress), now) || cachedKey(digest, now)) return;
+  const live = await liveKeyDigests(() => listLiveKeyHashes(directoryDb(env)), now);
+  if (!live.has(digest)) throw addressLimited();
 }
 
 /**
@@ -123,9 +147,11 @@ export async function authenticate(
   let digest: string;
   try {
     digest = await presentedDigest(credentials.authorization);
+    await refuseUnknownFromLimited(env, credentials.clientAddress, digest, at.getTime());
     auth = await acceptKey(env, await lookUpKey(env, digest, at.getTime()), at, ctx);
   } catch (err) {
-    if (err instanceof ApiError && err.code === "unauthorized") await countFailure(env, credentials.clientAddress);
+    if (err instanceof ApiError && err.code === "unauthorized")
+      await countFailure(env, credentials.clientAddress, at.getTime());
     throw err;
   }
   if (options.countRequest) await countAgainstKey(env, digest);

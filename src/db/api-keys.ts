@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { displayPrefix, generateApiKey, type KeyScope } from "../auth/keys";
 import { sha256Hex } from "../lib/crypto";
 import { type Database, nowIso } from "./client";
@@ -27,6 +27,12 @@ export async function findKeyByHash(db: Database, keyHash: string): Promise<Reso
     .from(apiKeys)
     .where(eq(apiKeys.keyHash, keyHash))
     .get();
+}
+
+/** The digests of every key not revoked (expiry is judged per request by the caller). */
+export async function listLiveKeyHashes(db: Database): Promise<string[]> {
+  const rows = await db.select({ keyHash: apiKeys.keyHash }).from(apiKeys).where(isNull(apiKeys.revokedAt)).all();
+  return rows.map((row) => row.keyHash);
 }
 
 export async function touchKey(db: Database, keyId: number, at: string): Promise<void> {

@@ -8,6 +8,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { addressBucket } from "../../src/auth/address-bucket";
 import { cachedKey, forgetAllKeys, KEY_CACHE_TTL_MS, rememberKey } from "../../src/auth/key-cache";
+import {
+  isLimited,
+  LIMITED_FOR_MS,
+  LIVE_KEYS_TTL_MS,
+  liveKeyDigests,
+  markLimited,
+} from "../../src/auth/limited-addresses";
 import { createKey, type ResolvedKey, revokeKey } from "../../src/db/api-keys";
 import { directoryDb } from "../../src/db/client";
 import { call, callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
@@ -193,6 +200,43 @@ describe("failed authentication is limited by client address", () => {
       });
       expect(valid.status).toBe(200);
     });
+  });
+
+  it("an address over its limit: unknown and revoked keys 429 from the live keys' digests, a live key still works unremembered", async () => {
+    let n = 0;
+    await inOneWindow(async () => {
+      const address = `192.0.2.${++n}`;
+      expect(await fail(address, FAILURES_PER_MINUTE)).toEqual(Array(FAILURES_PER_MINUTE).fill(401));
+      expect(await fail(address, 3)).toEqual([429, 429, 429]);
+      const made = await createKey(directoryDb(env), ws.id, { name: "soon revoked", scope: "read" });
+      await revokeKey(directoryDb(env), ws.id, made.record.id);
+      const revoked = await call("/api/v1/keywords", { key: made.key, headers: { "cf-connecting-ip": address } });
+      expect(revoked.status).toBe(429);
+      // Not remembered by this isolate: found among the live keys, then looked up and accepted as before.
+      forgetAllKeys();
+      const valid = await call("/api/v1/keywords", { key: ws.readKey, headers: { "cf-connecting-ip": address } });
+      expect(valid.status).toBe(200);
+    });
+  });
+
+  it("marks an address for a few seconds and reads the live keys' digests once per few seconds", async () => {
+    markLimited("198.18.0.1", 1_000);
+    expect(isLimited("198.18.0.1", 1_000 + LIMITED_FOR_MS - 1)).toBe(true);
+    expect(isLimited("198.18.0.1", 1_000 + LIMITED_FOR_MS)).toBe(false);
+    expect(isLimited("198.18.0.2", 1_000)).toBe(false);
+    let reads = 0;
+    const read = async () => {
+      reads++;
+      return [`digest-${reads}`];
+    };
+    const now = 10 ** 13; // later than any read other tests made through the route
+    const [first, second] = await Promise.all([liveKeyDigests(read, now), liveKeyDigests(read, now)]);
+    expect(reads).toBe(1);
+    expect(first).toBe(second);
+    expect((await liveKeyDigests(read, now + LIVE_KEYS_TTL_MS - 1)).has("digest-1")).toBe(true);
+    expect(reads).toBe(1);
+    expect((await liveKeyDigests(read, now + LIVE_KEYS_TTL_MS)).has("digest-2")).toBe(true);
+    expect(reads).toBe(2);
   });
 
   it("counts an IPv6 client by its /64", async () => {
