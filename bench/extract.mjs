@@ -14,6 +14,7 @@ import { parseHTML } from "linkedom";
 import { startExtractWorker } from "../scripts/extract-runner.mjs";
 import { parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { CORPUS_DIR as CORPUS, READABILITY_TEST_PAGES as PAGES } from "../scripts/lib/paths.mjs";
+import { progress } from "../scripts/lib/progress.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { score } from "./extract-score.mjs";
 import {
@@ -270,7 +271,9 @@ async function benchSet(worker, key, { limit, noPeer }) {
   const rows = [];
   const snip = { ours: [0, 0, 0, 0], peer: [0, 0, 0, 0] };
   const meta = [];
+  const bar = progress(key, pages.length); // on a terminal only
   for (const page of pages) {
+    bar.tick();
     const bytes = page.bytes();
     const result = await worker.extractBytes(bytes, page.url, undefined, REPEAT);
     const ourText = result.error ? "" : set.withTitle ? `${result.title}\n\n${result.text}` : result.text;
@@ -305,6 +308,7 @@ async function benchSet(worker, key, { limit, noPeer }) {
         peer: p ? { title: p.meta.title, author: p.meta.byline, date: p.meta.publishedTime } : {},
       });
   }
+  bar.end();
   return { key, label: set.label, metric: set.metric, rows, snippets: page0HasSnippets(pages) ? snip : null, meta };
 }
 

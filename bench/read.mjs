@@ -25,6 +25,7 @@ import { EXIT_FAILED, integerOption, parseCommandLine, runMain } from "../script
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { ensureLocalDatabase, openLocalD1 } from "../scripts/lib/local-d1.mjs";
 import { ROOT } from "../scripts/lib/paths.mjs";
+import { progress } from "../scripts/lib/progress.mjs";
 import { withSeeder } from "../scripts/lib/seed-runner.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { executeLocalFile, queryLocalFile } from "../scripts/lib/wrangler.mjs";
@@ -381,6 +382,7 @@ async function runTarget(target, { port, samples, explainPlans }) {
   const results = [];
   try {
     await Promise.all([waitUntilReady(service, `${origin}/`), waitUntilReady(bare, `${bareOrigin}/`)]);
+    const bar = progress(`${target.label ?? "cases"}`, cases.length); // on a terminal only
     for (const c of cases) {
       const { route, bare: ref } = await sampleBoth(
         { url: `${origin}/api/v1/posts${c.query ? `?${c.query}` : ""}`, headers: { authorization: `Bearer ${c.key}` } },
@@ -395,7 +397,9 @@ async function runTarget(target, { port, samples, explainPlans }) {
           `case "${c.name}": the route answered count ${route.body.count} (${route.body.data.length} rows), the bare Worker ${ref.body.count} (${ref.body.rows.length} rows)${routeIds === bareIds ? "" : ", other ids"}`,
         );
       results.push({ ...c, route, bare: ref, rowsRead: ref.body.rows_read, returned: ref.body.rows_returned });
+      bar.tick();
     }
+    bar.end();
   } finally {
     await Promise.all([stopDevServer(service), stopDevServer(bare)]);
   }
