@@ -13,6 +13,7 @@ import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
 import { ROOT } from "../scripts/lib/paths.mjs";
+import { progress } from "../scripts/lib/progress.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
 import { queryLocal } from "../scripts/lib/wrangler.mjs";
 
@@ -179,13 +180,16 @@ runMain(async () => {
     for (const item of items)
       await call("POST", `/api/v1/actions/blog-subreddit-syncs/${config.id}/items/${item.id}/approve`);
     let published = 0;
+    const bar = progress("published", posts); // on a terminal only
     const deadline = Date.now() + 30 * 60_000;
     while (Date.now() < deadline) {
       const cfg = (await call("GET", `/api/v1/actions/blog-subreddit-syncs/${config.id}`)).json;
       published = cfg.item_counts.published;
+      bar.set(published + cfg.item_counts.failed);
       if (published + cfg.item_counts.failed >= posts) break;
       await new Promise((r) => setTimeout(r, 500));
     }
+    bar.end();
     const total = performance.now() - started;
     const submitted = (await control("/submissions")).data.length;
     console.log(
