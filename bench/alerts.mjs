@@ -12,8 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
+import { callApi as call, listen, startForumApi } from "../scripts/lib/forum-api-bench.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
-import { FakeForum, readBody } from "../test/fixtures/forum/fake-forum.ts";
 import { WebhookReceiver } from "../test/fixtures/receiver/webhook-receiver.ts";
 
 const USAGE = `usage: npm run bench:alerts -- [--posts N] [--rounds N] [--port N] [--forum-port N] [--receiver-port N] [--inspector-port N]
@@ -29,31 +29,10 @@ const ADMIN = "bench-admin-token";
 const CLIENT = "bench-alerts-client";
 const TERM = "acme webhooks";
 
-async function call(base, key, method, route, body) {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
-}
-
 const pct = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 };
-
-async function listen(server, port) {
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", resolve);
-  });
-}
 
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {
@@ -71,19 +50,12 @@ runMain(async () => {
   const receiverPort = integerOption("receiver-port", values["receiver-port"], { min: 1, max: 65535 });
   const inspectorPort = integerOption("inspector-port", values["inspector-port"], { min: 1, max: 65535 });
 
-  const forum = new FakeForum({ acceptAnyClient: true });
-  const forumServer = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", `http://127.0.0.1:${forumPort}`);
-    if (!forum.handle(req, res, url, await readBody(req))) res.writeHead(404).end();
-  });
+  const { forum, server: forumServer, origin: forumOrigin, vars: forumVars } = await startForumApi(forumPort, CLIENT);
   const receiver = new WebhookReceiver();
   const receiverServer = http.createServer((req, res) =>
     receiver.receive("bench", req, res, new URL(req.url ?? "/", "http://x").pathname),
   );
-  await listen(forumServer, forumPort);
   await listen(receiverServer, receiverPort);
-  const forumOrigin = `http://127.0.0.1:${forumPort}`;
-  forum.reset(CLIENT, { secret: "bench" });
 
   const persistTo = fs.mkdtempSync(path.join(os.tmpdir(), "threadwatch-bench-alerts-"));
   let server;
@@ -97,10 +69,7 @@ runMain(async () => {
         ADMIN_TOKEN: ADMIN,
         SESSION_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"),
         ALLOW_PRIVATE_FETCH: "true",
-        REDDIT_CLIENT_ID: CLIENT,
-        REDDIT_CLIENT_SECRET: "bench",
-        REDDIT_AUTH_URL: `${forumOrigin}/api/v1/access_token`,
-        REDDIT_API_BASE_URL: forumOrigin,
+        ...forumVars,
       },
       extraArgs: ["--inspector-port", String(inspectorPort)],
       capture: true,

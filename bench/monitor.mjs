@@ -9,13 +9,12 @@
 // terms per search request, posts ingested per second, that latency, and the forum's count of requests per
 // minute (the quota's peak). Prints figures; asserts nothing about speed.
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
+import { callApi as call, startForumApi } from "../scripts/lib/forum-api-bench.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
-import { FakeForum, readBody } from "../test/fixtures/forum/fake-forum.ts";
 
 const USAGE = `usage: npm run bench:monitor -- [--workspaces N] [--terms N] [--port N] [--forum-port N] [--concurrency N]
 
@@ -52,21 +51,6 @@ const WORDS = [
 
 const termOf = (w, j) => `acme${w} ${WORDS[j % WORDS.length]}${j >= WORDS.length ? j : ""}`;
 
-async function call(base, key, method, route, body) {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 300)}`);
-  return json;
-}
-
 async function pool(items, n, fn) {
   const results = [];
   let next = 0;
@@ -100,17 +84,7 @@ runMain(async () => {
   const forumPort = integerOption("forum-port", values["forum-port"], { min: 1, max: 65535 });
   const concurrency = integerOption("concurrency", values.concurrency, { min: 1, max: 50 });
 
-  const forum = new FakeForum({ acceptAnyClient: true });
-  const forumServer = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", `http://127.0.0.1:${forumPort}`);
-    if (!forum.handle(req, res, url, await readBody(req))) res.writeHead(404).end();
-  });
-  await new Promise((resolve, reject) => {
-    forumServer.once("error", reject);
-    forumServer.listen(forumPort, "127.0.0.1", resolve);
-  });
-  const forumOrigin = `http://127.0.0.1:${forumPort}`;
-  forum.reset(CLIENT, { secret: "bench" });
+  const { forum, server: forumServer, origin: forumOrigin, vars: forumVars } = await startForumApi(forumPort, CLIENT);
 
   const persistTo = fs.mkdtempSync(path.join(os.tmpdir(), "threadwatch-bench-monitor-"));
   let server;
@@ -122,10 +96,7 @@ runMain(async () => {
       persistTo,
       vars: {
         ADMIN_TOKEN: ADMIN,
-        REDDIT_CLIENT_ID: CLIENT,
-        REDDIT_CLIENT_SECRET: "bench",
-        REDDIT_AUTH_URL: `${forumOrigin}/api/v1/access_token`,
-        REDDIT_API_BASE_URL: forumOrigin,
+        ...forumVars,
       },
       extraArgs: ["--inspector-port", "9234"],
       capture: true,
