@@ -14,6 +14,7 @@ import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { callApi as call, listen, startForumApi } from "../scripts/lib/forum-api-bench.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
+import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { WebhookReceiver } from "../test/fixtures/receiver/webhook-receiver.ts";
 
 const USAGE = `usage: npm run bench:alerts -- [--posts N] [--rounds N] [--port N] [--forum-port N] [--receiver-port N] [--inspector-port N]
@@ -29,10 +30,8 @@ const ADMIN = "bench-admin-token";
 const CLIENT = "bench-alerts-client";
 const TERM = "acme webhooks";
 
-const pct = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
+/** The p-th percentile (nearest rank, scripts/lib/stats.mjs) of unsorted samples; 0 when there are none. */
+const pct = (values, p) => percentile(ascending(values), p) ?? 0;
 
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {

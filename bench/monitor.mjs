@@ -15,6 +15,7 @@ import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs
 import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { callApi as call, startForumApi } from "../scripts/lib/forum-api-bench.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
+import { ascending, percentile } from "../scripts/lib/stats.mjs";
 
 const USAGE = `usage: npm run bench:monitor -- [--workspaces N] [--terms N] [--port N] [--forum-port N] [--concurrency N]
 
@@ -65,10 +66,8 @@ async function pool(items, n, fn) {
   return results;
 }
 
-const pct = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
+/** The p-th percentile (nearest rank, scripts/lib/stats.mjs) of unsorted samples; 0 when there are none. */
+const pct = (values, p) => percentile(ascending(values), p) ?? 0;
 
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {

@@ -9,6 +9,7 @@ import { createApp } from "../../src/app";
 import { addressBucket } from "../../src/auth/address-bucket";
 import { cachedKey, forgetAllKeys, KEY_CACHE_TTL_MS, rememberKey } from "../../src/auth/key-cache";
 import {
+  forgetLimitedAddresses,
   isLimited,
   LIMITED_FOR_MS,
   LIVE_KEYS_TTL_MS,
@@ -237,6 +238,8 @@ describe("failed authentication is limited by client address", () => {
     expect(reads).toBe(1);
     expect((await liveKeyDigests(read, now + LIVE_KEYS_TTL_MS)).has("digest-2")).toBe(true);
     expect(reads).toBe(2);
+    // The route shares this isolate's memory: later tests must not see these made-up digests.
+    forgetLimitedAddresses();
   });
 
   it("counts an IPv6 client by its /64", async () => {
