@@ -35,6 +35,9 @@ export default defineConfig(async () => {
                   DATAFORSEO_BASE_URL: `${inject<string>("fixtureOrigin")}/dataforseo`,
                   // Alert retries without waiting (production: 30 s doubling); test/alerts/ checks the real schedule.
                   ALERT_RETRY_BASE_SECONDS: "0",
+                  // A warm browser per workspace for 20 s, not the default 60: many workspaces per file, each may
+                  // keep one Chromium; test/publishing/personas.test.ts checks reuse and the idle close.
+                  BROWSER_KEEP_WARM_SECONDS: "20",
                 },
               },
             })),

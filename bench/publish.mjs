@@ -2,8 +2,10 @@
 // npm run bench:publish [-- --posts N] [--port N] [--forum-port N] [--inspector-port N]
 // Times the browser operations through a local service (wrangler dev, fresh database) and real Chromium
 // against the local forum: a persona check, readiness and a publish preflight, each cold (first) and warm
-// (again), then N queued, approved posts published one after another by the publish queue. Counts Chromium
-// processes before and after: a browser left open is a leak.
+// (again), then N queued, approved posts published one after another by the publish queue. The workspace
+// keeps its browser warm between operations (BROWSER_KEEP_WARM_SECONDS, here --keep-warm): the Chromium
+// processes are counted before the run, right after it, and once the warm period is over: a browser still
+// open then is a leak.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -17,9 +19,11 @@ import { progress } from "../scripts/lib/progress.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
 import { queryLocal } from "../scripts/lib/wrangler.mjs";
 
-const USAGE = `usage: npm run bench:publish -- [--posts N] [--port N] [--forum-port N] [--inspector-port N]
+const USAGE = `usage: npm run bench:publish -- [--posts N] [--keep-warm S] [--port N] [--forum-port N] [--inspector-port N]
 
   --posts N        queued, approved posts to publish (1..50, default 20)
+  --keep-warm S    seconds the workspace keeps its browser after an operation (0..120, default 10; the
+                   service's default is 60): the bench waits that long before the last Chromium count
   --port N         port for the temporary wrangler dev (default 8834)
   --forum-port N   port for the local forum (default 8835)
   --inspector-port N   wrangler dev's DevTools inspector port (default: wrangler's own)`;
@@ -56,11 +60,13 @@ const ms = (n) => `${Math.round(n)} ms`;
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {
     posts: { type: "string", default: "20" },
+    "keep-warm": { type: "string", default: "10" },
     port: { type: "string", default: "8834" },
     "forum-port": { type: "string", default: "8835" },
     "inspector-port": { type: "string" },
   });
   const posts = integerOption("posts", values.posts, { min: 1, max: 50 });
+  const keepWarm = integerOption("keep-warm", values["keep-warm"], { min: 0, max: 120 });
   const port = integerOption("port", values.port, { min: 1, max: 65535 });
   const forumPort = integerOption("forum-port", values["forum-port"], { min: 1, max: 65535 });
   execFileSync(process.execPath, [path.join(ROOT, "scripts", "setup-browser.mjs")], { cwd: ROOT, stdio: "ignore" });
@@ -98,6 +104,7 @@ runMain(async () => {
         FORUM_BASE_URL: forumBase,
         ADMIN_TOKEN: ADMIN,
         SESSION_KEY: Buffer.from("bench-session-key-32-bytes-long!").toString("base64"),
+        BROWSER_KEEP_WARM_SECONDS: String(keepWarm),
       },
       extraArgs: values["inspector-port"]
         ? [
@@ -195,13 +202,16 @@ runMain(async () => {
     console.log(
       `${posts} approved posts: ${published} published in ${(total / 1000).toFixed(1)} s (${ms(total / posts)} per post, one browser turn each), forum received ${submitted} submissions`,
     );
-    await new Promise((r) => setTimeout(r, 3000));
+    const chromeAfter = chromiumUnder(server.pid);
+    // The warm period, then the coordinator's alarm closes the browser (a little slack for the close itself).
+    await new Promise((r) => setTimeout(r, keepWarm * 1000 + 5000));
+    const chromeIdle = chromiumUnder(server.pid);
     console.log(
-      `Chromium processes under wrangler dev: before the run ${chromeBefore}, after it ${chromiumUnder(server.pid)}`,
+      `Chromium processes under wrangler dev: before the run ${chromeBefore}, right after it ${chromeAfter} (the warm browser), ${keepWarm + 5} s later ${chromeIdle}`,
     );
     const warm = Math.max(...preflight.slice(1).map((r) => r.ms));
     console.log(`target: warm preflight < 2 s: ${ms(warm)} -> ${warm < 2000 ? "met" : "NOT met"}`);
-    return published === posts && submitted === posts ? 0 : 1;
+    return published === posts && submitted === posts && chromeIdle === chromeBefore ? 0 : 1;
   } finally {
     if (server) await stopDevServer(server);
     forumServer.close();

@@ -42,9 +42,9 @@ export async function publishPreflight(
   }
   const persona = choice.persona;
   checks.push({ name: "persona", ok: true, reason: null });
-  await inBrowserTurn(env, w.workspaceId, `publish preflight of post ${post.id}`, async () => {
+  await inBrowserTurn(env, w.workspaceId, `publish preflight of post ${post.id}`, async (browser) => {
     try {
-      await withPersonaForum(env, w, persona, async (forum) => {
+      await withPersonaForum(env, w, persona, browser, async (forum) => {
         const destination = await checkDestination(forum, persona, config);
         checks.push(...destination.checks);
         if (destination.requirements) checks.push(...requirementChecks(submission, destination.requirements));

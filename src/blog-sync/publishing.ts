@@ -2,6 +2,8 @@
 // the browser is asked for and again inside the workspace's browser turn (so no other browser job runs
 // while it submits). A post is submitted at most once: the moment of a submission is written before it is
 // sent, and a later attempt that finds it looks for the post in the account's submitted list first.
+
+import type { BrowserReuse } from "../browser/forum-browser";
 import { getConfigRow, type SyncConfigRow } from "../db/blog-sync-configs";
 import { getSyncedPost, type SyncedPostRow } from "../db/blog-sync-posts";
 import type { WorkspaceDb } from "../db/client";
@@ -74,7 +76,7 @@ export async function publishQueuedPost(
       env,
       w.workspaceId,
       `publishing post ${postId}`,
-      () => publishInTurn(env, w, postId),
+      (browser) => publishInTurn(env, w, postId, browser),
       options,
     );
   } catch (err) {
@@ -104,13 +106,15 @@ async function gatesOf(
   return { post, config, persona: choice.persona };
 }
 
-async function publishInTurn(env: Env, w: WorkspaceDb, postId: number): Promise<PublishOutcome> {
+async function publishInTurn(env: Env, w: WorkspaceDb, postId: number, browser: BrowserReuse): Promise<PublishOutcome> {
   // Re-read inside the turn: a duplicate delivery that waited for this turn finds the post published.
   const state = await gatesOf(w, postId);
   if ("outcome" in state) return state.outcome;
   const { post, config, persona } = state;
   try {
-    return await withPersonaForum(env, w, persona, (forum) => submitOnce(env, w, forum, post, config, persona));
+    return await withPersonaForum(env, w, persona, browser, (forum) =>
+      submitOnce(env, w, forum, post, config, persona),
+    );
   } catch (err) {
     if (isForumError(err, "unreachable") || isForumError(err, "uncertain")) return { kind: "retry", note: err.message };
     if (isForumError(err) || (err as Error)?.name === "SessionKeyError") {

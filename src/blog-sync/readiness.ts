@@ -46,9 +46,9 @@ export async function checkReadiness(
   const persona = choice.persona;
   const checks: Check[] = [{ name: "persona", ok: true, reason: null }];
   const media: MediaResult[] = [];
-  await inBrowserTurn(env, w.workspaceId, `readiness of config ${config.id}`, async () => {
+  await inBrowserTurn(env, w.workspaceId, `readiness of config ${config.id}`, async (browser) => {
     try {
-      await withPersonaForum(env, w, persona, async (forum) => {
+      await withPersonaForum(env, w, persona, browser, async (forum) => {
         const destination = await checkDestination(forum, persona, config);
         checks.push(...destination.checks);
         if (!input.verify_media_upload || !destination.sessionOk) return;

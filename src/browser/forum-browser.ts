@@ -2,7 +2,8 @@
 // cookies, that sends requests to the forum's own endpoints from inside the page (so they carry the
 // session exactly as the forum's own web client would). Production, `wrangler dev` and the tests all use
 // `@cloudflare/puppeteer` on the BROWSER binding (locally wrangler launches Debian's Chromium). The page
-// and the browser are always closed: after the work, on an error and on a timeout.
+// and its browser context are always closed: after the work, on an error and on a timeout; the browser too,
+// unless the workspace keeps it warm for its next operation (BrowserReuse below).
 import puppeteer, { type Browser, type CookieParam } from "@cloudflare/puppeteer";
 
 export interface PageRequest {
@@ -83,33 +84,80 @@ function deadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 /**
- * Opens the forum at `landingUrl` in a fresh browser with `cookies` set on the forum's host, runs `work`
- * with a session that sends requests from that page, and closes everything whatever happens.
+ * A browser kept open between the operations of one workspace (docs/publishing.md, "A warm browser"): the
+ * workspace's coordinator lends it to the next holder of the browser slot, so a check does not pay for a
+ * browser launch (about a second) each time. Every operation still gets its own browser context (an
+ * incognito profile: its own cookies, storage and cache), closed when the operation ends, so nothing of one
+ * persona's session is ever seen by the next operation.
+ */
+export interface BrowserReuse {
+  /** The session id of the browser lent by the coordinator, if one is warm. */
+  sessionId?: string;
+  /** How long the coordinator keeps a browser open after an operation (milliseconds); 0 turns reuse off. */
+  keepWarmMs: number;
+  /**
+   * Told once, when the operation is over, what became of the browser: its session id when it was left open
+   * for the next operation, null when it was closed.
+   */
+  keep(sessionId: string | null): void;
+}
+
+/** Browser Rendering's own idle limit: a browser nobody sends a command to for this long shuts itself down. */
+const MAX_KEEP_ALIVE_MS = 10 * 60_000;
+
+type Binding = Parameters<typeof puppeteer.launch>[0];
+
+async function openBrowser(binding: Binding, reuse: BrowserReuse | undefined): Promise<Browser> {
+  if (reuse?.sessionId) {
+    // Gone (closed, crashed, timed out) or taken: a fresh one will do.
+    const warm = await puppeteer.connect(binding, reuse.sessionId).catch(() => undefined);
+    if (warm) return warm;
+  }
+  // The platform closes an idle browser after keep_alive by itself: a browser whose coordinator never comes
+  // back to close it (the object evicted, its alarm lost) still goes shortly after its warm period.
+  const keepAlive = reuse && reuse.keepWarmMs > 0 ? Math.min(MAX_KEEP_ALIVE_MS, reuse.keepWarmMs + 60_000) : undefined;
+  try {
+    return await puppeteer.launch(binding, keepAlive ? { keep_alive: keepAlive } : undefined);
+  } catch (err) {
+    throw new BrowserError(`the browser could not be started: ${(err as Error).message}`, "launch");
+  }
+}
+
+/** Closes the browser of `sessionId` if it is still open (the coordinator, when a warm browser idled out). */
+export async function closeBrowserSession(binding: unknown, sessionId: string): Promise<void> {
+  const browser = await puppeteer.connect(binding as Binding, sessionId).catch(() => undefined);
+  await browser?.close().catch(() => undefined);
+}
+
+/**
+ * Opens the forum at `landingUrl` in a fresh browser context with `cookies` set on the forum's host, runs
+ * `work` with a session that sends requests from that page, and closes the context whatever happens. The
+ * browser is closed too, unless `reuse` asks to keep it and the operation ended cleanly (its own answer or
+ * error, not a browser failure or the deadline): then it is only disconnected and its session id returned.
  */
 export async function withForumPage<T>(
   /** The BROWSER binding (typed `BrowserRun` by wrangler; puppeteer takes it as a fetcher). */
   binding: unknown,
-  options: { landingUrl: string; cookies: CookieParam[]; timeoutMs?: number },
+  options: { landingUrl: string; cookies: CookieParam[]; timeoutMs?: number; reuse?: BrowserReuse },
   work: (session: BrowserSession) => Promise<T>,
 ): Promise<T> {
   const timeoutMs = options.timeoutMs ?? BROWSER_OPERATION_TIMEOUT_MS;
+  const keepWarm = (options.reuse?.keepWarmMs ?? 0) > 0;
   let browser: Browser | undefined;
-  let closed = false;
-  const close = async () => {
-    if (closed || !browser) return;
-    closed = true;
-    await browser.close().catch(() => undefined);
-  };
+  let finished = false;
+  // Whether the browser is healthy enough to lend to the next operation: set once the work settled by itself.
+  let reusable = false;
   const run = async (): Promise<T> => {
-    try {
-      browser = await puppeteer.launch(binding as Parameters<typeof puppeteer.launch>[0]);
-    } catch (err) {
-      throw new BrowserError(`the browser could not be started: ${(err as Error).message}`, "launch");
-    }
+    const opened = await openBrowser(binding as Binding, options.reuse);
     // A deadline that fired while launching: the browser still has to go.
-    if (closed) await browser.close().catch(() => undefined);
-    const page = await browser.newPage();
+    if (finished) {
+      await opened.close().catch(() => undefined);
+      throw new BrowserError("the browser operation was cut by its deadline", "timeout");
+    }
+    browser = opened;
+    const context = await browser.createBrowserContext();
     try {
+      const page = await context.newPage();
       if (options.cookies.length > 0) await page.setCookie(...options.cookies);
       try {
         await page.goto(options.landingUrl, { waitUntil: "domcontentloaded", timeout: 30_000 });
@@ -123,14 +171,38 @@ export async function withForumPage<T>(
           return { status: result.status, contentType: result.contentType, text: result.text, url: result.url };
         },
       };
-      return await work(session);
+      try {
+        const value = await work(session);
+        reusable = true;
+        return value;
+      } catch (err) {
+        // The forum's own answers (errors the work raised) leave the browser fine; a browser failure does not.
+        reusable = !(err instanceof BrowserError);
+        throw err;
+      }
     } finally {
-      await page.close().catch(() => undefined);
+      // Closing the context drops its pages, cookies and storage: the next operation starts clean.
+      await context.close().catch(() => {
+        reusable = false;
+      });
     }
   };
   try {
     return await deadline(run(), timeoutMs, "the browser operation");
   } finally {
-    await close();
+    finished = true;
+    options.reuse?.keep(await settle(browser, keepWarm && reusable));
   }
+}
+
+/** Ends the operation's hold on `browser`: disconnects (and returns its session id) or closes it. */
+async function settle(browser: Browser | undefined, keep: boolean): Promise<string | null> {
+  if (!browser) return null;
+  if (keep) {
+    const sessionId = browser.sessionId();
+    await browser.disconnect().catch(() => undefined);
+    return sessionId;
+  }
+  await browser.close().catch(() => undefined);
+  return null;
 }

@@ -46,4 +46,17 @@ export const COORDINATOR_MIGRATIONS: readonly StorageMigration[] = [
        )`,
     ],
   },
+  {
+    version: 3,
+    name: "the warm browser (one kept open between browser operations)",
+    statements: [
+      // warm-browser.ts: the browser kept after an operation, idle until idle_until or lent to a slot holder.
+      `CREATE TABLE IF NOT EXISTS warm_browser (
+         id INTEGER PRIMARY KEY CHECK (id = 1),
+         session_id TEXT NOT NULL,
+         lent_to TEXT,
+         idle_until INTEGER
+       )`,
+    ],
+  },
 ];

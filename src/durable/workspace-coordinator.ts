@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { type BrowserReuse, closeBrowserSession } from "../browser/forum-browser";
 import { failAbandonedRun } from "../db/blog-sync-runs";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
@@ -9,6 +10,7 @@ import { FetchBudget, type TakeFetchResult } from "./fetch-budget";
 import { type BeginPreviewResult, PreviewLeases } from "./preview-leases";
 import { type BeginRunResult, type CheckRunResult, type RunLease, RunLeases } from "./run-leases";
 import { applyStorageMigrations } from "./storage-migrations";
+import { DEFAULT_KEEP_WARM_SECONDS, WarmBrowser } from "./warm-browser";
 
 export type { AcquireResult, BeginPreviewResult, BeginRunResult, CheckRunResult, TakeFetchResult };
 
@@ -32,6 +34,7 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   clock: () => number = () => Date.now();
   private readonly previews: PreviewLeases;
   private readonly fetches = new FetchBudget();
+  private readonly warm: WarmBrowser;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -47,6 +50,19 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
       () => this.clock(),
     );
     this.previews = new PreviewLeases(sql);
+    this.warm = new WarmBrowser(
+      sql,
+      // Closing takes a round trip to the browser; the object's own state is already consistent.
+      (sessionId) => this.ctx.waitUntil(closeBrowserSession(this.env.BROWSER, sessionId)),
+      () => void this.scheduleAlarm(),
+    );
+  }
+
+  /** How long a browser stays open after an operation for the next one (BROWSER_KEEP_WARM_SECONDS; 0 = never). */
+  private keepWarmMs(): number {
+    const raw = this.env.BROWSER_KEEP_WARM_SECONDS;
+    const seconds = raw === undefined || raw === "" ? DEFAULT_KEEP_WARM_SECONDS : Number(raw);
+    return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 9 * 60) * 1000 : 0;
   }
 
   // --- sync runs -----------------------------------------------------------------------------------------
@@ -144,23 +160,41 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
    * answers 409 `browser_busy` with `retry-after`. The holder must release; if it never does, the slot
    * frees itself at the deadline.
    */
-  acquireBrowserSlot(operation: string, options: { waitMs?: number; leaseMs?: number } = {}): Promise<AcquireResult> {
-    return this.browser.acquire(operation, options);
+  async acquireBrowserSlot(
+    operation: string,
+    options: { waitMs?: number; leaseMs?: number } = {},
+  ): Promise<BrowserTurnGrant> {
+    const slot = await this.browser.acquire(operation, options);
+    if (!slot.ok) return slot;
+    // Synchronous from the grant on: the warm browser goes to exactly this holder.
+    return { ...slot, browser: { sessionId: this.warm.lend(slot.token, this.clock()), keepWarmMs: this.keepWarmMs() } };
   }
 
-  releaseBrowserSlot(token: string): boolean {
+  /**
+   * Frees the slot of `token`. `keptSessionId` is the browser the holder left open for the next operation
+   * (kept warm for BROWSER_KEEP_WARM_SECONDS, then closed), or null when it closed its browser.
+   */
+  releaseBrowserSlot(token: string, keptSessionId: string | null = null): boolean {
+    // The browser first: a caller waiting in line gets the slot (and with it this browser) in the release.
+    this.warm.giveBack(token, keptSessionId, this.clock(), this.keepWarmMs());
     return this.browser.release(token);
   }
 
-  browserStatus(): { holder: BrowserHolder | null; waiting: number } {
-    return { holder: this.browser.holder() ?? null, waiting: this.browser.waiting };
+  browserStatus(): {
+    holder: BrowserHolder | null;
+    waiting: number;
+    warm: { sessionId: string; lent: boolean; idleUntil: number | null } | null;
+  } {
+    return { holder: this.browser.holder() ?? null, waiting: this.browser.waiting, warm: this.warm.status() };
   }
 
   // --- deadlines ----------------------------------------------------------------------------------------
 
   override async alarm(): Promise<void> {
     const now = this.clock();
-    this.browser.expire(now);
+    const dead = this.browser.expire(now);
+    if (dead) this.warm.forfeit(dead.token);
+    this.warm.expire(now);
     const expired = this.runs.expire(now);
     await this.scheduleAlarm();
     await this.closeAbandoned(expired);
@@ -177,7 +211,9 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   }
 
   private async scheduleAlarm(): Promise<void> {
-    const deadlines = [this.runs.nextDeadline(), this.browser.nextDeadline()].filter((d): d is number => d !== null);
+    const deadlines = [this.runs.nextDeadline(), this.browser.nextDeadline(), this.warm.nextDeadline()].filter(
+      (d): d is number => d !== null,
+    );
     if (deadlines.length === 0) {
       await this.ctx.storage.deleteAlarm();
       return;
@@ -202,6 +238,18 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
   }
 }
 
+/** A turn of the browser slot, with the warm browser lent for it (see WarmBrowser). */
+export type BrowserTurnGrant =
+  | (Extract<AcquireResult, { ok: true }> & { browser: BrowserTurn })
+  | Extract<AcquireResult, { ok: false }>;
+
+export interface BrowserTurn {
+  /** The browser kept open by the workspace's previous operation, to connect to instead of launching. */
+  sessionId: string | undefined;
+  /** How long the coordinator keeps a browser after this operation; 0 = close it. */
+  keepWarmMs: number;
+}
+
 export const coordinatorFor = (env: Pick<Env, "WORKSPACE">, workspaceId: number) =>
   env.WORKSPACE.get(env.WORKSPACE.idFromName(`ws:${workspaceId}`));
 
@@ -214,7 +262,7 @@ export async function withBrowserSlot<T>(
   env: Pick<Env, "WORKSPACE">,
   workspaceId: number,
   operation: string,
-  work: () => Promise<T>,
+  work: (browser: BrowserReuse) => Promise<T>,
   options: { waitMs?: number; leaseMs?: number } = {},
 ): Promise<T> {
   const coordinator = coordinatorFor(env, workspaceId);
@@ -226,9 +274,17 @@ export async function withBrowserSlot<T>(
       { retryAfterSeconds: slot.retryAfterSeconds },
     );
   }
+  // The browser the operation left open, handed back with the slot (null: it closed its browser, or used none).
+  let kept: string | null = null;
+  const browser: BrowserReuse = {
+    ...slot.browser,
+    keep(sessionId) {
+      kept = sessionId;
+    },
+  };
   try {
-    return await work();
+    return await work(browser);
   } finally {
-    await coordinator.releaseBrowserSlot(slot.token);
+    await coordinator.releaseBrowserSlot(slot.token, kept);
   }
 }

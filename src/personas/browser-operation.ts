@@ -1,6 +1,6 @@
 // A browser operation of a workspace (persona check, readiness, publish preflight, publishing) in its turn
 // of the workspace's browser slot (SPEC 6), then in a browser logged in as the persona.
-import { BROWSER_OPERATION_TIMEOUT_MS, withForumPage } from "../browser/forum-browser";
+import { BROWSER_OPERATION_TIMEOUT_MS, type BrowserReuse, withForumPage } from "../browser/forum-browser";
 import type { WorkspaceDb } from "../db/client";
 import type { PersonaRow } from "../db/personas";
 import { withBrowserSlot } from "../durable/workspace-coordinator";
@@ -21,7 +21,7 @@ export function inBrowserTurn<T>(
   env: Pick<Env, "WORKSPACE">,
   workspaceId: number,
   operation: string,
-  work: () => Promise<T>,
+  work: (browser: BrowserReuse) => Promise<T>,
   options: { waitMs?: number; leaseMs?: number } = {},
 ): Promise<T> {
   return withBrowserSlot(env, workspaceId, operation, work, {
@@ -30,18 +30,22 @@ export function inBrowserTurn<T>(
   });
 }
 
-/** Opens the forum in a browser with the persona's cookies and hands `work` a forum client for it. */
+/**
+ * Opens the forum in a browser with the persona's cookies (the turn's warm browser when there is one, in a
+ * context of its own) and hands `work` a forum client for it.
+ */
 export async function withPersonaForum<T>(
   env: Env,
   w: WorkspaceDb,
   persona: PersonaRow,
+  browser: BrowserReuse,
   work: (forum: ForumClient) => Promise<T>,
 ): Promise<T> {
   const cookies = await openPersonaCookies(env, w, persona);
   const base = forumBase(env);
   return withForumPage(
     env.BROWSER,
-    { landingUrl: `${base}/api/me.json`, cookies: cookiesForForum(cookies, base) },
+    { landingUrl: `${base}/api/me.json`, cookies: cookiesForForum(cookies, base), reuse: browser },
     (session) => work(new ForumClient(session, base)),
   );
 }

@@ -139,9 +139,9 @@ export async function preflightPersona(
   id: number,
 ): Promise<{ persona: PersonaView; checks: Check[] }> {
   const persona = await requirePersona(w, id);
-  const checks: Check[] = await inBrowserTurn(env, w.workspaceId, `persona check ${persona.id}`, async () => {
+  const checks: Check[] = await inBrowserTurn(env, w.workspaceId, `persona check ${persona.id}`, async (browser) => {
     try {
-      return await withPersonaForum(env, w, persona, async (forum) => {
+      return await withPersonaForum(env, w, persona, browser, async (forum) => {
         const browser: Check = { name: "browser", ok: true, reason: null };
         const me = await forum.me();
         const same = me.name.toLowerCase() === persona.username.toLowerCase();

@@ -60,6 +60,7 @@ describe("the coordinator's storage", () => {
         "meta",
         "preview_leases",
         "run_leases",
+        "warm_browser",
       ]);
       // Applying again is a no-op.
       expect(applyStorageMigrations(state.storage, COORDINATOR_MIGRATIONS, Date.now())).toEqual([]);

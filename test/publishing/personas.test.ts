@@ -1,7 +1,10 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import puppeteer from "@cloudflare/puppeteer";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { workspaceDb } from "../../src/db/client";
 import { getPersonaRow, updatePersona } from "../../src/db/personas";
+import { coordinatorFor, type WorkspaceCoordinator } from "../../src/durable/workspace-coordinator";
 import { openSession, SessionKeyError, sealSession } from "../../src/lib/session-crypto";
 import { mapExportedCookies } from "../../src/personas/cookies";
 import { ADMIN_TOKEN, callJson, createTestWorkspace } from "../helpers";
@@ -180,6 +183,44 @@ describe("personas", () => {
     expect(expired.body.persona).toMatchObject({ auth_completed: false, browser_ready: false });
     expect(expired.body.persona.last_error).toMatch(/nobody is logged in.*upload fresh cookies/);
     expect(JSON.stringify(expired.body)).not.toContain(account.sessionValue);
+  }, 60_000);
+
+  it("keeps the workspace's browser warm between operations, each in a clean context, and closes it when it idles", async () => {
+    const ws = await createTestWorkspace();
+    const first = await newPersona(ws);
+    // A persona whose export has no forum session at all: whatever it sees comes from its own context.
+    const second = await newPersona(ws);
+    const put = await callJson(`${PERSONAS}/${second.id}/session`, {
+      key: ws.writeKey,
+      method: "PUT",
+      body: { cookies: [{ domain: ".reddit.com", name: "theme", value: "dark", path: "/" }] },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const coordinator = coordinatorFor(env, ws.id);
+
+    const check = (id: number) => callJson(`${PERSONAS}/${id}/preflight`, { key: ws.writeKey, method: "POST" });
+    expect((await check(first.id)).body.persona).toMatchObject({ auth_completed: true, browser_ready: true });
+    const warm = (await coordinator.browserStatus()).warm;
+    expect(warm).toMatchObject({ sessionId: expect.any(String), lent: false });
+
+    // The next operation connects to the same browser; the first persona's cookies went with its context.
+    const other = await check(second.id);
+    expect(other.body.persona).toMatchObject({ auth_completed: false, browser_ready: false });
+    expect(other.body.persona.last_error).toMatch(/nobody is logged in/);
+    expect((await coordinator.browserStatus()).warm).toMatchObject({ sessionId: warm?.sessionId, lent: false });
+    expect((await puppeteer.sessions(env.BROWSER)).map((s) => s.sessionId)).toContain(warm?.sessionId);
+
+    // Past its idle deadline the coordinator's alarm closes it.
+    await runInDurableObject(coordinator, (instance: WorkspaceCoordinator) => {
+      instance.clock = () => Date.now() + 10 * 60_000;
+    });
+    await runDurableObjectAlarm(coordinator);
+    expect((await coordinator.browserStatus()).warm).toBeNull();
+    await vi.waitFor(
+      async () =>
+        expect((await puppeteer.sessions(env.BROWSER)).map((s) => s.sessionId)).not.toContain(warm?.sessionId),
+      { timeout: 10_000, interval: 100 },
+    );
   }, 60_000);
 
   it("a session sealed under another key fails the check with a reason, not garbage", async () => {
