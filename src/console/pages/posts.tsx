@@ -8,17 +8,50 @@ import { type ConsoleContext, sessionDb } from "../context";
 import { type FormValues, formValues, zodFieldErrors } from "../forms";
 import { Badge, type FieldErrors, Page, PostForm, when } from "../layout";
 
+type Options = [value: string, text: string][];
+
+/** The filter form's select boxes, in order (the search box comes first, the subreddit field before them). */
+function filterSelects(
+  keywords: { id: number; keyword: string }[],
+  searching: boolean,
+): { name: string; label: string; options: Options }[] {
+  const any = (...options: Options): Options => [["", "any"], ...options];
+  const same = (...values: string[]): Options => values.map((v) => [v, v]);
+  return [
+    {
+      name: "keyword_id",
+      label: "Keyword",
+      options: any(...keywords.map((k): Options[number] => [String(k.id), k.keyword])),
+    },
+    { name: "priority", label: "Priority", options: any(...same("high", "medium", "low")) },
+    { name: "answered_status", label: "Answered", options: any(...same("unanswered", "answered")) },
+    { name: "has_competitors", label: "Competitors", options: any(["true", "mentioned"], ["false", "none"]) },
+    {
+      name: "include_archived",
+      label: "Archived",
+      options: [
+        ["", "hidden"],
+        ["true", "shown"],
+      ],
+    },
+    {
+      name: "sort_by",
+      label: "Sort by",
+      options: [["", searching ? "best match" : "date"], ...same("date", "priority", "urgency", "score", "comments")],
+    },
+    {
+      name: "sort_order",
+      label: "Order",
+      options: [
+        ["", "descending"],
+        ["asc", "ascending"],
+      ],
+    },
+  ];
+}
+
 /** Filter fields that show their error beside themselves; the rest (subreddit, paging, unknown) below the form. */
-const PLACED_FIELDS = [
-  "search",
-  "keyword_id",
-  "priority",
-  "answered_status",
-  "has_competitors",
-  "include_archived",
-  "sort_by",
-  "sort_order",
-];
+const PLACED_FIELDS = ["search", ...filterSelects([], false).map((select) => select.name)];
 
 export const CONSOLE_PAGE_SIZE = 25;
 
@@ -39,7 +72,7 @@ function Select(props: {
   name: string;
   label: string;
   value: string | undefined;
-  options: [string, string][];
+  options: Options;
   errors: FieldErrors;
 }) {
   const error = props.errors[props.name];
@@ -177,81 +210,9 @@ export async function inboxPage(c: ConsoleContext) {
             <label for="q-subreddit">Subreddit</label>
             <input id="q-subreddit" name="subreddit" value={query.subreddit ?? ""} />
           </div>
-          <Select
-            name="keyword_id"
-            label="Keyword"
-            value={query.keyword_id}
-            errors={errors}
-            options={[["", "any"], ...keywords.map((k): [string, string] => [String(k.id), k.keyword])]}
-          />
-          <Select
-            name="priority"
-            label="Priority"
-            value={query.priority}
-            errors={errors}
-            options={[
-              ["", "any"],
-              ["high", "high"],
-              ["medium", "medium"],
-              ["low", "low"],
-            ]}
-          />
-          <Select
-            name="answered_status"
-            label="Answered"
-            value={query.answered_status}
-            errors={errors}
-            options={[
-              ["", "any"],
-              ["unanswered", "unanswered"],
-              ["answered", "answered"],
-            ]}
-          />
-          <Select
-            name="has_competitors"
-            label="Competitors"
-            value={query.has_competitors}
-            errors={errors}
-            options={[
-              ["", "any"],
-              ["true", "mentioned"],
-              ["false", "none"],
-            ]}
-          />
-          <Select
-            name="include_archived"
-            label="Archived"
-            value={query.include_archived}
-            errors={errors}
-            options={[
-              ["", "hidden"],
-              ["true", "shown"],
-            ]}
-          />
-          <Select
-            name="sort_by"
-            label="Sort by"
-            value={query.sort_by}
-            errors={errors}
-            options={[
-              ["", query.search ? "best match" : "date"],
-              ["date", "date"],
-              ["priority", "priority"],
-              ["urgency", "urgency"],
-              ["score", "score"],
-              ["comments", "comments"],
-            ]}
-          />
-          <Select
-            name="sort_order"
-            label="Order"
-            value={query.sort_order}
-            errors={errors}
-            options={[
-              ["", "descending"],
-              ["asc", "ascending"],
-            ]}
-          />
+          {filterSelects(keywords, Boolean(query.search)).map((select) => (
+            <Select {...select} value={query[select.name]} errors={errors} />
+          ))}
           <button type="submit">Apply</button>
           <a href="/app/posts">Reset</a>
         </div>
