@@ -125,6 +125,9 @@ async function openBrowser(binding: Binding, reuse: BrowserReuse | undefined): P
 
 /** Closes the browser of `sessionId` if it is still open (the coordinator, when a warm browser idled out). */
 export async function closeBrowserSession(binding: unknown, sessionId: string): Promise<void> {
+  // Already gone (closed by the platform, crashed): nothing to connect to.
+  const open = await puppeteer.sessions(binding as Binding).catch(() => undefined);
+  if (open && !open.some((session) => session.sessionId === sessionId)) return;
   const browser = await puppeteer.connect(binding as Binding, sessionId).catch(() => undefined);
   await browser?.close().catch(() => undefined);
 }

@@ -286,6 +286,56 @@ describe("browser slot", () => {
     if (hung.ok) expect(await coordinator.releaseBrowserSlot(hung.token)).toBe(false);
   });
 
+  it("lends the warm browser to the next holder only, takes it back with a new deadline, and closes it when it idles or its holder dies", async () => {
+    const ws = await createTestWorkspace("warm browser");
+    const { coordinator, advance, now } = await fakeClock(ws.id);
+    const keepMs = Number(env.BROWSER_KEEP_WARM_SECONDS) * 1000;
+    const first = await coordinator.acquireBrowserSlot("check");
+    if (!first.ok) throw new Error("no slot");
+    expect(first.browser).toEqual({ sessionId: undefined, keepWarmMs: keepMs });
+    // The holder left its browser open: it idles until now + the warm period.
+    await coordinator.releaseBrowserSlot(first.token, "session-1");
+    expect((await coordinator.browserStatus()).warm).toEqual({
+      sessionId: "session-1",
+      lent: false,
+      idleUntil: now() + keepMs,
+    });
+
+    // Lent to the next holder, and to nobody else meanwhile.
+    const second = await coordinator.acquireBrowserSlot("readiness");
+    if (!second.ok) throw new Error("no slot");
+    expect(second.browser.sessionId).toBe("session-1");
+    expect((await coordinator.browserStatus()).warm).toMatchObject({ sessionId: "session-1", lent: true });
+    // Its browser had gone and it launched another: the new one is kept, the old one forgotten.
+    await coordinator.releaseBrowserSlot(second.token, "session-2");
+    expect((await coordinator.browserStatus()).warm).toMatchObject({ sessionId: "session-2", lent: false });
+
+    // Idle past its deadline: the alarm closes it.
+    advance(keepMs - 1);
+    await runDurableObjectAlarm(coordinator);
+    expect((await coordinator.browserStatus()).warm).toMatchObject({ sessionId: "session-2" });
+    advance(1);
+    await runDurableObjectAlarm(coordinator);
+    expect((await coordinator.browserStatus()).warm).toBeNull();
+
+    // A holder that dies with the warm browser loses both at its slot's deadline.
+    const third = await coordinator.acquireBrowserSlot("check");
+    if (!third.ok) throw new Error("no slot");
+    await coordinator.releaseBrowserSlot(third.token, "session-3");
+    const dying = await coordinator.acquireBrowserSlot("publish");
+    if (!dying.ok) throw new Error("no slot");
+    expect(dying.browser.sessionId).toBe("session-3");
+    advance(BROWSER_LEASE_MS);
+    await runDurableObjectAlarm(coordinator);
+    expect(await coordinator.browserStatus()).toMatchObject({ holder: null, warm: null });
+    // Too late to give it back: nothing is kept for a slot it no longer holds while another holds it.
+    const fourth = await coordinator.acquireBrowserSlot("check");
+    if (!fourth.ok) throw new Error("no slot");
+    await coordinator.releaseBrowserSlot(dying.token, "session-3");
+    expect(fourth.browser.sessionId).toBeUndefined();
+    await coordinator.releaseBrowserSlot(fourth.token, null);
+  });
+
   it("workspaces do not share a slot", async () => {
     const a = await createTestWorkspace("browser a");
     const b = await createTestWorkspace("browser b");
