@@ -1,5 +1,8 @@
 // Tracking (/app/keywords, /app/competitors): the lists with the keyword metrics, and add, edit, delete
 // through the API's schemas and the same db functions as POST/PATCH/DELETE /keywords and /competitors.
+
+import type { z } from "@hono/zod-openapi";
+import type { WorkspaceDb } from "../../db/client";
 import {
   type CompetitorView,
   createCompetitor,
@@ -44,6 +47,62 @@ async function attempt(write: () => Promise<unknown>): Promise<FieldErrors | und
     if (message) return { form: message };
     throw err;
   }
+}
+
+/** What the list, add, edit and delete handlers of one kind of tracked item (keywords, competitors) need. */
+interface TrackedKind<Item, Create, Patch> {
+  noun: "keyword" | "competitor";
+  path: string;
+  list(w: WorkspaceDb): Promise<Item[]>;
+  page(c: ConsoleContext, items: Item[], failed?: Failed): Response | Promise<Response>;
+  /** The API's schema, the form's values as the API's JSON, and the db write the API route makes. */
+  create: {
+    schema: z.ZodType<Create>;
+    input(values: FormValues): unknown;
+    write(w: WorkspaceDb, data: Create): Promise<unknown>;
+  };
+  patch: {
+    schema: z.ZodType<Patch>;
+    input(values: FormValues): unknown;
+    /** Null or undefined: no such item in the workspace. */
+    write(w: WorkspaceDb, id: number, data: Patch): Promise<unknown>;
+  };
+  remove(w: WorkspaceDb, id: number): Promise<boolean>;
+}
+
+/** The page and the add, edit and delete handlers of one kind: a refused form comes back with its errors (400). */
+function trackedHandlers<Item, Create, Patch>(kind: TrackedKind<Item, Create, Patch>) {
+  const refused = async (c: ConsoleContext, w: WorkspaceDb, failed: Failed) => kind.page(c, await kind.list(w), failed);
+  return {
+    page: async (c: ConsoleContext) => kind.page(c, await kind.list(sessionDb(c))),
+    async add(c: ConsoleContext) {
+      const values = await formValues(c);
+      const parsed = kind.create.schema.safeParse(kind.create.input(values));
+      const w = sessionDb(c);
+      const errors = parsed.success
+        ? await attempt(() => kind.create.write(w, parsed.data))
+        : zodFieldErrors(parsed.error);
+      if (errors) return refused(c, w, { target: "new", errors, values });
+      return c.redirect(kind.path, 303);
+    },
+    async edit(c: ConsoleContext) {
+      const id = idOf(c);
+      const values = await formValues(c);
+      const parsed = kind.patch.schema.safeParse(kind.patch.input(values));
+      const w = sessionDb(c);
+      const errors = parsed.success
+        ? await attempt(async () => {
+            if (!(await kind.patch.write(w, id, parsed.data))) throw notFound(kind.noun);
+          })
+        : zodFieldErrors(parsed.error);
+      if (errors) return refused(c, w, { target: id, errors, values });
+      return c.redirect(`${kind.path}#${kind.noun}-${id}`, 303);
+    },
+    async remove(c: ConsoleContext) {
+      if (!(await kind.remove(sessionDb(c), idOf(c)))) throw notFound(kind.noun);
+      return c.redirect(kind.path, 303);
+    },
+  };
 }
 
 // ---- keywords
@@ -163,42 +222,32 @@ function keywordPage(c: ConsoleContext, keywords: KeywordView[], failed?: Failed
   );
 }
 
-export const keywordsPage = async (c: ConsoleContext) => keywordPage(c, await listKeywords(sessionDb(c)));
-
-export async function addKeyword(c: ConsoleContext) {
-  const values = await formValues(c);
-  const parsed = KeywordCreate.safeParse({
-    keyword: values.keyword ?? "",
-    is_ambiguous: checked(values, "is_ambiguous"),
-  });
-  const w = sessionDb(c);
-  const errors = parsed.success ? await attempt(() => createKeyword(w, parsed.data)) : zodFieldErrors(parsed.error);
-  if (errors) return keywordPage(c, await listKeywords(w), { target: "new", errors, values });
-  return c.redirect("/app/keywords", 303);
-}
-
-export async function editKeyword(c: ConsoleContext) {
-  const id = idOf(c);
-  const values = await formValues(c);
-  const parsed = KeywordPatch.safeParse({
-    keyword: values.keyword ?? "",
-    active: checked(values, "active"),
-    is_ambiguous: checked(values, "is_ambiguous"),
-  });
-  const w = sessionDb(c);
-  const errors = parsed.success
-    ? await attempt(async () => {
-        if (!(await updateKeyword(w, id, parsed.data))) throw notFound("keyword");
-      })
-    : zodFieldErrors(parsed.error);
-  if (errors) return keywordPage(c, await listKeywords(w), { target: id, errors, values });
-  return c.redirect(`/app/keywords#keyword-${id}`, 303);
-}
-
-export async function removeKeyword(c: ConsoleContext) {
-  if (!(await deleteKeyword(sessionDb(c), idOf(c)))) throw notFound("keyword");
-  return c.redirect("/app/keywords", 303);
-}
+export const {
+  page: keywordsPage,
+  add: addKeyword,
+  edit: editKeyword,
+  remove: removeKeyword,
+} = trackedHandlers({
+  noun: "keyword",
+  path: "/app/keywords",
+  list: listKeywords,
+  page: keywordPage,
+  create: {
+    schema: KeywordCreate,
+    input: (values) => ({ keyword: values.keyword ?? "", is_ambiguous: checked(values, "is_ambiguous") }),
+    write: createKeyword,
+  },
+  patch: {
+    schema: KeywordPatch,
+    input: (values) => ({
+      keyword: values.keyword ?? "",
+      active: checked(values, "active"),
+      is_ambiguous: checked(values, "is_ambiguous"),
+    }),
+    write: updateKeyword,
+  },
+  remove: deleteKeyword,
+});
 
 // ---- competitors
 
@@ -319,32 +368,21 @@ function competitorPage(c: ConsoleContext, competitors: CompetitorView[], failed
   );
 }
 
-export const competitorsPage = async (c: ConsoleContext) => competitorPage(c, await listCompetitors(sessionDb(c)));
-
-export async function addCompetitor(c: ConsoleContext) {
-  const values = await formValues(c);
-  const parsed = CompetitorCreate.safeParse(competitorInput(values));
-  const w = sessionDb(c);
-  const errors = parsed.success ? await attempt(() => createCompetitor(w, parsed.data)) : zodFieldErrors(parsed.error);
-  if (errors) return competitorPage(c, await listCompetitors(w), { target: "new", errors, values });
-  return c.redirect("/app/competitors", 303);
-}
-
-export async function editCompetitor(c: ConsoleContext) {
-  const id = idOf(c);
-  const values = await formValues(c);
-  const parsed = CompetitorPatch.safeParse({ ...competitorInput(values), active: checked(values, "active") });
-  const w = sessionDb(c);
-  const errors = parsed.success
-    ? await attempt(async () => {
-        if (!(await updateCompetitor(w, id, parsed.data))) throw notFound("competitor");
-      })
-    : zodFieldErrors(parsed.error);
-  if (errors) return competitorPage(c, await listCompetitors(w), { target: id, errors, values });
-  return c.redirect(`/app/competitors#competitor-${id}`, 303);
-}
-
-export async function removeCompetitor(c: ConsoleContext) {
-  if (!(await deleteCompetitor(sessionDb(c), idOf(c)))) throw notFound("competitor");
-  return c.redirect("/app/competitors", 303);
-}
+export const {
+  page: competitorsPage,
+  add: addCompetitor,
+  edit: editCompetitor,
+  remove: removeCompetitor,
+} = trackedHandlers({
+  noun: "competitor",
+  path: "/app/competitors",
+  list: listCompetitors,
+  page: competitorPage,
+  create: { schema: CompetitorCreate, input: competitorInput, write: createCompetitor },
+  patch: {
+    schema: CompetitorPatch,
+    input: (values) => ({ ...competitorInput(values), active: checked(values, "active") }),
+    write: updateCompetitor,
+  },
+  remove: deleteCompetitor,
+});
