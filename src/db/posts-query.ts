@@ -33,12 +33,11 @@ const SORT_COLUMN: Record<PostSort, string> = {
   comments: "p.num_comments",
 };
 
+// matched_keywords and mentioned_competitors are kept on the row by triggers (migration 0061): one row read
+// per post, not its links and their names.
 export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext, p.author, p.url, p.score, p.num_comments,
   p.created_utc, p.permalink, p.is_answered, p.archived, p.skipped, p.priority, p.urgency, p.score_reasons,
-  (SELECT json_group_array(keyword) FROM (SELECT k.keyword FROM post_keywords pk JOIN keywords k ON k.id = pk.keyword_id
-     WHERE pk.post_id = p.id ORDER BY k.keyword)) AS matched_keywords,
-  (SELECT json_group_array(name) FROM (SELECT c.name FROM post_competitors pc JOIN competitors c ON c.id = pc.competitor_id
-     WHERE pc.post_id = p.id ORDER BY c.name)) AS mentioned_competitors`;
+  p.matched_keywords, p.mentioned_competitors`;
 
 /** posts_fts's rowid: the workspace in the high 32 bits, the post id in the low ones (migration 0060). */
 const FTS_WORKSPACE_FACTOR = 2 ** 32;
