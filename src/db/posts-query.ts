@@ -65,7 +65,13 @@ function whereClause(
     // The index's rowid is `workspace_id * 2^32 + post id` (migration 0060): the MATCH reads the workspace's
     // rowid range only, so its cost does not grow with other workspaces' posts.
     from = `posts_fts CROSS JOIN posts p${narrow ? " INDEXED BY posts_id_filters_idx" : ""} ON p.id = (posts_fts.rowid & ${FTS_POST_ID_MASK})`;
-    conditions.push("posts_fts MATCH ?", "posts_fts.rowid >= ?", "posts_fts.rowid <= ?");
+    // CAST: D1 binds a JavaScript number as a REAL, and FTS5 honours a rowid bound only when it is an
+    // INTEGER; given a REAL it walks every workspace's hits and SQLite drops the others' after reading them.
+    conditions.push(
+      "posts_fts MATCH ?",
+      "posts_fts.rowid >= CAST(? AS INTEGER)",
+      "posts_fts.rowid <= CAST(? AS INTEGER)",
+    );
     params.push(f.search, ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
   }
   if (!f.includeArchived) conditions.push("p.archived = 0");
