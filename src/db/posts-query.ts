@@ -184,9 +184,47 @@ function countFrom(from: string, f: PostFilters): string {
   return keywordOnly ? "posts p INDEXED BY posts_id_filters_idx" : from;
 }
 
+/**
+ * Only a keyword, its posts not archived, in date order: the page's ids and the count come from the links
+ * alone, which carry their post's `archived` and `created_utc` (migration 0062), through
+ * post_keywords_keyword_date_idx: one index entry per post, where walking the workspace's date index and
+ * checking each post against the keyword's links read about 100 ÷ the keyword's share of the posts.
+ */
+const keywordLinksOnly = (f: PostFilters) =>
+  f.keywordId !== undefined &&
+  f.search === undefined &&
+  f.subreddit === undefined &&
+  f.priority === undefined &&
+  f.answered === undefined &&
+  f.hasCompetitors === undefined &&
+  !f.includeArchived &&
+  (f.sortBy === undefined || f.sortBy === "date");
+
+function keywordLinksQueries(workspaceId: number, keywordId: number, f: PostFilters, countBound: number): PostsQueries {
+  const links = "FROM post_keywords pk WHERE pk.keyword_id = ? AND pk.workspace_id = ? AND pk.archived = 0";
+  const dir = f.sortOrder === "asc" ? "ASC" : "DESC";
+  const pageIds = `SELECT pk.post_id AS id ${links} ORDER BY pk.created_utc ${dir}, pk.post_id ${dir} LIMIT ? OFFSET ?`;
+  return {
+    page: {
+      // CROSS JOIN keeps the page's 100 ids outside: left to the planner, the workspace check made it walk
+      // the workspace's date index (which gives the ORDER BY for free) and scan the ids once per post.
+      sql: `SELECT ${POST_COLUMNS} FROM (${pageIds}) AS pg CROSS JOIN posts p ON p.id = pg.id WHERE p.workspace_id = ? ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
+      params: [keywordId, workspaceId, f.limit, f.offset, workspaceId],
+    },
+    count: {
+      sql: `SELECT count(*) AS count FROM (SELECT 1 ${links} LIMIT ?)`,
+      params: [keywordId, workspaceId, countBound],
+    },
+    countInPage: false,
+    countBound,
+  };
+}
+
 export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQueries {
-  const { from, where, params } = whereClause(workspaceId, f);
   const countBound = f.offset + f.limit + COUNT_LOOKAHEAD;
+  if (f.keywordId !== undefined && keywordLinksOnly(f))
+    return keywordLinksQueries(workspaceId, f.keywordId, f, countBound);
+  const { from, where, params } = whereClause(workspaceId, f);
   // A search's candidates are its newest hits: FTS5 walks the rowid range backwards and stops at the bound.
   const candidates = f.search !== undefined ? " ORDER BY posts_fts.rowid DESC" : "";
   const count = {

@@ -173,10 +173,17 @@ export const postKeywords = sqliteTable(
     keywordId: integer("keyword_id")
       .notNull()
       .references(() => keywords.id, { onDelete: "cascade" }),
+    /**
+     * The post's `archived` and `created_utc`, kept by triggers (migration 0062) so a keyword's posts are
+     * listed in date order and counted from post_keywords_keyword_date_idx alone. Never written by the code.
+     */
+    archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+    createdUtc: text("created_utc").notNull().default(""),
   },
   (t) => [
     primaryKey({ columns: [t.postId, t.keywordId] }),
     index("post_keywords_keyword_idx").on(t.keywordId, t.postId),
+    index("post_keywords_keyword_date_idx").on(t.keywordId, t.workspaceId, t.archived, t.createdUtc, t.postId),
   ],
 );
 

@@ -215,3 +215,122 @@ describe("the stored names equal the links' names", () => {
     expect(await stored(seeded.id)).toEqual(expected);
   });
 });
+
+// post_keywords.archived / created_utc follow their post (migration 0062): GET /posts?keyword_id lists and
+// counts a keyword's posts from the links alone.
+describe("the links carry their post's archived and created_utc", () => {
+  let lw: TestWorkspace;
+  let kw: number;
+  let x: number, y: number, z: number;
+
+  const linkFields = async () =>
+    (
+      await env.DB.prepare(
+        "SELECT post_id, archived, created_utc FROM post_keywords WHERE keyword_id = ? ORDER BY post_id",
+      )
+        .bind(kw)
+        .all()
+    ).results;
+  const listedIds = async (query = "") => {
+    const res = await callJson(`/api/v1/posts?keyword_id=${kw}${query}`, { key: lw.readKey });
+    expect(res.status).toBe(200);
+    return { ids: (res.body.data as { id: number }[]).map((p) => p.id), count: res.body.count as number };
+  };
+
+  beforeAll(async () => {
+    lw = await createTestWorkspace("link post fields");
+    const post = async (forumId: string, createdUtc: string) =>
+      (
+        await db
+          .insert(schema.posts)
+          .values({
+            workspaceId: lw.id,
+            forumId,
+            subreddit: "SaaS",
+            title: `post ${forumId}`,
+            author: "someone",
+            url: `https://www.reddit.com/r/SaaS/comments/${forumId}/`,
+            permalink: `/r/SaaS/comments/${forumId}/`,
+            createdUtc,
+          })
+          .returning({ id: schema.posts.id })
+          .get()
+      ).id;
+    x = await post("t3_lx", "2026-11-01T10:00:00.000Z");
+    y = await post("t3_ly", "2026-11-03T10:00:00.000Z");
+    z = await post("t3_lz", "2026-11-02T10:00:00.000Z");
+    kw = (await db.insert(schema.keywords).values({ workspaceId: lw.id, keyword: "deliverability" }).returning().get())
+      .id;
+    for (const postId of [x, y, z])
+      await db.insert(schema.postKeywords).values({ workspaceId: lw.id, postId, keywordId: kw }).run();
+  });
+
+  it("a new link takes its post's values; the keyword's posts come in date order", async () => {
+    expect(await linkFields()).toEqual([
+      { post_id: x, archived: 0, created_utc: "2026-11-01T10:00:00.000Z" },
+      { post_id: y, archived: 0, created_utc: "2026-11-03T10:00:00.000Z" },
+      { post_id: z, archived: 0, created_utc: "2026-11-02T10:00:00.000Z" },
+    ]);
+    expect(await listedIds()).toEqual({ ids: [y, z, x], count: 3 });
+    expect(await listedIds("&sort_order=asc")).toEqual({ ids: [x, z, y], count: 3 });
+  });
+
+  it("archiving a post through the API takes it out of the keyword's list and count; unarchiving brings it back", async () => {
+    const archived = await callJson(`/api/v1/posts/${y}`, {
+      method: "PATCH",
+      key: lw.writeKey,
+      body: { archived: true },
+    });
+    expect(archived.status).toBe(200);
+    expect(await listedIds()).toEqual({ ids: [z, x], count: 2 });
+    expect((await listedIds("&include_archived=true")).ids).toEqual([y, z, x]);
+    await callJson(`/api/v1/posts/${y}`, { method: "PATCH", key: lw.writeKey, body: { archived: false } });
+    expect(await listedIds()).toEqual({ ids: [y, z, x], count: 3 });
+  });
+
+  it("a post's new date moves it in the keyword's list; a link moved to another post takes that post's values", async () => {
+    await db.update(schema.posts).set({ createdUtc: "2026-11-04T10:00:00.000Z" }).where(eq(schema.posts.id, x)).run();
+    expect((await listedIds()).ids).toEqual([x, y, z]);
+    await db.update(schema.posts).set({ archived: true }).where(eq(schema.posts.id, z)).run();
+    const other = (
+      await db
+        .insert(schema.posts)
+        .values({
+          workspaceId: lw.id,
+          forumId: "t3_lw",
+          subreddit: "SaaS",
+          title: "post t3_lw",
+          author: "someone",
+          url: "https://www.reddit.com/r/SaaS/comments/t3_lw/",
+          permalink: "/r/SaaS/comments/t3_lw/",
+          createdUtc: "2026-10-30T10:00:00.000Z",
+        })
+        .returning({ id: schema.posts.id })
+        .get()
+    ).id;
+    await db
+      .update(schema.postKeywords)
+      .set({ postId: other })
+      .where(and(eq(schema.postKeywords.postId, z), eq(schema.postKeywords.keywordId, kw)))
+      .run();
+    expect(await listedIds()).toEqual({ ids: [x, y, other], count: 3 });
+  });
+
+  it("migration 0062's backfill gives every link its post's values", async () => {
+    await env.DB.prepare("UPDATE post_keywords SET archived = 1, created_utc = '' WHERE workspace_id = ?")
+      .bind(lw.id)
+      .run();
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0062_"));
+    const backfill = (migration?.queries ?? []).filter((q) => q.includes("UPDATE `post_keywords` SET"));
+    expect(backfill).toHaveLength(1);
+    for (const q of backfill) await env.DB.prepare(q).run();
+    const { results } = await env.DB.prepare(
+      `SELECT count(*) AS n FROM post_keywords pk JOIN posts p ON p.id = pk.post_id
+       WHERE pk.workspace_id = ? AND (pk.archived IS NOT p.archived OR pk.created_utc IS NOT p.created_utc)`,
+    )
+      .bind(lw.id)
+      .all<{ n: number }>();
+    expect(results[0]!.n).toBe(0);
+    expect(await listedIds()).toEqual({ ids: [x, y, expect.any(Number)], count: 3 });
+  });
+});
