@@ -16,8 +16,10 @@
 //           large workspace, and the small workspace's cases again in a database that holds it alone, to
 //           show a search's cost does not grow with other workspaces' posts.
 // --workspaces 0 skips the many case; --posts 0 skips the single one. The large workspaces are one seeded
-// workspace cloned with INSERT ... SELECT (bulk SQL through `wrangler d1 execute --file`), so seeding
-// 1,000,000 posts takes minutes, not an hour; the seed time is printed.
+// workspace cloned with INSERT ... SELECT (bulk SQL written into the local D1 file with node:sqlite), so
+// seeding 1,000,000 posts takes minutes, not an hour; the seed time is printed. Each database size has
+// its own directory under .bench/read/, so --reuse keeps the 100,000-post state and the 1,000,000-post
+// one side by side.
 // Only 127.0.0.1 is contacted; every loop is bounded by --samples.
 import fs from "node:fs";
 import path from "node:path";
@@ -28,7 +30,7 @@ import { ROOT } from "../scripts/lib/paths.mjs";
 import { progress } from "../scripts/lib/progress.mjs";
 import { withSeeder } from "../scripts/lib/seed-runner.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
-import { executeLocalFile, queryLocalFile } from "../scripts/lib/wrangler.mjs";
+import { queryLocalFile } from "../scripts/lib/wrangler.mjs";
 import { buildPostsQueries } from "../src/db/posts-query.ts";
 
 const USAGE = `usage: npm run bench:read [-- options]
@@ -40,6 +42,7 @@ const USAGE = `usage: npm run bench:read [-- options]
   --samples N     timed requests per case and side, after 5 warm-up requests (default 60)
   --port N        port of the service's wrangler dev; the bare Worker listens on N+1 (default 8810)
   --reuse         reuse the databases in .bench/read/ seeded by an earlier run with the same sizes
+                  (each size has its own directory: the 100,000 and the 1,000,000-post states coexist)
   --explain       also print workerd's query plan of each case's statements`;
 
 const BENCH_DIR = path.join(ROOT, ".bench", "read");
@@ -210,124 +213,165 @@ async function keywordIds(dir, workspaceIds) {
 /**
  * Copies the posts of workspace `from` (and their keyword and competitor links, by keyword text and
  * competitor name) into each workspace of `to`, which were seeded with their keywords and no posts.
- * Plain SQL, one INSERT ... SELECT per table and workspace, run by `wrangler d1 execute --file`.
+ * Plain SQL written straight into the local D1 file with node:sqlite (no wrangler is running on it now),
+ * one transaction per workspace; every trigger fires as for any insert (full-text index, has_competitors,
+ * the link names). Through `wrangler d1 execute --file` the same SQL took over 20 minutes for 19 workspaces.
  */
 async function clonePosts(dir, from, to) {
   const columns =
     "forum_id, subreddit, title, selftext, author, url, score, num_comments, created_utc, permalink, is_answered, archived, skipped, priority, urgency, score_reasons";
-  const sql = to.flatMap((ws) => [
-    `INSERT INTO posts (workspace_id, ${columns}) SELECT ${ws}, ${columns} FROM posts WHERE workspace_id = ${from} ORDER BY id;`,
-    `INSERT INTO post_keywords (workspace_id, post_id, keyword_id) SELECT ${ws}, np.id, nk.id FROM post_keywords pk
-       JOIN posts op ON op.id = pk.post_id JOIN posts np ON np.workspace_id = ${ws} AND np.forum_id = op.forum_id
-       JOIN keywords ok ON ok.id = pk.keyword_id JOIN keywords nk ON nk.workspace_id = ${ws} AND nk.keyword = ok.keyword
-       WHERE pk.workspace_id = ${from};`,
-    `INSERT INTO post_competitors (workspace_id, post_id, competitor_id) SELECT ${ws}, np.id, nc.id FROM post_competitors pc
-       JOIN posts op ON op.id = pc.post_id JOIN posts np ON np.workspace_id = ${ws} AND np.forum_id = op.forum_id
-       JOIN competitors oc ON oc.id = pc.competitor_id JOIN competitors nc ON nc.workspace_id = ${ws} AND nc.name = oc.name
-       WHERE pc.workspace_id = ${from};`,
-  ]);
-  // One file (one transaction) per workspace, so a long clone shows its progress and commits as it goes.
-  const file = path.join(BENCH_DIR, "clone.sql");
-  for (let i = 0; i < to.length; i++) {
-    const started = performance.now();
-    fs.writeFileSync(file, sql.slice(i * 3, i * 3 + 3).join("\n"));
-    await executeLocalFile(file, { persistTo: dir });
-    console.log(
-      `    workspace ${i + 1} of ${to.length} cloned in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
+  const db = await openLocalD1(dir);
+  try {
+    // Old id -> new id of the keywords and competitors (matched by text), and of the posts (by forum id).
+    db.exec(`CREATE TEMP TABLE kmap (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+      CREATE TEMP TABLE cmap (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+      CREATE TEMP TABLE pmap (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);`);
+    const statements = [
+      "DELETE FROM kmap",
+      "DELETE FROM cmap",
+      "DELETE FROM pmap",
+      `INSERT INTO kmap SELECT ok.id, nk.id FROM keywords ok JOIN keywords nk ON nk.keyword = ok.keyword
+         WHERE ok.workspace_id = ${from} AND nk.workspace_id = :ws`,
+      `INSERT INTO cmap SELECT oc.id, nc.id FROM competitors oc JOIN competitors nc ON nc.name = oc.name
+         WHERE oc.workspace_id = ${from} AND nc.workspace_id = :ws`,
+      `INSERT INTO posts (workspace_id, ${columns}) SELECT :ws, ${columns} FROM posts WHERE workspace_id = ${from} ORDER BY id`,
+      `INSERT INTO pmap SELECT op.id, np.id FROM posts op JOIN posts np ON np.workspace_id = :ws AND np.forum_id = op.forum_id
+         WHERE op.workspace_id = ${from}`,
+      `INSERT INTO post_keywords (workspace_id, post_id, keyword_id) SELECT :ws, pmap.new, kmap.new FROM post_keywords pk
+         JOIN pmap ON pmap.old = pk.post_id JOIN kmap ON kmap.old = pk.keyword_id WHERE pk.workspace_id = ${from}`,
+      `INSERT INTO post_competitors (workspace_id, post_id, competitor_id) SELECT :ws, pmap.new, cmap.new FROM post_competitors pc
+         JOIN pmap ON pmap.old = pc.post_id JOIN cmap ON cmap.old = pc.competitor_id WHERE pc.workspace_id = ${from}`,
+    ].map((sql) => db.prepare(sql));
+    for (let i = 0; i < to.length; i++) {
+      const started = performance.now();
+      db.exec("BEGIN");
+      try {
+        for (const statement of statements)
+          statement.run(...(statement.sourceSQL.includes(":ws") ? [{ ws: to[i] }] : []));
+        db.exec("COMMIT");
+      } catch (err) {
+        db.exec("ROLLBACK");
+        throw err;
+      }
+      console.log(
+        `    workspace ${i + 1} of ${to.length} cloned in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+  } finally {
+    db.close();
   }
-  fs.rmSync(file);
+}
+
+/** The databases a run needs, each in a directory named after its sizes, so --reuse keeps one while another is built. */
+const singleDir = (posts) => path.join(BENCH_DIR, `single-${posts}`);
+const manyDir = ({ workspaces, wsPosts, small }) => path.join(BENCH_DIR, `many-${workspaces}x${wsPosts}-small${small}`);
+
+/** The targets saved beside a database by the run that seeded it, when --reuse may use them. */
+function reusable(dir, reuse) {
+  const manifest = path.join(dir, "targets.json");
+  if (reuse && fs.existsSync(manifest)) return JSON.parse(fs.readFileSync(manifest, "utf8"));
+  fs.rmSync(dir, { recursive: true, force: true });
+  return undefined;
 }
 
 /** Seeds (or reuses) the databases; returns the targets to run cases against. */
 async function prepare({ posts, workspaces, wsPosts, small, reuse }) {
-  const manifest = path.join(BENCH_DIR, "manifest.json");
-  const sizes = { posts, workspaces, wsPosts, small };
-  if (reuse && fs.existsSync(manifest)) {
-    const saved = JSON.parse(fs.readFileSync(manifest, "utf8"));
-    if (JSON.stringify(saved.sizes) === JSON.stringify(sizes)) {
-      console.log(`reusing the databases in ${path.relative(ROOT, BENCH_DIR)}`);
-      for (const dir of new Set(saved.targets.map((t) => t.dir)))
-        if (await ensureLocalDatabase(dir)) console.log(`applied the migrations ${path.relative(ROOT, dir)} lacked`);
-      return saved.targets;
-    }
-  }
-  fs.rmSync(BENCH_DIR, { recursive: true, force: true });
-  fs.mkdirSync(BENCH_DIR, { recursive: true });
   const keysPerTarget = CASES.length;
   const targets = [];
+  const reused = async (dir, saved) => {
+    console.log(`reusing ${path.relative(ROOT, dir)}`);
+    for (const db of new Set(saved.map((t) => t.dir)))
+      if (await ensureLocalDatabase(db)) console.log(`  applied the migrations ${path.relative(ROOT, db)} lacked`);
+    targets.push(...saved);
+  };
   if (posts > 0) {
-    const dir = path.join(BENCH_DIR, "single");
-    console.log(`seeding one workspace of ${posts} posts ...`);
-    const started = performance.now();
-    const seeded = await seeding(dir, (s) => seedOne(s, "Read benchmark", posts, keysPerTarget));
-    console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const ids = await keywordIds(dir, [seeded.workspace_id]);
-    targets.push({
-      label: `single: 1 workspace, ${posts} posts`,
-      dir,
-      workspaceId: seeded.workspace_id,
-      keywordId: ids[seeded.workspace_id],
-      keys: seeded.keys.slice(2),
-      many: false,
-    });
+    const dir = singleDir(posts);
+    const saved = reusable(dir, reuse);
+    if (saved) await reused(dir, saved);
+    else {
+      console.log(`seeding one workspace of ${posts} posts ...`);
+      const started = performance.now();
+      const seeded = await seeding(dir, (s) => seedOne(s, "Read benchmark", posts, keysPerTarget));
+      console.log(`  seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      const ids = await keywordIds(dir, [seeded.workspace_id]);
+      const built = [
+        {
+          label: `single: 1 workspace, ${posts} posts`,
+          dir,
+          workspaceId: seeded.workspace_id,
+          keywordId: ids[seeded.workspace_id],
+          keys: seeded.keys.slice(2),
+          many: false,
+        },
+      ];
+      fs.writeFileSync(path.join(dir, "targets.json"), JSON.stringify(built));
+      targets.push(...built);
+    }
   }
   if (workspaces > 0) {
-    // The small workspace alone, then the same small workspace among the large ones.
-    const aloneDir = path.join(BENCH_DIR, "small-alone");
-    console.log(`seeding the small workspace (${small} posts) alone ...`);
-    const alone = await seeding(aloneDir, (s) => seedOne(s, "Small", small, keysPerTarget, SEED + 1));
-    const manyDir = path.join(BENCH_DIR, "many");
-    const total = small + workspaces * wsPosts;
-    console.log(`seeding ${workspaces} x ${wsPosts} posts + ${small} (${total} posts) ...`);
-    const started = performance.now();
-    const seeded = await seeding(manyDir, async (s) => {
-      const smallWs = await seedOne(s, "Small", small, keysPerTarget, SEED + 1);
-      const large = await seedOne(s, "Large 1", wsPosts, keysPerTarget);
-      const empties = [];
-      for (let i = 2; i <= workspaces; i++) empties.push((await seedOne(s, `Large ${i}`, 0, 0)).workspace_id);
-      return { smallWs, large, empties };
-    });
-    const seededSeconds = (performance.now() - started) / 1000;
-    console.log(`  seeder (small + 1 large + ${workspaces - 1} empty workspaces): ${seededSeconds.toFixed(1)} s`);
-    if (seeded.empties.length > 0) {
-      const cloneStarted = performance.now();
-      await clonePosts(manyDir, seeded.large.workspace_id, seeded.empties);
-      const cloneSeconds = (performance.now() - cloneStarted) / 1000;
-      console.log(`  cloned ${seeded.empties.length} x ${wsPosts} posts with bulk SQL: ${cloneSeconds.toFixed(1)} s`);
-    }
-    console.log(`  seed time of the ${total}-post database: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const aloneIds = await keywordIds(aloneDir, [alone.workspace_id]);
-    const manyIds = await keywordIds(manyDir, [seeded.smallWs.workspace_id, seeded.large.workspace_id]);
-    targets.push(
-      {
-        label: `small workspace (${small} posts) alone in its database`,
-        dir: aloneDir,
-        workspaceId: alone.workspace_id,
-        keywordId: aloneIds[alone.workspace_id],
-        keys: alone.keys.slice(2),
-        many: true,
-      },
-      {
-        label: `small workspace (${small} posts) in the ${total}-post database`,
-        dir: manyDir,
-        workspaceId: seeded.smallWs.workspace_id,
-        keywordId: manyIds[seeded.smallWs.workspace_id],
-        keys: seeded.smallWs.keys.slice(2),
-        many: true,
-      },
-      {
-        label: `large workspace (${wsPosts} posts) in the ${total}-post database`,
-        dir: manyDir,
-        workspaceId: seeded.large.workspace_id,
-        keywordId: manyIds[seeded.large.workspace_id],
-        keys: seeded.large.keys.slice(2),
-        many: true,
-      },
-    );
+    // The small workspace alone, then the same small workspace among the large ones; one directory.
+    const dir = manyDir({ workspaces, wsPosts, small });
+    const saved = reusable(dir, reuse);
+    if (saved) await reused(dir, saved);
+    else targets.push(...(await seedMany(dir, { workspaces, wsPosts, small, keysPerTarget })));
   }
-  fs.writeFileSync(manifest, JSON.stringify({ sizes, targets }));
   return targets;
+}
+
+async function seedMany(dir, { workspaces, wsPosts, small, keysPerTarget }) {
+  const aloneDir = path.join(dir, "small-alone");
+  const manyDbDir = path.join(dir, "many");
+  console.log(`seeding the small workspace (${small} posts) alone ...`);
+  const alone = await seeding(aloneDir, (s) => seedOne(s, "Small", small, keysPerTarget, SEED + 1));
+  const total = small + workspaces * wsPosts;
+  console.log(`seeding ${workspaces} x ${wsPosts} posts + ${small} (${total} posts) ...`);
+  const started = performance.now();
+  const seeded = await seeding(manyDbDir, async (s) => {
+    const smallWs = await seedOne(s, "Small", small, keysPerTarget, SEED + 1);
+    const large = await seedOne(s, "Large 1", wsPosts, keysPerTarget);
+    const empties = [];
+    for (let i = 2; i <= workspaces; i++) empties.push((await seedOne(s, `Large ${i}`, 0, 0)).workspace_id);
+    return { smallWs, large, empties };
+  });
+  const seededSeconds = (performance.now() - started) / 1000;
+  console.log(`  seeder (small + 1 large + ${workspaces - 1} empty workspaces): ${seededSeconds.toFixed(1)} s`);
+  if (seeded.empties.length > 0) {
+    const cloneStarted = performance.now();
+    await clonePosts(manyDbDir, seeded.large.workspace_id, seeded.empties);
+    const cloneSeconds = (performance.now() - cloneStarted) / 1000;
+    console.log(`  cloned ${seeded.empties.length} x ${wsPosts} posts with bulk SQL: ${cloneSeconds.toFixed(1)} s`);
+  }
+  console.log(`  seed time of the ${total}-post database: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const aloneIds = await keywordIds(aloneDir, [alone.workspace_id]);
+  const manyIds = await keywordIds(manyDbDir, [seeded.smallWs.workspace_id, seeded.large.workspace_id]);
+  const built = [
+    {
+      label: `small workspace (${small} posts) alone in its database`,
+      dir: aloneDir,
+      workspaceId: alone.workspace_id,
+      keywordId: aloneIds[alone.workspace_id],
+      keys: alone.keys.slice(2),
+      many: true,
+    },
+    {
+      label: `small workspace (${small} posts) in the ${total}-post database`,
+      dir: manyDbDir,
+      workspaceId: seeded.smallWs.workspace_id,
+      keywordId: manyIds[seeded.smallWs.workspace_id],
+      keys: seeded.smallWs.keys.slice(2),
+      many: true,
+    },
+    {
+      label: `large workspace (${wsPosts} posts) in the ${total}-post database`,
+      dir: manyDbDir,
+      workspaceId: seeded.large.workspace_id,
+      keywordId: manyIds[seeded.large.workspace_id],
+      keys: seeded.large.keys.slice(2),
+      many: true,
+    },
+  ];
+  fs.writeFileSync(path.join(dir, "targets.json"), JSON.stringify(built));
+  return built;
 }
 
 /** The cases of one target, with the filters the route derives and the statements it runs. */
@@ -347,6 +391,7 @@ function casesOf(target) {
 }
 
 async function explain(target, cases) {
+  fs.mkdirSync(BENCH_DIR, { recursive: true });
   const file = path.join(BENCH_DIR, "plans.sql");
   const all = cases.flatMap((c) => c.statements);
   fs.writeFileSync(file, all.map((s) => `EXPLAIN QUERY PLAN ${inlined(s)};`).join("\n"));

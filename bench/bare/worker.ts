@@ -4,7 +4,7 @@
 // (`meta.rows_read`, summed over the batch), which the service never exposes.
 //
 // GET /posts?ws=<workspace id>&f=<PostFilters as JSON>  ->  {rows, count, rows_read, rows_returned}
-// GET /sql?q=<one statement>  ->  {rows_read, rows}
+// GET /sql?q=<one statement>[&p=<its parameters as a JSON array>]  ->  {rows_read, rows}
 import { boundedCount, buildPostsQueries, type PostFilters } from "../../src/db/posts-query";
 
 interface Env {
@@ -17,7 +17,10 @@ export default {
     if (url.pathname === "/") return new Response("ok");
     if (url.pathname === "/sql") {
       // One ad-hoc statement and what it read (for studying a query's cost while tuning it).
-      const r = await env.DB.prepare(url.searchParams.get("q") ?? "").all();
+      const params = JSON.parse(url.searchParams.get("p") ?? "[]") as (string | number)[];
+      const r = await env.DB.prepare(url.searchParams.get("q") ?? "")
+        .bind(...params)
+        .all();
       return Response.json({ rows_read: r.meta.rows_read, rows: r.results });
     }
     if (url.pathname !== "/posts") return new Response("not found", { status: 404 });

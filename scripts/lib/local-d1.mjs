@@ -1,19 +1,41 @@
 // Direct access to the local D1 database file that wrangler/miniflare keeps under <persist>/v3/d1/.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { unstable_readConfig } from "wrangler";
 import { DEFAULT_PERSIST_DIR, ROOT } from "./paths.mjs";
 import { applyLocalMigrations } from "./wrangler.mjs";
 
-/** The SQLite file of the DB binding (miniflare names it after a hash; metadata.sqlite is its own). */
-function localD1File(persistTo = DEFAULT_PERSIST_DIR) {
-  const dir = path.join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
-  const files = fs.existsSync(dir)
-    ? fs.readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
-    : [];
-  if (files.length === 0) return undefined;
-  // Only one database is bound; if an old database id left a second file behind, the newest is ours.
-  const newest = files.map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
-  return newest;
+/** The Durable Object class miniflare keeps local D1 databases in (its uniqueKey is "miniflare-" + this). */
+const D1_OBJECT_CLASS = "D1DatabaseObject";
+
+/**
+ * The file name workerd gives the local Durable Object named `name` of the namespace `uniqueKey`: the id
+ * from idFromName, in hex. Miniflare names each D1 database's object after the binding's database_id, so
+ * the file is known from wrangler.toml, whatever other databases (DB_SHARD_1, an old id) sit beside it.
+ * How workerd derives a local id (server.c++, its actor id factory): the key is SHA-256(uniqueKey); the
+ * first 16 bytes are HMAC-SHA-256(key, name), the next 16 the HMAC of those 16 bytes.
+ */
+export function localObjectFileName(uniqueKey, name) {
+  const key = crypto.createHash("sha256").update(uniqueKey).digest();
+  const head = crypto.createHmac("sha256", key).update(name).digest().subarray(0, 16);
+  const tail = crypto.createHmac("sha256", key).update(head).digest().subarray(0, 16);
+  return `${Buffer.concat([head, tail]).toString("hex")}.sqlite`;
+}
+
+/** The database_id of wrangler.toml's D1 binding `binding` (DB unless told). */
+function databaseIdOf(binding) {
+  const config = unstable_readConfig({ config: path.join(ROOT, "wrangler.toml") });
+  const db = config.d1_databases.find((d) => d.binding === binding);
+  if (!db?.database_id) throw new Error(`wrangler.toml has no D1 binding named ${binding} with a database_id`);
+  return db.database_id;
+}
+
+/** The SQLite file of the D1 binding `binding` (default DB) under `persistTo`, or undefined before it exists. */
+function localD1File(persistTo = DEFAULT_PERSIST_DIR, binding = "DB") {
+  const dir = path.join(persistTo, "v3", "d1", `miniflare-${D1_OBJECT_CLASS}`);
+  const file = path.join(dir, localObjectFileName(`miniflare-${D1_OBJECT_CLASS}`, databaseIdOf(binding)));
+  return fs.existsSync(file) ? file : undefined;
 }
 
 /** node:sqlite, without its one-time "experimental" warning on stderr. */
@@ -26,11 +48,15 @@ async function loadSqlite() {
   return import("node:sqlite");
 }
 
-/** Opens the local D1 file (migrations must have been applied, so the file exists). */
-export async function openLocalD1(persistTo, { readOnly = false } = {}) {
-  const file = localD1File(persistTo);
+/**
+ * Opens the local D1 file of `binding` (default DB; migrations must have been applied, so the file exists).
+ */
+export async function openLocalD1(persistTo, { readOnly = false, binding = "DB" } = {}) {
+  const file = localD1File(persistTo, binding);
   if (!file)
-    throw new Error(`no local D1 database under ${persistTo ?? DEFAULT_PERSIST_DIR}; apply the migrations first`);
+    throw new Error(
+      `no local D1 database of ${binding} under ${persistTo ?? DEFAULT_PERSIST_DIR}; apply the migrations first`,
+    );
   const { DatabaseSync } = await loadSqlite();
   const db = new DatabaseSync(file, { readOnly });
   db.exec("PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");

@@ -33,12 +33,11 @@ const SORT_COLUMN: Record<PostSort, string> = {
   comments: "p.num_comments",
 };
 
+// matched_keywords and mentioned_competitors are kept on the row by triggers (migration 0061): one row read
+// per post, not its links and their names.
 export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext, p.author, p.url, p.score, p.num_comments,
   p.created_utc, p.permalink, p.is_answered, p.archived, p.skipped, p.priority, p.urgency, p.score_reasons,
-  (SELECT json_group_array(keyword) FROM (SELECT k.keyword FROM post_keywords pk JOIN keywords k ON k.id = pk.keyword_id
-     WHERE pk.post_id = p.id ORDER BY k.keyword)) AS matched_keywords,
-  (SELECT json_group_array(name) FROM (SELECT c.name FROM post_competitors pc JOIN competitors c ON c.id = pc.competitor_id
-     WHERE pc.post_id = p.id ORDER BY c.name)) AS mentioned_competitors`;
+  p.matched_keywords, p.mentioned_competitors`;
 
 /** posts_fts's rowid: the workspace in the high 32 bits, the post id in the low ones (migration 0060). */
 const FTS_WORKSPACE_FACTOR = 2 ** 32;
@@ -66,7 +65,13 @@ function whereClause(
     // The index's rowid is `workspace_id * 2^32 + post id` (migration 0060): the MATCH reads the workspace's
     // rowid range only, so its cost does not grow with other workspaces' posts.
     from = `posts_fts CROSS JOIN posts p${narrow ? " INDEXED BY posts_id_filters_idx" : ""} ON p.id = (posts_fts.rowid & ${FTS_POST_ID_MASK})`;
-    conditions.push("posts_fts MATCH ?", "posts_fts.rowid >= ?", "posts_fts.rowid <= ?");
+    // CAST: D1 binds a JavaScript number as a REAL, and FTS5 honours a rowid bound only when it is an
+    // INTEGER; given a REAL it walks every workspace's hits and SQLite drops the others' after reading them.
+    conditions.push(
+      "posts_fts MATCH ?",
+      "posts_fts.rowid >= CAST(? AS INTEGER)",
+      "posts_fts.rowid <= CAST(? AS INTEGER)",
+    );
     params.push(f.search, ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
   }
   if (!f.includeArchived) conditions.push("p.archived = 0");
@@ -179,9 +184,47 @@ function countFrom(from: string, f: PostFilters): string {
   return keywordOnly ? "posts p INDEXED BY posts_id_filters_idx" : from;
 }
 
+/**
+ * Only a keyword, its posts not archived, in date order: the page's ids and the count come from the links
+ * alone, which carry their post's `archived` and `created_utc` (migration 0062), through
+ * post_keywords_keyword_date_idx: one index entry per post, where walking the workspace's date index and
+ * checking each post against the keyword's links read about 100 ÷ the keyword's share of the posts.
+ */
+const keywordLinksOnly = (f: PostFilters) =>
+  f.keywordId !== undefined &&
+  f.search === undefined &&
+  f.subreddit === undefined &&
+  f.priority === undefined &&
+  f.answered === undefined &&
+  f.hasCompetitors === undefined &&
+  !f.includeArchived &&
+  (f.sortBy === undefined || f.sortBy === "date");
+
+function keywordLinksQueries(workspaceId: number, keywordId: number, f: PostFilters, countBound: number): PostsQueries {
+  const links = "FROM post_keywords pk WHERE pk.keyword_id = ? AND pk.workspace_id = ? AND pk.archived = 0";
+  const dir = f.sortOrder === "asc" ? "ASC" : "DESC";
+  const pageIds = `SELECT pk.post_id AS id ${links} ORDER BY pk.created_utc ${dir}, pk.post_id ${dir} LIMIT ? OFFSET ?`;
+  return {
+    page: {
+      // CROSS JOIN keeps the page's 100 ids outside: left to the planner, the workspace check made it walk
+      // the workspace's date index (which gives the ORDER BY for free) and scan the ids once per post.
+      sql: `SELECT ${POST_COLUMNS} FROM (${pageIds}) AS pg CROSS JOIN posts p ON p.id = pg.id WHERE p.workspace_id = ? ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
+      params: [keywordId, workspaceId, f.limit, f.offset, workspaceId],
+    },
+    count: {
+      sql: `SELECT count(*) AS count FROM (SELECT 1 ${links} LIMIT ?)`,
+      params: [keywordId, workspaceId, countBound],
+    },
+    countInPage: false,
+    countBound,
+  };
+}
+
 export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQueries {
-  const { from, where, params } = whereClause(workspaceId, f);
   const countBound = f.offset + f.limit + COUNT_LOOKAHEAD;
+  if (f.keywordId !== undefined && keywordLinksOnly(f))
+    return keywordLinksQueries(workspaceId, f.keywordId, f, countBound);
+  const { from, where, params } = whereClause(workspaceId, f);
   // A search's candidates are its newest hits: FTS5 walks the rowid range backwards and stops at the bound.
   const candidates = f.search !== undefined ? " ORDER BY posts_fts.rowid DESC" : "";
   const count = {

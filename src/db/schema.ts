@@ -117,6 +117,13 @@ export const posts = sqliteTable(
      * 0004), so the has_competitors filter and its count read an index instead of probing per post.
      */
     hasCompetitors: integer("has_competitors", { mode: "boolean" }).notNull().default(false),
+    /**
+     * The names of the post's matched keywords and mentioned competitors, JSON arrays sorted by name, kept by
+     * triggers on the links and on keyword / competitor renames (migration 0061), so a page of posts reads
+     * one row per post instead of its links and their names. Never written by the code.
+     */
+    matchedKeywords: text("matched_keywords").notNull().default(sql`'[]'`),
+    mentionedCompetitors: text("mentioned_competitors").notNull().default(sql`'[]'`),
     /** Why the post got its priority and urgency (monitoring score reasons), JSON array of strings. */
     scoreReasons: text("score_reasons", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     createdAt: text("created_at").notNull().default(now),
@@ -166,10 +173,17 @@ export const postKeywords = sqliteTable(
     keywordId: integer("keyword_id")
       .notNull()
       .references(() => keywords.id, { onDelete: "cascade" }),
+    /**
+     * The post's `archived` and `created_utc`, kept by triggers (migration 0062) so a keyword's posts are
+     * listed in date order and counted from post_keywords_keyword_date_idx alone. Never written by the code.
+     */
+    archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+    createdUtc: text("created_utc").notNull().default(""),
   },
   (t) => [
     primaryKey({ columns: [t.postId, t.keywordId] }),
     index("post_keywords_keyword_idx").on(t.keywordId, t.postId),
+    index("post_keywords_keyword_date_idx").on(t.keywordId, t.workspaceId, t.archived, t.createdUtc, t.postId),
   ],
 );
 

@@ -37,7 +37,13 @@ describe("GET /posts statements use indexes", () => {
     ["has_competitors", { hasCompetitors: false }, /posts_ws_(competitors|flags)_idx/],
     ["subreddit (NOCASE)", { subreddit: "saas" }, /posts_ws_subreddit_nocase_idx \(workspace_id=\? AND subreddit=\?/],
     ["include_archived", { includeArchived: true }, /posts_ws_all_date_idx/],
-    ["keyword", { keywordId: 7 }, /post_keywords_keyword_idx \(keyword_id=\?\)/],
+    // Only a keyword, not archived, by date: page and count from the links' own index (migration 0062).
+    [
+      "keyword",
+      { keywordId: 7 },
+      /COVERING INDEX post_keywords_keyword_date_idx \(keyword_id=\? AND workspace_id=\? AND archived=\?\)/,
+    ],
+    ["keyword, by score", { keywordId: 7, sortBy: "score" }, /post_keywords_keyword_idx \(keyword_id=\?\)/],
     [
       "two filters",
       { priority: "high", hasCompetitors: true },
@@ -53,6 +59,18 @@ describe("GET /posts statements use indexes", () => {
     expect(page.join(" | ")).toMatch(/USING (COVERING )?INDEX/);
   });
 
+  it("a keyword's page takes its ids from the links' index, then reads those posts by primary key", async () => {
+    for (const filters of [{ keywordId: 7 }, { keywordId: 7, sortOrder: "asc" as const, offset: 300 }]) {
+      const { page } = await plans(filters);
+      const links = page.findIndex((s) => s.includes("COVERING INDEX post_keywords_keyword_date_idx"));
+      const rows = page.indexOf("SEARCH p USING INTEGER PRIMARY KEY (rowid=?)");
+      expect(links).toBeGreaterThanOrEqual(0);
+      expect(rows).toBeGreaterThan(links);
+      // Never a walk of the workspace's posts (it would scan the page's ids once per post).
+      expect(page.join(" | ")).not.toMatch(/SEARCH p USING (COVERING )?INDEX posts_ws_/);
+    }
+  });
+
   it("the count of one keyword's posts reads the narrow id index, not the rows, whatever the index order", async () => {
     // Without statistics SQLite rates this index and the rows' primary key alike and takes the first it
     // finds; rebuilt (as an index repair or a restore would), the index comes last and the rows won.
@@ -60,7 +78,11 @@ describe("GET /posts statements use indexes", () => {
       env.DB.prepare("DROP INDEX posts_id_filters_idx"),
       env.DB.prepare("CREATE INDEX posts_id_filters_idx ON posts (id, workspace_id, archived, created_utc)"),
     ]);
-    for (const filters of [{ keywordId: 7 }, { keywordId: 7, includeArchived: true }]) {
+    // (Only a keyword, not archived, by date is counted from the links alone: the cases above.)
+    for (const filters of [
+      { keywordId: 7, sortBy: "score" as const },
+      { keywordId: 7, includeArchived: true },
+    ]) {
       const { count } = await plans(filters);
       expect(count.join(" | ")).toMatch(/COVERING INDEX posts_id_filters_idx \(id=\?/);
       expect(count.join(" | ")).not.toMatch(/SEARCH p USING INTEGER PRIMARY KEY/);
