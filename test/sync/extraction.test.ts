@@ -258,6 +258,17 @@ describe("the HTML tree", () => {
     expect(findFirst(root, "p")?.attrs.title).toBe("<¬ x");
   });
 
+  it("decodes references in text and RCDATA (title), not in raw-text elements (xmp, script)", () => {
+    const { root, jsonLd } = parseHtml(
+      `<title>A &amp; B</title><p>x &lt; y &amp;&amp; a&#x263A;b&notin;</p><xmp>&amp;lt;</xmp>` +
+        `<script type="application/ld+json">{"name":"A &amp; B"}</script>`,
+    );
+    expect(textContent(findFirst(root, "title")!)).toBe("A & B");
+    expect(textContent(findFirst(root, "p")!)).toBe("x < y && a☺b∉");
+    expect(textContent(findFirst(root, "xmp")!)).toBe("&amp;lt;");
+    expect(jsonLd).toEqual(['{"name":"A &amp; B"}']);
+  });
+
   it("forgets a cached comma count when the text under a node changes", () => {
     const { root } = parseHtml("<div><p>one, two</p></div>");
     const div = findFirst(root, "div")!;

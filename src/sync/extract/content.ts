@@ -4,6 +4,7 @@
 // modes have converged on; when a pass finds too little text it is retried with the filters relaxed.
 import {
   commaCount,
+  createElement,
   descendants,
   type ElementNode,
   findAll,
@@ -233,7 +234,7 @@ function ancestors(el: ElementNode, maxDepth: number): ElementNode[] {
 }
 
 function newElement(tag: string, parent: ElementNode | null, children: TreeNode[] = []): ElementNode {
-  const el: ElementNode = { tag, attrs: {}, children, parent };
+  const el = createElement(tag, {}, parent, children);
   for (const child of children) if (isElement(child)) child.parent = el;
   return el;
 }

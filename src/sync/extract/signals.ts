@@ -108,8 +108,6 @@ export const BOILERPLATE_ROLES = new Set([
   "search",
 ]);
 
-const wordCache = new WeakMap<ElementNode, string[]>();
-
 /** The words of a class or id value. */
 export function attributeWords(value: string | undefined): string[] {
   if (!value) return [];
@@ -128,12 +126,12 @@ export function idWords(el: ElementNode): string[] {
 
 /** The words of an element's class and id. */
 export function elementWords(el: ElementNode): string[] {
-  let words = wordCache.get(el);
+  let words = el.words;
   if (!words) {
     // An id of more than four words is a slug of the element's own text (a heading's anchor,
     // "sharing-with-a-single-developer"), not the name of a page part.
     words = [...attributeWords(el.attrs.class), ...idWords(el)];
-    wordCache.set(el, words);
+    el.words = words;
   }
   return words;
 }
