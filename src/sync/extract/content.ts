@@ -659,7 +659,7 @@ function prune(body: ElementNode): void {
 
 function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   markDataTables(content);
-  cleanConditionally(content, "form", flags);
+  cleanConditionally(content, ["form"], flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
@@ -669,7 +669,7 @@ function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   cleanMatching(content, (el) => /related/i.test(matchString(el)) && linkDensity(el) > 0.5);
   // "About the author" boxes: a bio is not the article.
   cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
-  for (const tag of ["fieldset", "table", "ul", "div"]) cleanConditionally(content, tag, flags);
+  cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags);
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
@@ -700,17 +700,23 @@ function isCommentSection(el: ElementNode): boolean {
 
 function cleanMatching(content: ElementNode, test: (el: ElementNode) => boolean): void {
   const visit = (el: ElementNode) => {
-    const before = el.children.length;
-    el.children = el.children.filter((child) => {
-      if (typeof child === "string") return true;
-      if (test(child)) {
+    const kids = el.children;
+    // A new child list only when something goes (most elements lose nothing).
+    let kept: TreeNode[] | null = null;
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i]!;
+      if (typeof child !== "string" && test(child)) {
         child.parent = null;
-        return false;
+        kept ??= kids.slice(0, i);
+        continue;
       }
-      visit(child);
-      return true;
-    });
-    if (el.children.length !== before) invalidate(el);
+      if (typeof child !== "string") visit(child);
+      kept?.push(child);
+    }
+    if (kept) {
+      el.children = kept;
+      invalidate(el);
+    }
   };
   visit(content);
 }
@@ -779,9 +785,25 @@ function tagVectors(root: ElementNode): Map<ElementNode, Int32Array> {
   return vectors;
 }
 
-function cleanConditionally(content: ElementNode, tag: string, flags: Flags): void {
+/** Conditional cleaning of each tag of `tags` in turn (the tag counts are kept up to date across them). */
+function cleanConditionally(content: ElementNode, tags: string[], flags: Flags): void {
   if (!flags.cleanConditionally) return;
-  const vectors = tagVectors(content);
+  let vectors: Map<ElementNode, Int32Array> | null = null;
+  for (const tag of tags) {
+    const nodes = findAll(content, tag);
+    if (!nodes.length) continue;
+    vectors ??= tagVectors(content);
+    cleanTag(tag, nodes, vectors, content, flags);
+  }
+}
+
+function cleanTag(
+  tag: string,
+  nodes: ElementNode[],
+  vectors: Map<ElementNode, Int32Array>,
+  content: ElementNode,
+  flags: Flags,
+): void {
   const remove = (el: ElementNode) => {
     // The removed subtree no longer counts for its ancestors.
     const vector = vectors.get(el)!.slice();
@@ -794,7 +816,7 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
     removeNode(el);
   };
   // Bottom-up so inner junk goes before its container is judged.
-  const nodes = findAll(content, tag).reverse();
+  nodes.reverse();
   for (const el of nodes) {
     if (!el.parent || el === content || splitParagraphs.has(el)) continue;
     if (tag === "table" && isDataTable(el)) continue;

@@ -162,7 +162,19 @@ export function findFirst(node: ElementNode, tag: string): ElementNode | null {
 }
 
 export function findAll(node: ElementNode, tags: Set<string> | string): ElementNode[] {
-  return descendants(node).filter(typeof tags === "string" ? (el) => el.tag === tags : (el) => tags.has(el.tag));
+  const out: ElementNode[] = [];
+  const one = typeof tags === "string" ? tags : null;
+  const set = typeof tags === "string" ? null : tags;
+  const stack: ElementNode[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    if (current !== node && (one !== null ? current.tag === one : set!.has(current.tag))) out.push(current);
+    for (let i = current.children.length - 1; i >= 0; i--) {
+      const child = current.children[i]!;
+      if (typeof child !== "string") stack.push(child);
+    }
+  }
+  return out;
 }
 
 /** Drops cached text of `el` and every ancestor: call after changing `el.children`. */
