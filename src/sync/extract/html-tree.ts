@@ -3,7 +3,7 @@
 // block, li before li, td before td, ...); we keep only a lean tree of its elements and text, which is what
 // scoring and cleaning walk (measured against htmlparser2's own DOM and parse5 in docs/extraction.md).
 import { decodeHTML, decodeHTMLAttribute } from "entities";
-import { Parser } from "htmlparser2";
+import { Parser, Tokenizer } from "htmlparser2";
 
 export interface ElementNode {
   tag: string;
@@ -69,11 +69,39 @@ const SCRIPTING = new Set(["script", "style"]);
 const RAW_TEXT = new Set(["script", "style", "iframe", "noembed", "noframes", "xmp", "plaintext"]);
 
 /**
+ * htmlparser2's tokenizer, skipping ahead with the string's own search: when it waits for one character
+ * (the "<" that ends a run of text, the quote that ends an attribute value, the "<" that may end a script)
+ * the stock tokenizer steps through the text a character at a time in JavaScript; `indexOf` does the same
+ * search natively. Parsing the readability pages took about a sixth less time. The method and the three
+ * fields it uses are internal to htmlparser2 (pinned at 12.0.0 in package.json); a test parses pages with
+ * both tokenizers and requires the same tree, so an upgrade that changes them is caught.
+ */
+export class FastTokenizer extends Tokenizer {}
+interface TokenizerState {
+  buffer: string;
+  index: number;
+  offset: number;
+}
+const CHARS = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
+Object.defineProperty(FastTokenizer.prototype, "fastForwardTo", {
+  value(this: TokenizerState, c: number): boolean {
+    const at = this.buffer.indexOf(CHARS[c] ?? String.fromCharCode(c), this.index + 1 - this.offset);
+    if (at >= 0) {
+      this.index = at + this.offset;
+      return true;
+    }
+    // As the stock method: the parse loop increments the index once more and stops at the buffer's end.
+    this.index = this.buffer.length + this.offset - 1;
+    return false;
+  },
+});
+
+/**
  * Parses an HTML string into a tree. The tree is built from htmlparser2's callbacks (no intermediate DOM):
  * an HTMLRewriter with a handler on every element costs about 7 µs per callback in workerd, far too slow
  * for a whole page; HTMLRewriter stays where it fits, selecting a few elements out of a page.
  */
-export function parseHtml(html: string): ParsedDocument {
+export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokenizer): ParsedDocument {
   const root = createElement("#document", {}, null);
   const jsonLd: string[] = [];
   let current = root;
@@ -133,7 +161,13 @@ export function parseHtml(html: string): ParsedDocument {
         else children.push(text);
       },
     },
-    { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: false, recognizeCDATA: false },
+    {
+      lowerCaseTags: true,
+      lowerCaseAttributeNames: true,
+      decodeEntities: false,
+      recognizeCDATA: false,
+      Tokenizer: tokenizer,
+    },
   );
   parser.end(html);
   return { root, jsonLd };
