@@ -73,8 +73,11 @@ export function alignedScore(predicted, reference, tokenize = wordTokens) {
 }
 
 const squash = (s) => s.toLowerCase().replace(/\s+/g, " ").trim();
-/** Text as its sequence of WCXB tokens (the word F1's `\w+`), padded so that a match starts and ends on a word. */
-const wordSequence = (s) => ` ${wordTokens(s).join(" ")} `;
+/**
+ * Text as its sequence of WCXB tokens (the word F1's `\w+`), led by a space so that a match starts on a word.
+ * It may end inside one: some snippets are cut in the middle of a word ("But with so many m").
+ */
+const wordSequence = (s) => ` ${wordTokens(s).join(" ")}`;
 
 /**
  * WCXB snippets: how many `with` snippets the text contains and how many `without` snippets it avoids. A
