@@ -247,7 +247,7 @@ const splitParagraphs = new WeakSet<ElementNode>();
  * such paragraphs (a common CMS habit) becomes a `<div>` of paragraphs, so each one counts when scoring.
  */
 function replaceDoubleBreaks(body: ElementNode): void {
-  for (const el of [...descendants(body)]) {
+  for (const el of descendants(body)) {
     if (el.tag === "pre" || el.tag === "code") continue;
     const kids = el.children;
     let hasDouble = false;
@@ -479,12 +479,13 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
   const candidates: ElementNode[] = [];
   for (const el of toScore) {
     if (!el.parent) continue;
-    const text = innerText(el);
-    if (text.length < 25) continue;
+    // The text's length with whitespace runs counted once (cached per element; no string is built).
+    const length = textLength(el);
+    if (length < 25) continue;
     const up = ancestors(el, 5);
     if (!up.length) continue;
     // One for the paragraph, one per comma-separated part, one per 100 characters (up to three).
-    const contentScore = 2 + commaCount(el) + Math.min(Math.floor(text.length / 100), 3);
+    const contentScore = 2 + commaCount(el) + Math.min(Math.floor(length / 100), 3);
     up.forEach((ancestor, level) => {
       if (!scores.has(ancestor)) {
         scores.set(ancestor, initialScore(ancestor, flags));
@@ -644,12 +645,21 @@ function hasMedia(el: ElementNode): boolean {
 /** Drops what is never article content, whatever the flags. */
 function prune(body: ElementNode): void {
   const drop = (el: ElementNode) => {
-    el.children = el.children.filter((child) => {
-      if (typeof child === "string") return true;
-      if (ALWAYS_DROP.has(child.tag)) return false;
-      drop(child);
-      return true;
-    });
+    const kids = el.children;
+    // A new child list only when something goes (most elements lose nothing).
+    let kept: TreeNode[] | null = null;
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i]!;
+      if (typeof child !== "string") {
+        if (ALWAYS_DROP.has(child.tag)) {
+          kept ??= kids.slice(0, i);
+          continue;
+        }
+        drop(child);
+      }
+      kept?.push(child);
+    }
+    if (kept) el.children = kept;
   };
   drop(body);
 }
