@@ -73,13 +73,33 @@ export function alignedScore(predicted, reference, tokenize = wordTokens) {
 }
 
 const squash = (s) => s.toLowerCase().replace(/\s+/g, " ").trim();
+/**
+ * Text as its sequence of WCXB tokens (the word F1's `\w+`), led by a space so that a match starts on a word.
+ * It may end inside one: some snippets are cut in the middle of a word ("But with so many m").
+ */
+const wordSequence = (s) => ` ${wordTokens(s).join(" ")}`;
 
-/** WCXB snippets: how many `with` snippets the text contains and how many `without` snippets it avoids. */
+/**
+ * WCXB snippets: how many `with` snippets the text contains and how many `without` snippets it avoids. A
+ * snippet is found when its words occur in a row in the text's words, tokenized as the word F1 tokenizes
+ * (`\w+`, lowercased): the snippets were written from the annotators' normalized text (straight quotes where
+ * pages have typographic ones, "It's" against "It’s"; some with an undecoded `&#39;`), so a character-exact
+ * search misses snippets that are there. `literal` keeps the character-exact counts (whitespace and case
+ * folded) for comparison with earlier figures.
+ */
 export function snippets(text, withList, withoutList) {
-  const t = squash(text);
-  const found = withList.filter((s) => t.includes(squash(s))).length;
-  const avoided = withoutList.filter((s) => !t.includes(squash(s))).length;
-  return { found, withTotal: withList.length, avoided, withoutTotal: withoutList.length };
+  const t = wordSequence(text);
+  const found = withList.filter((s) => t.includes(wordSequence(s))).length;
+  const avoided = withoutList.filter((s) => !t.includes(wordSequence(s))).length;
+  const literal = squash(text);
+  return {
+    found,
+    withTotal: withList.length,
+    avoided,
+    withoutTotal: withoutList.length,
+    literalFound: withList.filter((s) => literal.includes(squash(s))).length,
+    literalAvoided: withoutList.filter((s) => !literal.includes(squash(s))).length,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { Tokenizer } from "htmlparser2";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   commaCount,
@@ -8,6 +9,7 @@ import {
   invalidate,
   MAX_DEPTH,
   parseHtml,
+  type TreeNode,
   textContent,
 } from "../../src/sync/extract/html-tree";
 import { type Article, type Block, extractArticle, FetchError, fetchArticle } from "../../src/sync/index";
@@ -256,6 +258,33 @@ describe("the HTML tree", () => {
     const { root } = parseHtml(`<a href="/search?a=1&not=2&amp;b=3&copy;">x</a><p title="&lt;&not x">y</p>`);
     expect(findFirst(root, "a")?.attrs.href).toBe("/search?a=1&not=2&b=3©");
     expect(findFirst(root, "p")?.attrs.title).toBe("<¬ x");
+  });
+
+  it("builds the same tree with its fast tokenizer as with htmlparser2's own", () => {
+    const shape = (node: TreeNode): unknown =>
+      typeof node === "string" ? node : [node.tag, node.attrs, node.children.map(shape)];
+    const tricky =
+      `<p title='a "b" &amp; c' data-x=unquoted>text &lt; more<br/>` +
+      `<script>if (a < b && c > d) document.write("</scr" + "ipt>");</script>` +
+      `<style>p > a { color: red }</style><!-- a comment with <p> inside --><textarea>&amp; <b></textarea>` +
+      `<a href="?a=1&not=2">link</a><![CDATA[ x ]]><svg><style>&amp;</style></svg><p>last <i>open <script>never closed`;
+    for (const page of [page001, baseUrlPage, hiddenNodes, parselyPage, socialButtons, tricky]) {
+      const fast = parseHtml(page);
+      const stock = parseHtml(page, Tokenizer);
+      expect(shape(fast.root)).toEqual(shape(stock.root));
+      expect(fast.jsonLd).toEqual(stock.jsonLd);
+    }
+  });
+
+  it("decodes references in text and RCDATA (title), not in raw-text elements (xmp, script)", () => {
+    const { root, jsonLd } = parseHtml(
+      `<title>A &amp; B</title><p>x &lt; y &amp;&amp; a&#x263A;b&notin;</p><xmp>&amp;lt;</xmp>` +
+        `<script type="application/ld+json">{"name":"A &amp; B"}</script>`,
+    );
+    expect(textContent(findFirst(root, "title")!)).toBe("A & B");
+    expect(textContent(findFirst(root, "p")!)).toBe("x < y && a☺b∉");
+    expect(textContent(findFirst(root, "xmp")!)).toBe("&amp;lt;");
+    expect(jsonLd).toEqual(['{"name":"A &amp; B"}']);
   });
 
   it("forgets a cached comma count when the text under a node changes", () => {

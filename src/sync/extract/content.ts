@@ -4,6 +4,7 @@
 // modes have converged on; when a pass finds too little text it is retried with the filters relaxed.
 import {
   commaCount,
+  createElement,
   descendants,
   type ElementNode,
   findAll,
@@ -233,7 +234,7 @@ function ancestors(el: ElementNode, maxDepth: number): ElementNode[] {
 }
 
 function newElement(tag: string, parent: ElementNode | null, children: TreeNode[] = []): ElementNode {
-  const el: ElementNode = { tag, attrs: {}, children, parent };
+  const el = createElement(tag, {}, parent, children);
   for (const child of children) if (isElement(child)) child.parent = el;
   return el;
 }
@@ -246,7 +247,7 @@ const splitParagraphs = new WeakSet<ElementNode>();
  * such paragraphs (a common CMS habit) becomes a `<div>` of paragraphs, so each one counts when scoring.
  */
 function replaceDoubleBreaks(body: ElementNode): void {
-  for (const el of [...descendants(body)]) {
+  for (const el of descendants(body)) {
     if (el.tag === "pre" || el.tag === "code") continue;
     const kids = el.children;
     let hasDouble = false;
@@ -478,12 +479,13 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
   const candidates: ElementNode[] = [];
   for (const el of toScore) {
     if (!el.parent) continue;
-    const text = innerText(el);
-    if (text.length < 25) continue;
+    // The text's length with whitespace runs counted once (cached per element; no string is built).
+    const length = textLength(el);
+    if (length < 25) continue;
     const up = ancestors(el, 5);
     if (!up.length) continue;
     // One for the paragraph, one per comma-separated part, one per 100 characters (up to three).
-    const contentScore = 2 + commaCount(el) + Math.min(Math.floor(text.length / 100), 3);
+    const contentScore = 2 + commaCount(el) + Math.min(Math.floor(length / 100), 3);
     up.forEach((ancestor, level) => {
       if (!scores.has(ancestor)) {
         scores.set(ancestor, initialScore(ancestor, flags));
@@ -643,12 +645,21 @@ function hasMedia(el: ElementNode): boolean {
 /** Drops what is never article content, whatever the flags. */
 function prune(body: ElementNode): void {
   const drop = (el: ElementNode) => {
-    el.children = el.children.filter((child) => {
-      if (typeof child === "string") return true;
-      if (ALWAYS_DROP.has(child.tag)) return false;
-      drop(child);
-      return true;
-    });
+    const kids = el.children;
+    // A new child list only when something goes (most elements lose nothing).
+    let kept: TreeNode[] | null = null;
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i]!;
+      if (typeof child !== "string") {
+        if (ALWAYS_DROP.has(child.tag)) {
+          kept ??= kids.slice(0, i);
+          continue;
+        }
+        drop(child);
+      }
+      kept?.push(child);
+    }
+    if (kept) el.children = kept;
   };
   drop(body);
 }
@@ -658,7 +669,7 @@ function prune(body: ElementNode): void {
 
 function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   markDataTables(content);
-  cleanConditionally(content, "form", flags);
+  cleanConditionally(content, ["form"], flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
@@ -668,7 +679,7 @@ function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   cleanMatching(content, (el) => /related/i.test(matchString(el)) && linkDensity(el) > 0.5);
   // "About the author" boxes: a bio is not the article.
   cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
-  for (const tag of ["fieldset", "table", "ul", "div"]) cleanConditionally(content, tag, flags);
+  cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags);
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
@@ -699,17 +710,23 @@ function isCommentSection(el: ElementNode): boolean {
 
 function cleanMatching(content: ElementNode, test: (el: ElementNode) => boolean): void {
   const visit = (el: ElementNode) => {
-    const before = el.children.length;
-    el.children = el.children.filter((child) => {
-      if (typeof child === "string") return true;
-      if (test(child)) {
+    const kids = el.children;
+    // A new child list only when something goes (most elements lose nothing).
+    let kept: TreeNode[] | null = null;
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i]!;
+      if (typeof child !== "string" && test(child)) {
         child.parent = null;
-        return false;
+        kept ??= kids.slice(0, i);
+        continue;
       }
-      visit(child);
-      return true;
-    });
-    if (el.children.length !== before) invalidate(el);
+      if (typeof child !== "string") visit(child);
+      kept?.push(child);
+    }
+    if (kept) {
+      el.children = kept;
+      invalidate(el);
+    }
   };
   visit(content);
 }
@@ -778,9 +795,25 @@ function tagVectors(root: ElementNode): Map<ElementNode, Int32Array> {
   return vectors;
 }
 
-function cleanConditionally(content: ElementNode, tag: string, flags: Flags): void {
+/** Conditional cleaning of each tag of `tags` in turn (the tag counts are kept up to date across them). */
+function cleanConditionally(content: ElementNode, tags: string[], flags: Flags): void {
   if (!flags.cleanConditionally) return;
-  const vectors = tagVectors(content);
+  let vectors: Map<ElementNode, Int32Array> | null = null;
+  for (const tag of tags) {
+    const nodes = findAll(content, tag);
+    if (!nodes.length) continue;
+    vectors ??= tagVectors(content);
+    cleanTag(tag, nodes, vectors, content, flags);
+  }
+}
+
+function cleanTag(
+  tag: string,
+  nodes: ElementNode[],
+  vectors: Map<ElementNode, Int32Array>,
+  content: ElementNode,
+  flags: Flags,
+): void {
   const remove = (el: ElementNode) => {
     // The removed subtree no longer counts for its ancestors.
     const vector = vectors.get(el)!.slice();
@@ -793,7 +826,7 @@ function cleanConditionally(content: ElementNode, tag: string, flags: Flags): vo
     removeNode(el);
   };
   // Bottom-up so inner junk goes before its container is judged.
-  const nodes = findAll(content, tag).reverse();
+  nodes.reverse();
   for (const el of nodes) {
     if (!el.parent || el === content || splitParagraphs.has(el)) continue;
     if (tag === "table" && isDataTable(el)) continue;
