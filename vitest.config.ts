@@ -47,7 +47,10 @@ export default defineConfig(async () => {
             include: ["test/**/*.test.ts"],
             exclude: ["test/console/**", "test/**/*.node.test.ts", "**/node_modules/**"],
             globalSetup: ["./test/global-setup.ts"],
-            setupFiles: ["./test/apply-migrations.ts"],
+            // One workerd for all the files instead of a new one per file (starting it and loading the Worker's
+            // modules took a few seconds a file); test/fresh-storage.ts empties the storage before each file.
+            isolate: false,
+            setupFiles: ["./test/fresh-storage.ts"],
             testTimeout: 30_000,
             hookTimeout: 30_000,
           },
