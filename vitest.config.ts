@@ -10,6 +10,10 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
+      // Two files at a time, also on a 2-core machine (vitest's default there is one): much of a file's time is
+      // spent waiting (on Chromium, the queues, the local servers), not computing. The console project still
+      // runs its one file alone, after the others (fileParallelism: false below).
+      maxWorkers: 2,
       projects: [
         {
           plugins: [
