@@ -8,7 +8,9 @@ import { applyD1Migrations, env, reset } from "cloudflare:test";
 // One thing a new runtime gave that reset() does not: the queues' pending messages survive it (Miniflare's
 // queue broker is kept). So ids are never reused: each table's AUTOINCREMENT counter is carried over, and a
 // message a previous file left behind names a workspace, config or post that no longer exists, which the
-// consumers drop, instead of one of this file's.
+// consumers drop, instead of one of this file's. A consumer still running when reset() comes (a pass or a
+// sync run the previous file's cron queued) fails once with "Application called deleteAllDurableObjects()"
+// in the output, is retried, and then finds nothing to do.
 type Sequence = { name: string; seq: number };
 
 const carried = await env.DB.prepare("SELECT name, seq FROM sqlite_sequence WHERE name != 'd1_migrations'")
