@@ -10,6 +10,10 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
+      // Two files at a time, also on a 2-core machine (vitest's default there is one): much of a file's time is
+      // spent waiting (on Chromium, the queues, the local servers), not computing. The console project still
+      // runs its one file alone, after the others (fileParallelism: false below).
+      maxWorkers: 2,
       projects: [
         {
           plugins: [
@@ -47,7 +51,10 @@ export default defineConfig(async () => {
             include: ["test/**/*.test.ts"],
             exclude: ["test/console/**", "test/**/*.node.test.ts", "**/node_modules/**"],
             globalSetup: ["./test/global-setup.ts"],
-            setupFiles: ["./test/apply-migrations.ts"],
+            // One workerd for all the files instead of a new one per file (starting it and loading the Worker's
+            // modules took a few seconds a file); test/fresh-storage.ts empties the storage before each file.
+            isolate: false,
+            setupFiles: ["./test/fresh-storage.ts"],
             testTimeout: 30_000,
             hookTimeout: 30_000,
           },

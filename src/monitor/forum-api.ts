@@ -99,6 +99,8 @@ export interface ForumApiOptions {
   deadline: number;
   /** Called for every request to the data API (429s included, token requests not). */
   onRequest?: () => void;
+  /** Where the time is read (epoch ms) for the deadline, the quota and the token's expiry; tests move it by hand. */
+  now?: () => number;
 }
 
 export class ForumApi {
@@ -112,9 +114,13 @@ export class ForumApi {
     this.quota = env.FORUM_QUOTA.get(env.FORUM_QUOTA.idFromName(config.clientId));
   }
 
+  private now(): number {
+    return this.options.now ? this.options.now() : Date.now();
+  }
+
   /** The cached token, or a new one from the token endpoint (app-only: client_credentials, HTTP Basic). */
   private async token(): Promise<string> {
-    const cached = await this.quota.cachedToken();
+    const cached = await this.quota.cachedToken(this.now());
     if (cached) return cached;
     const basic = btoa(`${this.config.clientId}:${this.config.clientSecret}`);
     const res = await fetch(this.config.authUrl, {
@@ -130,17 +136,17 @@ export class ForumApi {
     if (!res.ok) throw new ForumApiError(`the token endpoint answered ${res.status}: ${text.slice(0, 200)}`);
     const parsed = TokenAnswer.safeParse(safeJson(text));
     if (!parsed.success) throw new ForumApiError("the token endpoint's answer has no access_token/expires_in");
-    await this.quota.storeToken(parsed.data.access_token, parsed.data.expires_in);
+    await this.quota.storeToken(parsed.data.access_token, parsed.data.expires_in, this.now());
     return parsed.data.access_token;
   }
 
   /** Waits for a permit while the deadline allows; past it, QuotaExhausted. */
   private async permit(): Promise<number> {
     for (;;) {
-      if (Date.now() >= this.options.deadline) throw new QuotaExhausted("the pass's time budget ran out");
-      const p: Permit = await this.quota.acquire();
+      if (this.now() >= this.options.deadline) throw new QuotaExhausted("the pass's time budget ran out");
+      const p: Permit = await this.quota.acquire(this.now());
       if (p.ok) return p.permit;
-      if (Date.now() + p.waitMs > this.options.deadline)
+      if (this.now() + p.waitMs > this.options.deadline)
         throw new QuotaExhausted(`the forum API quota has no request left for ${Math.ceil(p.waitMs / 1000)} s`);
       await sleep(Math.max(50, p.waitMs));
     }
@@ -163,7 +169,7 @@ export class ForumApi {
         resetSeconds: headerNumber(res, "x-ratelimit-reset"),
         status: res.status,
       };
-      await this.quota.report(report);
+      await this.quota.report(report, this.now());
       const text = await res.text();
       if (res.status === 429) continue; // the quota now blocks until the reset; permit() waits or gives up
       if (res.status === 401 && !renewed) {

@@ -47,6 +47,8 @@ export interface PassOptions {
   budgetMs?: number;
   /** Overrides the forum API settings of the environment (tests use one client id per scenario). */
   config?: ForumApiConfig;
+  /** Where the pass reads the time (epoch ms; default the real clock): tests move it instead of sleeping. */
+  now?: () => number;
 }
 
 export const monitoringEnabled = (env: Env) => forumApiConfig(env) !== null;
@@ -259,7 +261,8 @@ async function announceNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]): P
 export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOptions): Promise<MonitorRunView> {
   const config = options.config ?? forumApiConfig(env);
   if (!config) throw invalidState("monitoring is off: REDDIT_CLIENT_ID is not set (see docs/monitoring.md)");
-  const started = Date.now();
+  const now = options.now ?? Date.now;
+  const started = now();
   const deadline = started + budgetOf(env, options);
   const runId = await claimMonitorRun(w, options.trigger, new Date(started + LEASE_MS).toISOString());
   if (runId === null) throw new DomainError("run_in_progress", "a monitoring pass of this workspace is running");
@@ -272,6 +275,7 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
     const queries = batchQueries(tracked.terms.map((t) => t.text));
     const api = new ForumApi(env, config, {
       deadline,
+      now,
       onRequest: () => {
         if (pass) pass.counts.requests++;
       },
@@ -290,7 +294,7 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
     await deleteCursorsExcept(w, queries);
     return await finishMonitorRun(w, runId, "completed", counts(), null);
   } catch (err) {
-    if (err instanceof QuotaExhausted || Date.now() > deadline) {
+    if (err instanceof QuotaExhausted || now() > deadline) {
       const why = err instanceof QuotaExhausted ? err.message : `the time budget ran out (${messageOf(err)})`;
       return finishMonitorRun(w, runId, "partial", counts(), `${why}; the next pass resumes where this one stopped`);
     }

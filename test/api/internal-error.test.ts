@@ -1,5 +1,6 @@
-// An unexpected failure: a table this file's isolated D1 storage has lost. The Worker must answer 500
-// internal_error with the request id, log the cause with that id, and show no internals.
+// An unexpected failure: a table this file's D1 has lost (each file starts from a new, migrated D1:
+// test/fresh-storage.ts). The Worker must answer 500 internal_error with the request id, log the cause with
+// that id, and show no internals.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, expect, it, vi } from "vitest";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";

@@ -2,8 +2,8 @@
 // Miniflare's limiter counts each key in windows aligned to the wall clock (a bucket per key and minute).
 // Rather than waiting for a new minute, each scenario runs at once with a new workspace's keys (fresh
 // buckets); one that straddled a minute boundary proves nothing, so it is run again with new keys. A
-// failure inside one window is a real failure. Each test file has its own runtime: no other file's calls
-// count here.
+// failure inside one window is a real failure. The limiters' counters are emptied before each test file
+// (test/fresh-storage.ts): no other file's calls count here.
 import { expect, it } from "vitest";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { postMcp } from "../mcp/client";

@@ -1,6 +1,7 @@
 // The console's browser tests run against the real Worker: `wrangler dev` on a port of its own with a fresh
-// local database in a temporary --persist-to directory (migrations applied, a workspace seeded by the seed
-// command's own code), the fixture server for the outside world, and Debian's Chromium through puppeteer-core.
+// local database in a temporary --persist-to directory (a copy of a database migrated once, see
+// copyMigratedDatabase in scripts/lib/local-d1.mjs; a workspace seeded by the seed command's own code), the
+// fixture server for the outside world, and Debian's Chromium through puppeteer-core.
 
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -10,11 +11,9 @@ import puppeteer, { type Browser, type Page } from "puppeteer-core";
 // @ts-expect-error: plain .mjs helpers of the project's scripts (no type declarations)
 import { startDevServer, stopDevServer, waitUntilReady } from "../../scripts/lib/dev-server.mjs";
 // @ts-expect-error: see above
-import { openLocalD1 } from "../../scripts/lib/local-d1.mjs";
+import { copyMigratedDatabase, openLocalD1 } from "../../scripts/lib/local-d1.mjs";
 // @ts-expect-error: see above
 import { seedWorkspace } from "../../scripts/lib/seed-workspace.mjs";
-// @ts-expect-error: see above
-import { applyLocalMigrations } from "../../scripts/lib/wrangler.mjs";
 import { type FixtureServer, startFixtureServer } from "../fixtures/server";
 
 /** The console tests' port and inspector port (8880-8889 and 9238 are this suite's). */
@@ -84,7 +83,7 @@ export async function startHarness(
   let browser: Browser | undefined;
   try {
     const t0 = Date.now();
-    await applyLocalMigrations({ persistTo });
+    await copyMigratedDatabase(persistTo); // wrangler's migrations, run once per set of migrations and copied
     const t1 = Date.now();
     const seeded = await seed(persistTo, 80, prepare);
     server = startDevServer({

@@ -52,6 +52,11 @@ describe("run leases after a crash", () => {
   it("renews a run's lease at every outbound fetch (the coordinator's fetch question)", async () => {
     const ws = await createTestWorkspace("fetch renews");
     const coordinator = coordinatorFor(env, ws.id);
+    // The object's clock, moved by hand: the 200 ms claim runs out without the test sleeping.
+    let now = Date.now();
+    await runInDurableObject(coordinator, (instance: WorkspaceCoordinator) => {
+      instance.clock = () => now;
+    });
     const claim = await coordinator.beginRun({
       workspaceId: ws.id,
       configId: 9,
@@ -61,7 +66,7 @@ describe("run leases after a crash", () => {
     });
     if (!claim.ok) throw new Error("claim failed");
     expect(await coordinator.beforeFetch({ configId: 9, token: claim.token, preview: false })).toEqual({ ok: true });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    now += 400;
     // Past the first 200 ms claim, still alive: the fetch question renewed it to a full lease.
     expect(await coordinator.checkRun(9, claim.token)).toEqual({ ok: true });
     await coordinator.endRun(9, claim.token);
