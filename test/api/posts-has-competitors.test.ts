@@ -7,27 +7,13 @@ import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { insertBarePost } from "./seed";
 
 const db = drizzle(env.DB, { schema });
 
 let ws: TestWorkspace;
 
-async function addPost(forumId: string) {
-  return db
-    .insert(schema.posts)
-    .values({
-      workspaceId: ws.id,
-      forumId,
-      subreddit: "SaaS",
-      title: `post ${forumId}`,
-      author: "someone",
-      url: `https://www.reddit.com/r/SaaS/comments/${forumId}/`,
-      permalink: `/r/SaaS/comments/${forumId}/`,
-      createdUtc: "2026-11-01T10:00:00.000Z",
-    })
-    .returning({ id: schema.posts.id })
-    .get();
-}
+const addPost = async (forumId: string) => ({ id: await insertBarePost(env.DB, ws.id, forumId) });
 
 async function addCompetitor(name: string) {
   return db

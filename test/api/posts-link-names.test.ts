@@ -10,28 +10,13 @@ import { workspaceDb } from "../../src/db/client";
 import * as schema from "../../src/db/schema";
 import { updateCompetitor, updateKeyword } from "../../src/db/tracking";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { seedWorkspace } from "./seed";
+import { insertBarePost, seedWorkspace } from "./seed";
 
 const db = drizzle(env.DB, { schema });
 
 let ws: TestWorkspace;
 
-async function addPost(forumId: string) {
-  return db
-    .insert(schema.posts)
-    .values({
-      workspaceId: ws.id,
-      forumId,
-      subreddit: "SaaS",
-      title: `post ${forumId}`,
-      author: "someone",
-      url: `https://www.reddit.com/r/SaaS/comments/${forumId}/`,
-      permalink: `/r/SaaS/comments/${forumId}/`,
-      createdUtc: "2026-11-01T10:00:00.000Z",
-    })
-    .returning({ id: schema.posts.id })
-    .get();
-}
+const addPost = async (forumId: string) => ({ id: await insertBarePost(env.DB, ws.id, forumId) });
 
 const addKeyword = async (keyword: string) =>
   (await db.insert(schema.keywords).values({ workspaceId: ws.id, keyword }).returning().get()).id;
@@ -239,23 +224,7 @@ describe("the links carry their post's archived and created_utc", () => {
 
   beforeAll(async () => {
     lw = await createTestWorkspace("link post fields");
-    const post = async (forumId: string, createdUtc: string) =>
-      (
-        await db
-          .insert(schema.posts)
-          .values({
-            workspaceId: lw.id,
-            forumId,
-            subreddit: "SaaS",
-            title: `post ${forumId}`,
-            author: "someone",
-            url: `https://www.reddit.com/r/SaaS/comments/${forumId}/`,
-            permalink: `/r/SaaS/comments/${forumId}/`,
-            createdUtc,
-          })
-          .returning({ id: schema.posts.id })
-          .get()
-      ).id;
+    const post = (forumId: string, createdUtc: string) => insertBarePost(env.DB, lw.id, forumId, createdUtc);
     x = await post("t3_lx", "2026-11-01T10:00:00.000Z");
     y = await post("t3_ly", "2026-11-03T10:00:00.000Z");
     z = await post("t3_lz", "2026-11-02T10:00:00.000Z");

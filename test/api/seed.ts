@@ -1,7 +1,9 @@
 // Seeds a workspace's posts, keywords and competitors through the seeding module (src/seed/workspace.ts),
 // and keeps a plain-JS model of every row so tests can apply the same filters and sorts themselves.
 import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
 import type { PostView } from "../../src/db/posts";
+import * as schema from "../../src/db/schema";
 import { createRandom } from "../../src/lib/random";
 import { writeContent } from "../../src/seed/workspace";
 
@@ -132,4 +134,31 @@ export async function seedWorkspace(
     competitorIds: d.competitorIdx.map((c) => competitors[c]!.id),
   }));
   return { keywords, competitors, posts };
+}
+
+/**
+ * One bare post of `workspaceId` on r/SaaS (no links, no scores), written straight to D1: for the tests of what
+ * triggers keep on the post row when links come and go.
+ */
+export async function insertBarePost(
+  d1: D1Database,
+  workspaceId: number,
+  forumId: string,
+  createdUtc = "2026-11-01T10:00:00.000Z",
+): Promise<number> {
+  const row = await drizzle(d1, { schema })
+    .insert(schema.posts)
+    .values({
+      workspaceId,
+      forumId,
+      subreddit: "SaaS",
+      title: `post ${forumId}`,
+      author: "someone",
+      url: `https://www.reddit.com/r/SaaS/comments/${forumId}/`,
+      permalink: `/r/SaaS/comments/${forumId}/`,
+      createdUtc,
+    })
+    .returning({ id: schema.posts.id })
+    .get();
+  return row.id;
 }
