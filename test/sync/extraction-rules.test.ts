@@ -72,3 +72,22 @@ describe("forms", () => {
     expect(b.text).toContain("Paragraph 5 of the post");
   });
 });
+
+describe("the title's words", () => {
+  it("a short news item beats a comma-heavy legal notice that shares none of the title's words", async () => {
+    const notice = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `Notice ${i}: owner, publisher, licence, registration, agreement, quotation, reprint, rights, liability, address, editors, advertising.<br>`,
+    ).join("\n");
+    const html = `<html><head><title>Harbour ferry returns to service after winter repairs</title></head><body>
+<div class="wrap"><h1>Harbour ferry returns to service after winter repairs</h1>
+<div class="txt"><p>The harbour ferry returns to service on Monday after three months of winter repairs to its engines.</p>
+<p>Repairs cost less than planned, the operator said, and the timetable stays as it was.</p>
+<p>Tickets bought for the winter bus, which replaced the ferry, are valid on board until April.</p></div></div>
+<div class="bottom"><div class="legal">${notice}</div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/ferry");
+    expect(article.text).toContain("three months of winter repairs");
+    expect(article.text).not.toContain("Notice 2");
+  });
+});

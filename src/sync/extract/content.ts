@@ -16,6 +16,7 @@ import {
   removeNode,
   replaceNode,
   type TreeNode,
+  textContent,
   textLength,
 } from "./html-tree";
 import {
@@ -509,6 +510,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     content = newElement("div", null, [...body.children]);
     topCandidate = content;
   } else {
+    topCandidate = preferTitleWords(topCandidate, top, scores, title);
     topCandidate = refineTop(topCandidate, top, scores, body);
     content = newElement("div", null);
     const topScore = scores.get(topCandidate) ?? 0;
@@ -540,6 +542,56 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
 
   prepArticle(content, flags, title);
   return { content, byline };
+}
+
+/** The words of a text: runs of letters and digits, lowercased, cut to their stem; Chinese, Japanese and Korean by character. */
+function wordsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const run of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(run)) out.push(...run);
+    // Inflected languages change a word's ending ("американцы", "американские"): its first five letters stand for it.
+    else if (run.length >= 3) out.push(run.slice(0, 5));
+  }
+  return out;
+}
+
+/** The share of the title's distinct words that occur in the element's text. */
+function titleWordCover(el: ElementNode, titleWords: Set<string>): number {
+  const words = new Set(wordsOf(textContent(el)));
+  let found = 0;
+  for (const w of titleWords) if (words.has(w)) found++;
+  return found / titleWords.size;
+}
+
+/**
+ * An article talks about what its title says: when the best-scored block shares (almost) none of the
+ * title's words and another strong candidate shares most of them, that one is the article (a legal notice
+ * or a list of other stories, full of commas, outscoring a short news item).
+ */
+function preferTitleWords(
+  initial: ElementNode,
+  top: ElementNode[],
+  scores: Map<ElementNode, number>,
+  title: string,
+): ElementNode {
+  const titleWords = new Set(wordsOf(title));
+  if (titleWords.size < 3) return initial;
+  if (titleWordCover(initial, titleWords) >= TITLE_COVER_LOW) return initial;
+  const topScore = scores.get(initial)!;
+  for (const candidate of top.slice(1)) {
+    if (scores.get(candidate)! < topScore * TITLE_SCORE_SHARE) continue;
+    if (hasAncestorNode(initial, candidate)) continue;
+    if (titleWordCover(candidate, titleWords) >= TITLE_COVER_HIGH) return candidate;
+  }
+  return initial;
+}
+const TITLE_COVER_LOW = 0.2;
+const TITLE_COVER_HIGH = 0.5;
+const TITLE_SCORE_SHARE = 0.2;
+
+function hasAncestorNode(el: ElementNode, ancestor: ElementNode): boolean {
+  for (let current = el.parent; current; current = current.parent) if (current === ancestor) return true;
+  return false;
 }
 
 function isAttached(el: ElementNode, body: ElementNode): boolean {
