@@ -91,3 +91,16 @@ describe("the title's words", () => {
     expect(article.text).not.toContain("Notice 2");
   });
 });
+
+describe("lists of links", () => {
+  it("a menu of ten or more links inside the chosen block goes; a short list of references stays", async () => {
+    const menu = Array.from({ length: 12 }, (_, i) => `<li><a href="/section/${i}">Section ${i}</a></li>`).join("");
+    const refs = [1, 2, 3, 4].map((i) => `<li><a href="https://example.org/ref/${i}">Reference ${i}</a></li>`).join("");
+    const html = `<html><body><table><tr><td><ul>${menu}</ul>
+${[1, 2, 3, 4].map(para).join("")}<ul>${refs}</ul></td></tr></table></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("Reference 3");
+    expect(article.text).not.toContain("Section 7");
+  });
+});

@@ -912,6 +912,7 @@ function cleanTag(
       input > Math.floor(p / 3) ||
       (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
       (!isList && weight < 25 && density > 0.2) ||
+      (isList && weight < 25 && density > LINK_LIST_DENSITY && liCount >= LINK_LIST_ITEMS) ||
       (weight >= 25 && density > 0.5) ||
       (embeds === 1 && contentLength < 75) ||
       embeds > 1 ||
@@ -932,6 +933,13 @@ function cleanTag(
     }
   }
 }
+
+/**
+ * A list of ten or more items that is nothing but links (link density over 0.9) is a menu or a column of
+ * other stories, not the article's own list (which holds words of its own, or a few references).
+ */
+const LINK_LIST_DENSITY = 0.9;
+const LINK_LIST_ITEMS = 10;
 
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 
