@@ -50,6 +50,18 @@ describe("the page's body", () => {
   });
 });
 
+describe("content after </body>", () => {
+  it("belongs to the body, as browsers read it (a template that closes the body before the article)", async () => {
+    const html = `<!doctype html><html><head><title>A post</title></head><body><header><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav></header>
+<div class="intro"><p>Services</p></div></body></html>
+<div class="page"><section><div class="wrap">${[1, 2, 3, 4, 5].map(para).join("")}</div></section></div>
+<footer><p>Copyright</p></footer></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+  });
+});
+
 describe("forms", () => {
   it("a form beside the article (a subscription with its legal text) is not the article; one wrapping the page stays", async () => {
     // Short clauses full of commas: they score high while holding little text.
