@@ -116,3 +116,20 @@ ${[1, 2, 3, 4].map(para).join("")}<ul>${refs}</ul></td></tr></table></body></htm
     expect(article.text).not.toContain("Section 7");
   });
 });
+
+describe("a person's box", () => {
+  it("a block marked up as the author (schema.org Person) does not outscore an article split into many blocks", async () => {
+    const sections = [1, 2, 3, 4, 5, 6]
+      .map(
+        (i) =>
+          `<div class="row"><div class="col"><div class="module"><div class="inner"><h3>Step ${i}</h3>${para(i)}</div></div></div></div>`,
+      )
+      .join("");
+    const bio = `<div class="box" itemscope itemtype="http://schema.org/Person" itemprop="author"><div class="name"><a href="/author/kim" rel="author">Kim Doe</a></div><div class="desc"><p>Kim Doe is the owner of the firm, a local company serving the area, with a background in retail, software, finance, and services.</p><p>Kim holds a degree in finance, marketing, and business, from a university, and an MBA.</p><p>When not at work, Kim teaches, serves on boards, and supports local schools, clubs, and charities.</p></div></div>`;
+    const html = `<html><body><div id="page"><div class="builder">${sections}</div>${bio}</div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 6 of the post");
+    expect(article.text).not.toContain("MBA");
+  });
+});

@@ -423,6 +423,11 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
       }
       // A form beside the article (a subscription, a search, a comment box) is not article text: forms held
       // 2.6 % article text on WCXB. A form wrapping a large part of the page (as some frameworks do) stays.
+      // A block the page marks up as a person (the author, in microdata) is about the author, not the article.
+      if (isPersonBox(el)) {
+        removeNode(el);
+        return false;
+      }
       if (el.tag === "form" && textLength(el) * 3 < pageText && hasField(el)) {
         removeNode(el);
         return false;
@@ -669,6 +674,14 @@ function holdsProse(el: ElementNode): boolean {
   let prose = 0;
   for (const d of descendants(el)) if (d.tag === "p") prose += textLength(d);
   return prose >= 1500;
+}
+
+/** A block marked up as a person (`itemtype` schema.org/Person, or `itemprop="author"`) of bio length. */
+function isPersonBox(el: ElementNode): boolean {
+  if (PHRASING.has(el.tag)) return false;
+  const itemtype = el.attrs.itemtype ?? "";
+  const marked = /schema\.org\/Person$/i.test(itemtype) || /(^|\s)author(\s|$)/i.test(el.attrs.itemprop ?? "");
+  return marked && textLength(el) < 1000;
 }
 
 /** Whether a form has a field a reader fills in (not only hidden inputs and buttons). */
