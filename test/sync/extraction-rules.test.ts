@@ -133,3 +133,16 @@ describe("a person's box", () => {
     expect(article.text).not.toContain("MBA");
   });
 });
+
+describe("layout tables", () => {
+  it("a table row chosen as the article narrows to the cell holding most of its text", async () => {
+    const menu = Array.from({ length: 8 }, (_, i) => `<a href="/news/${i}">Other story number ${i}</a><br>`).join("\n");
+    const story = [1, 2, 3, 4]
+      .map((i) => `Line ${i} of the story tells what happened, where, and when, in plain words and at some length.`)
+      .join("<br>\n");
+    const html = `<html><body><table width="100%"><tr><td class="left">${menu}</td><td class="main">${story}</td></tr></table></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/story");
+    expect(article.text).toContain("Line 4 of the story");
+    expect(article.text).not.toContain("Other story number 3");
+  });
+});

@@ -517,6 +517,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
   } else {
     topCandidate = preferTitleWords(topCandidate, top, scores, title);
     topCandidate = refineTop(topCandidate, top, scores, body);
+    topCandidate = narrowLayoutTable(topCandidate, scores);
     content = newElement("div", null);
     const topScore = scores.get(topCandidate) ?? 0;
     const threshold = Math.max(10, topScore * 0.2);
@@ -547,6 +548,39 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
 
   prepArticle(content, flags, title);
   return { content, byline };
+}
+
+/**
+ * A layout table (or one of its rows) chosen as the article holds the page's columns side by side: when one
+ * cell holds most of its own text (text outside links), that cell is the article and the other columns
+ * (menus, lists of other stories) are not.
+ */
+function narrowLayoutTable(candidate: ElementNode, scores: Map<ElementNode, number>): ElementNode {
+  let current = candidate;
+  for (let step = 0; step < 4; step++) {
+    if (current.tag !== "table" && current.tag !== "tbody" && current.tag !== "tr") return current;
+    const cells = findAll(current, "td").filter((td) => !hasAncestorTableBelow(td, current));
+    const own = (el: ElementNode) => textLength(el) - linkTextLength(el);
+    const total = own(current);
+    if (!total || cells.length < 2) return current;
+    let best: ElementNode | null = null;
+    for (const cell of cells) if (!best || own(cell) > own(best)) best = cell;
+    if (!best || own(best) < total * LAYOUT_CELL_SHARE) return current;
+    if (!scores.has(best)) scores.set(best, scores.get(current) ?? 0);
+    current = best;
+    // The cell may itself hold a nested layout table: look again inside it.
+    const inner = best.children.filter(isElement);
+    if (inner.length === 1 && inner[0]!.tag === "table") current = inner[0]!;
+    else return current;
+  }
+  return current;
+}
+const LAYOUT_CELL_SHARE = 0.6;
+
+/** Whether a table other than `outer` sits between `el` and `outer`. */
+function hasAncestorTableBelow(el: ElementNode, outer: ElementNode): boolean {
+  for (let a = el.parent; a && a !== outer; a = a.parent) if (a.tag === "table") return true;
+  return false;
 }
 
 /** The words of a text: runs of letters and digits, lowercased, cut to their stem; Chinese, Japanese and Korean by character. */
