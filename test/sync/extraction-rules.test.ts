@@ -146,3 +146,15 @@ describe("layout tables", () => {
     expect(article.text).not.toContain("Other story number 3");
   });
 });
+
+describe("paragraphs of links", () => {
+  it("a paragraph that is nothing but ten or more links goes; a paragraph with a few links stays", async () => {
+    const links = Array.from({ length: 12 }, (_, i) => `<a href="/news/${i}">Another story ${i}</a><br>`).join("\n");
+    const cited = `<p>The figures come from <a href="https://example.org/a">the census</a> and <a href="https://example.org/b">the survey</a>, both published this year, as the report explains.</p>`;
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}${cited}<p>${links}</p></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("the census");
+    expect(article.text).not.toContain("Another story 5");
+  });
+});

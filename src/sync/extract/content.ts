@@ -710,6 +710,12 @@ function holdsProse(el: ElementNode): boolean {
   return prose >= 1500;
 }
 
+function linkCount(el: ElementNode): number {
+  let count = 0;
+  for (const d of descendants(el)) if (d.tag === "a") count++;
+  return count;
+}
+
 /** A block marked up as a person (`itemtype` schema.org/Person, or `itemprop="author"`) of bio length. */
 function isPersonBox(el: ElementNode): boolean {
   if (PHRASING.has(el.tag)) return false;
@@ -782,6 +788,11 @@ function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
+  // A paragraph that is nothing but ten or more links (a column of other stories written as links and breaks).
+  cleanMatching(
+    content,
+    (el) => el.tag === "p" && linkDensity(el) > LINK_LIST_DENSITY && linkCount(el) >= LINK_LIST_ITEMS,
+  );
   // Paragraphs left empty after cleaning.
   cleanMatching(content, (el) => el.tag === "p" && textLength(el) === 0 && !hasMedia(el));
 }
