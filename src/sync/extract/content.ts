@@ -583,22 +583,48 @@ function hasAncestorTableBelow(el: ElementNode, outer: ElementNode): boolean {
   return false;
 }
 
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
 /** The words of a text: runs of letters and digits, lowercased, cut to their stem; Chinese, Japanese and Korean by character. */
 function wordsOf(text: string): string[] {
   const out: string[] = [];
   for (const run of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(run)) out.push(...run);
+    if (CJK.test(run)) out.push(...run);
     // Inflected languages change a word's ending ("американцы", "американские"): its first five letters stand for it.
     else if (run.length >= 3) out.push(run.slice(0, 5));
   }
   return out;
 }
 
-/** The share of the title's distinct words that occur in the element's text. */
-function titleWordCover(el: ElementNode, titleWords: Set<string>): number {
-  const words = new Set(wordsOf(textContent(el)));
+/**
+ * The share of the title's distinct words (as `wordsOf` gives them) that occur in the element's text: a
+ * character of Chinese, Japanese or Korean anywhere; another stem at the start of a word, and a stem
+ * shorter than five letters as a whole word. One search over the text, which may be the whole page.
+ */
+function titleWordCover(el: ElementNode, titleWords: Set<string>, enough: number): number {
+  const text = textContent(el);
+  // The search stops once `enough` of the title's words are found: the share is then at least that.
+  const wanted = enough * titleWords.size;
   let found = 0;
-  for (const w of titleWords) if (words.has(w)) found++;
+  const stems: string[] = [];
+  for (const w of titleWords) {
+    if (CJK.test(w)) {
+      if (text.includes(w)) found++;
+    } else stems.push(w);
+  }
+  if (stems.length) {
+    const escaped = stems.map(
+      (w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + (w.length < 5 ? "(?![\\p{L}\\p{N}])" : ""),
+    );
+    // Case-insensitive search instead of a lowercased copy of what may be the whole page's text.
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join("|")})`, "giu");
+    const seen = new Set<string>();
+    for (const match of text.matchAll(pattern)) {
+      seen.add(match[0].toLowerCase());
+      if (found + seen.size >= wanted) break;
+    }
+    found += seen.size;
+  }
   return found / titleWords.size;
 }
 
@@ -615,12 +641,12 @@ function preferTitleWords(
 ): ElementNode {
   const titleWords = new Set(wordsOf(title));
   if (titleWords.size < 3) return initial;
-  if (titleWordCover(initial, titleWords) >= TITLE_COVER_LOW) return initial;
+  if (titleWordCover(initial, titleWords, TITLE_COVER_LOW) >= TITLE_COVER_LOW) return initial;
   const topScore = scores.get(initial)!;
   for (const candidate of top.slice(1)) {
     if (scores.get(candidate)! < topScore * TITLE_SCORE_SHARE) continue;
     if (hasAncestorNode(initial, candidate)) continue;
-    if (titleWordCover(candidate, titleWords) >= TITLE_COVER_HIGH) return candidate;
+    if (titleWordCover(candidate, titleWords, TITLE_COVER_HIGH) >= TITLE_COVER_HIGH) return candidate;
   }
   return initial;
 }
@@ -719,8 +745,9 @@ function linkCount(el: ElementNode): number {
 /** A block marked up as a person (`itemtype` schema.org/Person, or `itemprop="author"`) of bio length. */
 function isPersonBox(el: ElementNode): boolean {
   if (PHRASING.has(el.tag)) return false;
-  const itemtype = el.attrs.itemtype ?? "";
-  const marked = /schema\.org\/Person$/i.test(itemtype) || /(^|\s)author(\s|$)/i.test(el.attrs.itemprop ?? "");
+  const { itemtype, itemprop } = el.attrs;
+  if (itemtype === undefined && itemprop === undefined) return false;
+  const marked = /schema\.org\/Person$/i.test(itemtype ?? "") || /(^|\s)author(\s|$)/i.test(itemprop ?? "");
   return marked && textLength(el) < 1000;
 }
 
@@ -788,13 +815,15 @@ function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
-  // A paragraph that is nothing but ten or more links (a column of other stories written as links and breaks).
+  // Paragraphs left empty after cleaning, and paragraphs that are nothing but ten or more links (a column of
+  // other stories written as links and breaks). One pass for both.
   cleanMatching(
     content,
-    (el) => el.tag === "p" && linkDensity(el) > LINK_LIST_DENSITY && linkCount(el) >= LINK_LIST_ITEMS,
+    (el) =>
+      el.tag === "p" &&
+      ((textLength(el) === 0 && !hasMedia(el)) ||
+        (linkDensity(el) > LINK_LIST_DENSITY && linkCount(el) >= LINK_LIST_ITEMS)),
   );
-  // Paragraphs left empty after cleaning.
-  cleanMatching(content, (el) => el.tag === "p" && textLength(el) === 0 && !hasMedia(el));
 }
 
 const COMMENT_TOKENS = new Set([
