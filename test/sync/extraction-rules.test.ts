@@ -50,6 +50,18 @@ describe("the page's body", () => {
   });
 });
 
+describe("content after </body>", () => {
+  it("belongs to the body, as browsers read it (a template that closes the body before the article)", async () => {
+    const html = `<!doctype html><html><head><title>A post</title></head><body><header><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav></header>
+<div class="intro"><p>Services</p></div></body></html>
+<div class="page"><section><div class="wrap">${[1, 2, 3, 4, 5].map(para).join("")}</div></section></div>
+<footer><p>Copyright</p></footer></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+  });
+});
+
 describe("forms", () => {
   it("a form beside the article (a subscription with its legal text) is not the article; one wrapping the page stays", async () => {
     // Short clauses full of commas: they score high while holding little text.
@@ -70,5 +82,79 @@ describe("forms", () => {
     const b = await extractArticle(wrapped, "https://example.com/post");
     expect(b.text).toContain("Paragraph 1 of the post");
     expect(b.text).toContain("Paragraph 5 of the post");
+  });
+});
+
+describe("the title's words", () => {
+  it("a short news item beats a comma-heavy legal notice that shares none of the title's words", async () => {
+    const notice = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `Notice ${i}: owner, publisher, licence, registration, agreement, quotation, reprint, rights, liability, address, editors, advertising.<br>`,
+    ).join("\n");
+    const html = `<html><head><title>Harbour ferry returns to service after winter repairs</title></head><body>
+<div class="wrap"><h1>Harbour ferry returns to service after winter repairs</h1>
+<div class="txt"><p>The harbour ferry returns to service on Monday after three months of winter repairs to its engines.</p>
+<p>Repairs cost less than planned, the operator said, and the timetable stays as it was.</p>
+<p>Tickets bought for the winter bus, which replaced the ferry, are valid on board until April.</p></div></div>
+<div class="bottom"><div class="legal">${notice}</div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/ferry");
+    expect(article.text).toContain("three months of winter repairs");
+    expect(article.text).not.toContain("Notice 2");
+  });
+});
+
+describe("lists of links", () => {
+  it("a menu of ten or more links inside the chosen block goes; a short list of references stays", async () => {
+    const menu = Array.from({ length: 12 }, (_, i) => `<li><a href="/section/${i}">Section ${i}</a></li>`).join("");
+    const refs = [1, 2, 3, 4].map((i) => `<li><a href="https://example.org/ref/${i}">Reference ${i}</a></li>`).join("");
+    const html = `<html><body><table><tr><td><ul>${menu}</ul>
+${[1, 2, 3, 4].map(para).join("")}<ul>${refs}</ul></td></tr></table></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("Reference 3");
+    expect(article.text).not.toContain("Section 7");
+  });
+});
+
+describe("a person's box", () => {
+  it("a block marked up as the author (schema.org Person) does not outscore an article split into many blocks", async () => {
+    const sections = [1, 2, 3, 4, 5, 6]
+      .map(
+        (i) =>
+          `<div class="row"><div class="col"><div class="module"><div class="inner"><h3>Step ${i}</h3>${para(i)}</div></div></div></div>`,
+      )
+      .join("");
+    const bio = `<div class="box" itemscope itemtype="http://schema.org/Person" itemprop="author"><div class="name"><a href="/author/kim" rel="author">Kim Doe</a></div><div class="desc"><p>Kim Doe is the owner of the firm, a local company serving the area, with a background in retail, software, finance, and services.</p><p>Kim holds a degree in finance, marketing, and business, from a university, and an MBA.</p><p>When not at work, Kim teaches, serves on boards, and supports local schools, clubs, and charities.</p></div></div>`;
+    const html = `<html><body><div id="page"><div class="builder">${sections}</div>${bio}</div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 6 of the post");
+    expect(article.text).not.toContain("MBA");
+  });
+});
+
+describe("layout tables", () => {
+  it("a table row chosen as the article narrows to the cell holding most of its text", async () => {
+    const menu = Array.from({ length: 8 }, (_, i) => `<a href="/news/${i}">Other story number ${i}</a><br>`).join("\n");
+    const story = [1, 2, 3, 4]
+      .map((i) => `Line ${i} of the story tells what happened, where, and when, in plain words and at some length.`)
+      .join("<br>\n");
+    const html = `<html><body><table width="100%"><tr><td class="left">${menu}</td><td class="main">${story}</td></tr></table></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/story");
+    expect(article.text).toContain("Line 4 of the story");
+    expect(article.text).not.toContain("Other story number 3");
+  });
+});
+
+describe("paragraphs of links", () => {
+  it("a paragraph that is nothing but ten or more links goes; a paragraph with a few links stays", async () => {
+    const links = Array.from({ length: 12 }, (_, i) => `<a href="/news/${i}">Another story ${i}</a><br>`).join("\n");
+    const cited = `<p>The figures come from <a href="https://example.org/a">the census</a> and <a href="https://example.org/b">the survey</a>, both published this year, as the report explains.</p>`;
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}${cited}<p>${links}</p></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("the census");
+    expect(article.text).not.toContain("Another story 5");
   });
 });

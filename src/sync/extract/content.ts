@@ -16,6 +16,7 @@ import {
   removeNode,
   replaceNode,
   type TreeNode,
+  textContent,
   textLength,
 } from "./html-tree";
 import {
@@ -422,6 +423,11 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
       }
       // A form beside the article (a subscription, a search, a comment box) is not article text: forms held
       // 2.6 % article text on WCXB. A form wrapping a large part of the page (as some frameworks do) stays.
+      // A block the page marks up as a person (the author, in microdata) is about the author, not the article.
+      if (isPersonBox(el)) {
+        removeNode(el);
+        return false;
+      }
       if (el.tag === "form" && textLength(el) * 3 < pageText && hasField(el)) {
         removeNode(el);
         return false;
@@ -509,7 +515,9 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     content = newElement("div", null, [...body.children]);
     topCandidate = content;
   } else {
+    topCandidate = preferTitleWords(topCandidate, top, scores, title);
     topCandidate = refineTop(topCandidate, top, scores, body);
+    topCandidate = narrowLayoutTable(topCandidate, scores);
     content = newElement("div", null);
     const topScore = scores.get(topCandidate) ?? 0;
     const threshold = Math.max(10, topScore * 0.2);
@@ -540,6 +548,115 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
 
   prepArticle(content, flags, title);
   return { content, byline };
+}
+
+/**
+ * A layout table (or one of its rows) chosen as the article holds the page's columns side by side: when one
+ * cell holds most of its own text (text outside links), that cell is the article and the other columns
+ * (menus, lists of other stories) are not.
+ */
+function narrowLayoutTable(candidate: ElementNode, scores: Map<ElementNode, number>): ElementNode {
+  let current = candidate;
+  for (let step = 0; step < 4; step++) {
+    if (current.tag !== "table" && current.tag !== "tbody" && current.tag !== "tr") return current;
+    const cells = findAll(current, "td").filter((td) => !hasAncestorTableBelow(td, current));
+    const own = (el: ElementNode) => textLength(el) - linkTextLength(el);
+    const total = own(current);
+    if (!total || cells.length < 2) return current;
+    let best: ElementNode | null = null;
+    for (const cell of cells) if (!best || own(cell) > own(best)) best = cell;
+    if (!best || own(best) < total * LAYOUT_CELL_SHARE) return current;
+    if (!scores.has(best)) scores.set(best, scores.get(current) ?? 0);
+    current = best;
+    // The cell may itself hold a nested layout table: look again inside it.
+    const inner = best.children.filter(isElement);
+    if (inner.length === 1 && inner[0]!.tag === "table") current = inner[0]!;
+    else return current;
+  }
+  return current;
+}
+const LAYOUT_CELL_SHARE = 0.6;
+
+/** Whether a table other than `outer` sits between `el` and `outer`. */
+function hasAncestorTableBelow(el: ElementNode, outer: ElementNode): boolean {
+  for (let a = el.parent; a && a !== outer; a = a.parent) if (a.tag === "table") return true;
+  return false;
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** The words of a text: runs of letters and digits, lowercased, cut to their stem; Chinese, Japanese and Korean by character. */
+function wordsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const run of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (CJK.test(run)) out.push(...run);
+    // Inflected languages change a word's ending ("американцы", "американские"): its first five letters stand for it.
+    else if (run.length >= 3) out.push(run.slice(0, 5));
+  }
+  return out;
+}
+
+/**
+ * The share of the title's distinct words (as `wordsOf` gives them) that occur in the element's text: a
+ * character of Chinese, Japanese or Korean anywhere; another stem at the start of a word, and a stem
+ * shorter than five letters as a whole word. One search over the text, which may be the whole page.
+ */
+function titleWordCover(el: ElementNode, titleWords: Set<string>, enough: number): number {
+  const text = textContent(el);
+  // The search stops once `enough` of the title's words are found: the share is then at least that.
+  const wanted = enough * titleWords.size;
+  let found = 0;
+  const stems: string[] = [];
+  for (const w of titleWords) {
+    if (CJK.test(w)) {
+      if (text.includes(w)) found++;
+    } else stems.push(w);
+  }
+  if (stems.length) {
+    const escaped = stems.map(
+      (w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + (w.length < 5 ? "(?![\\p{L}\\p{N}])" : ""),
+    );
+    // Case-insensitive search instead of a lowercased copy of what may be the whole page's text.
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join("|")})`, "giu");
+    const seen = new Set<string>();
+    for (const match of text.matchAll(pattern)) {
+      seen.add(match[0].toLowerCase());
+      if (found + seen.size >= wanted) break;
+    }
+    found += seen.size;
+  }
+  return found / titleWords.size;
+}
+
+/**
+ * An article talks about what its title says: when the best-scored block shares (almost) none of the
+ * title's words and another strong candidate shares most of them, that one is the article (a legal notice
+ * or a list of other stories, full of commas, outscoring a short news item).
+ */
+function preferTitleWords(
+  initial: ElementNode,
+  top: ElementNode[],
+  scores: Map<ElementNode, number>,
+  title: string,
+): ElementNode {
+  const titleWords = new Set(wordsOf(title));
+  if (titleWords.size < 3) return initial;
+  if (titleWordCover(initial, titleWords, TITLE_COVER_LOW) >= TITLE_COVER_LOW) return initial;
+  const topScore = scores.get(initial)!;
+  for (const candidate of top.slice(1)) {
+    if (scores.get(candidate)! < topScore * TITLE_SCORE_SHARE) continue;
+    if (hasAncestorNode(initial, candidate)) continue;
+    if (titleWordCover(candidate, titleWords, TITLE_COVER_HIGH) >= TITLE_COVER_HIGH) return candidate;
+  }
+  return initial;
+}
+const TITLE_COVER_LOW = 0.2;
+const TITLE_COVER_HIGH = 0.5;
+const TITLE_SCORE_SHARE = 0.2;
+
+function hasAncestorNode(el: ElementNode, ancestor: ElementNode): boolean {
+  for (let current = el.parent; current; current = current.parent) if (current === ancestor) return true;
+  return false;
 }
 
 function isAttached(el: ElementNode, body: ElementNode): boolean {
@@ -619,6 +736,21 @@ function holdsProse(el: ElementNode): boolean {
   return prose >= 1500;
 }
 
+function linkCount(el: ElementNode): number {
+  let count = 0;
+  for (const d of descendants(el)) if (d.tag === "a") count++;
+  return count;
+}
+
+/** A block marked up as a person (`itemtype` schema.org/Person, or `itemprop="author"`) of bio length. */
+function isPersonBox(el: ElementNode): boolean {
+  if (PHRASING.has(el.tag)) return false;
+  const { itemtype, itemprop } = el.attrs;
+  if (itemtype === undefined && itemprop === undefined) return false;
+  const marked = /schema\.org\/Person$/i.test(itemtype ?? "") || /(^|\s)author(\s|$)/i.test(itemprop ?? "");
+  return marked && textLength(el) < 1000;
+}
+
 /** Whether a form has a field a reader fills in (not only hidden inputs and buttons). */
 function hasField(form: ElementNode): boolean {
   for (const d of descendants(form)) {
@@ -683,8 +815,15 @@ function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
-  // Paragraphs left empty after cleaning.
-  cleanMatching(content, (el) => el.tag === "p" && textLength(el) === 0 && !hasMedia(el));
+  // Paragraphs left empty after cleaning, and paragraphs that are nothing but ten or more links (a column of
+  // other stories written as links and breaks). One pass for both.
+  cleanMatching(
+    content,
+    (el) =>
+      el.tag === "p" &&
+      ((textLength(el) === 0 && !hasMedia(el)) ||
+        (linkDensity(el) > LINK_LIST_DENSITY && linkCount(el) >= LINK_LIST_ITEMS)),
+  );
 }
 
 const COMMENT_TOKENS = new Set([
@@ -860,6 +999,7 @@ function cleanTag(
       input > Math.floor(p / 3) ||
       (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
       (!isList && weight < 25 && density > 0.2) ||
+      (isList && weight < 25 && density > LINK_LIST_DENSITY && liCount >= LINK_LIST_ITEMS) ||
       (weight >= 25 && density > 0.5) ||
       (embeds === 1 && contentLength < 75) ||
       embeds > 1 ||
@@ -880,6 +1020,13 @@ function cleanTag(
     }
   }
 }
+
+/**
+ * A list of ten or more items that is nothing but links (link density over 0.9) is a menu or a column of
+ * other stories, not the article's own list (which holds words of its own, or a few references).
+ */
+const LINK_LIST_DENSITY = 0.9;
+const LINK_LIST_ITEMS = 10;
 
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 

@@ -170,7 +170,31 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
     },
   );
   parser.end(html);
+  moveTrailingContentIntoBody(root);
   return { root, jsonLd };
+}
+
+/**
+ * What comes after `</body>` or `</html>` belongs to the body, as browsers read it (the HTML standard's
+ * "after body" and "after after body" modes): a page that closes its body early (a template's stray
+ * `</body></html>` before the article) still has its article in the body.
+ */
+function moveTrailingContentIntoBody(root: ElementNode): void {
+  const html = root.children.find((c): c is ElementNode => isElement(c) && c.tag === "html");
+  if (!html) return;
+  const body = html.children.find((c): c is ElementNode => isElement(c) && c.tag === "body");
+  if (!body) return;
+  const trailing = [
+    ...html.children.slice(html.children.indexOf(body) + 1),
+    ...root.children.slice(root.children.indexOf(html) + 1),
+  ];
+  if (!trailing.some(isElement)) return;
+  html.children.length = html.children.indexOf(body) + 1;
+  root.children.length = root.children.indexOf(html) + 1;
+  for (const node of trailing) {
+    body.children.push(node);
+    if (isElement(node)) node.parent = body;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
