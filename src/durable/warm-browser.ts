@@ -44,22 +44,16 @@ export class WarmBrowser {
   }
 
   /**
-   * The holder `token` is done: `sessionId` is the browser it left open (kept warm until `now + keepMs`), or
+   * The slot's holder is done: `sessionId` is the browser it left open (kept warm until `now + keepMs`), or
    * null when it closed its browser. Any other browser the workspace still kept is closed: one is enough.
    */
-  giveBack(token: string, sessionId: string | null, now: number, keepMs: number): void {
+  giveBack(sessionId: string | null, now: number, keepMs: number): void {
     const warm = this.current();
-    if (warm && warm.session_id !== sessionId && (warm.lent_to === token || warm.lent_to === null)) {
-      // The lent browser was replaced (it had gone, the holder launched another) or an idle one is surplus.
-      this.drop(warm.session_id);
-    } else if (warm && warm.session_id !== sessionId) {
-      // Lent to a newer holder (this one's slot expired meanwhile): that holder owns it; close ours instead.
-      if (sessionId) this.close(sessionId);
-      return;
-    }
+    // The lent browser was replaced (it had gone and the holder launched another), or an idle one is surplus.
+    if (warm && warm.session_id !== sessionId) this.drop(warm.session_id);
     if (sessionId === null) return;
     if (keepMs <= 0) {
-      this.drop(sessionId);
+      this.close(sessionId);
       return;
     }
     this.sql.exec(
@@ -69,6 +63,11 @@ export class WarmBrowser {
       now + keepMs,
     );
     this.onDeadlineChange();
+  }
+
+  /** A browser left open by a holder that no longer holds the slot: closed, never kept. */
+  discard(sessionId: string): void {
+    this.close(sessionId);
   }
 
   /** The slot holder `token` lost its slot at its deadline (crashed or hung): the browser lent to it goes. */

@@ -176,7 +176,9 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
    */
   releaseBrowserSlot(token: string, keptSessionId: string | null = null): boolean {
     // The browser first: a caller waiting in line gets the slot (and with it this browser) in the release.
-    this.warm.giveBack(token, keptSessionId, this.clock(), this.keepWarmMs());
+    if (this.browser.holder()?.token === token) this.warm.giveBack(keptSessionId, this.clock(), this.keepWarmMs());
+    // Too late: the slot went at its deadline, and the browser lent with it; one it kept goes too.
+    else if (keptSessionId) this.warm.discard(keptSessionId);
     return this.browser.release(token);
   }
 

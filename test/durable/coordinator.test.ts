@@ -328,12 +328,15 @@ describe("browser slot", () => {
     advance(BROWSER_LEASE_MS);
     await runDurableObjectAlarm(coordinator);
     expect(await coordinator.browserStatus()).toMatchObject({ holder: null, warm: null });
-    // Too late to give it back: nothing is kept for a slot it no longer holds while another holds it.
+    // Too late to give it back: a holder whose slot went keeps nothing, whoever holds the slot now.
     const fourth = await coordinator.acquireBrowserSlot("check");
     if (!fourth.ok) throw new Error("no slot");
-    await coordinator.releaseBrowserSlot(dying.token, "session-3");
     expect(fourth.browser.sessionId).toBeUndefined();
+    expect(await coordinator.releaseBrowserSlot(dying.token, "session-3")).toBe(false);
+    expect((await coordinator.browserStatus()).warm).toBeNull();
     await coordinator.releaseBrowserSlot(fourth.token, null);
+    expect(await coordinator.releaseBrowserSlot(dying.token, "session-3")).toBe(false);
+    expect((await coordinator.browserStatus()).warm).toBeNull();
   });
 
   it("workspaces do not share a slot", async () => {
