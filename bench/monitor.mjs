@@ -12,8 +12,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
-import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
-import { callApi as call, startForumApi } from "../scripts/lib/forum-api-bench.mjs";
+import { callApi as call, startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
+import { startForumApi } from "../scripts/lib/forum-api-bench.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
 

@@ -12,7 +12,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
-import { startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
+import { callApi, startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
 import { ROOT } from "../scripts/lib/paths.mjs";
 import { progress } from "../scripts/lib/progress.mjs";
@@ -117,16 +117,7 @@ runMain(async () => {
     const chromeBefore = chromiumUnder(server.pid);
     const call = async (method, route, body, bearer = key) => {
       const started = performance.now();
-      const res = await fetch(`${base}${route}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${bearer}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = await res.json();
-      if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json.error ?? json)}`);
+      const json = await callApi(base, bearer, method, route, body);
       return { json, ms: performance.now() - started };
     };
 

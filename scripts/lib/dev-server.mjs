@@ -1,4 +1,4 @@
-// Starts `wrangler dev` for local development or the benchmark and waits until it answers.
+// Starts `wrangler dev` for local development or the benchmark, waits until it answers, and calls its API.
 import { spawnWrangler } from "./wrangler.mjs";
 
 const READY_TIMEOUT_MS = 90_000;
@@ -72,4 +72,19 @@ export function stopDevServer(child, graceMs = 5_000) {
     });
     child.kill("SIGTERM");
   });
+}
+
+/** One JSON request to the local service; throws with the status and the start of the body when not ok. */
+export async function callApi(base, key, method, route, body) {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : null;
 }

@@ -1,23 +1,8 @@
-// What the monitoring and alerts benchmarks share: a JSON call to the local service with a key, the local
+// What the monitoring and alerts benchmarks share: the local
 // forum API (test/fixtures/forum/fake-forum.ts) served on a port, and the wrangler dev vars that point the
 // Worker at it.
 import http from "node:http";
 import { FakeForum, readBody } from "../../test/fixtures/forum/fake-forum.ts";
-
-/** One JSON request to the local service; throws with the status and the start of the body when not ok. */
-export async function callApi(base, key, method, route, body) {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
-}
 
 /** Listens on 127.0.0.1:`port`; resolves once listening, rejects when the port is taken. */
 export async function listen(server, port) {
