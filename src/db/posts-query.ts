@@ -44,6 +44,12 @@ const FTS_WORKSPACE_FACTOR = 2 ** 32;
 const FTS_POST_ID_MASK = FTS_WORKSPACE_FACTOR - 1;
 export const ftsRowid = (workspaceId: number, postId: number) => workspaceId * FTS_WORKSPACE_FACTOR + postId;
 
+/** No filter on the post row beyond workspace, `archived` and date: those live in narrower indexes too. */
+const noRowFilters = (f: PostFilters) =>
+  f.subreddit === undefined && f.priority === undefined && f.answered === undefined && f.hasCompetitors === undefined;
+
+const byDate = (f: PostFilters) => f.sortBy === undefined || f.sortBy === "date";
+
 function whereClause(
   workspaceId: number,
   f: PostFilters,
@@ -56,12 +62,7 @@ function whereClause(
     // post of the workspace (seconds at 100,000 posts); which SQLite production D1 runs is not ours to choose.
     // When nothing but workspace, archived and date is asked of a hit, it is checked in the narrow
     // posts_id_filters_idx instead of the wide row. Named, because the planner picks it only with statistics.
-    const narrow =
-      f.subreddit === undefined &&
-      f.priority === undefined &&
-      f.answered === undefined &&
-      f.hasCompetitors === undefined &&
-      (f.sortBy === undefined || f.sortBy === "date");
+    const narrow = noRowFilters(f) && byDate(f);
     // The index's rowid is `workspace_id * 2^32 + post id` (migration 0060): the MATCH reads the workspace's
     // rowid range only, so its cost does not grow with other workspaces' posts.
     from = `posts_fts CROSS JOIN posts p${narrow ? " INDEXED BY posts_id_filters_idx" : ""} ON p.id = (posts_fts.rowid & ${FTS_POST_ID_MASK})`;
@@ -174,13 +175,7 @@ export function boundedCount(counted: number, q: Pick<PostsQueries, "countBound"
  * about the row is asked (another filter would read the row anyway).
  */
 function countFrom(from: string, f: PostFilters): string {
-  const keywordOnly =
-    f.keywordId !== undefined &&
-    f.search === undefined &&
-    f.subreddit === undefined &&
-    f.priority === undefined &&
-    f.answered === undefined &&
-    f.hasCompetitors === undefined;
+  const keywordOnly = f.keywordId !== undefined && f.search === undefined && noRowFilters(f);
   return keywordOnly ? "posts p INDEXED BY posts_id_filters_idx" : from;
 }
 
@@ -191,14 +186,7 @@ function countFrom(from: string, f: PostFilters): string {
  * checking each post against the keyword's links read about 100 ÷ the keyword's share of the posts.
  */
 const keywordLinksOnly = (f: PostFilters) =>
-  f.keywordId !== undefined &&
-  f.search === undefined &&
-  f.subreddit === undefined &&
-  f.priority === undefined &&
-  f.answered === undefined &&
-  f.hasCompetitors === undefined &&
-  !f.includeArchived &&
-  (f.sortBy === undefined || f.sortBy === "date");
+  f.keywordId !== undefined && f.search === undefined && noRowFilters(f) && !f.includeArchived && byDate(f);
 
 function keywordLinksQueries(workspaceId: number, keywordId: number, f: PostFilters, countBound: number): PostsQueries {
   const links = "FROM post_keywords pk WHERE pk.keyword_id = ? AND pk.workspace_id = ? AND pk.archived = 0";
@@ -233,8 +221,8 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
   };
   if (f.search !== undefined)
     return { page: searchPage(from, where, params, f, countBound), count, countInPage: true, countBound };
-  // Deferred join: the inner query picks the page's ids reading indexes only, and the columns with their
-  // two correlated subqueries are built for those rows only.
+  // Deferred join: the inner query picks the page's ids reading indexes only, and the columns are read for
+  // those rows only.
   const pageIds = `SELECT p.id AS id FROM ${from} WHERE ${where} ORDER BY ${orderClause(f, ROW_COLUMNS)} LIMIT ? OFFSET ?`;
   return {
     page: {
