@@ -1,5 +1,7 @@
-// Builds the SQL of GET /posts. Pure (no imports), so the read benchmark runs the very same statements
-// directly against the SQLite file to compare the service with the raw query.
+// Builds the SQL of GET /posts. Pure (it imports only fts-query.ts, itself pure), so the read benchmark runs
+// the very same statements directly against the SQLite file to compare the service with the raw query.
+
+import { workspaceFtsQuery } from "./fts-query.ts";
 
 export type PostSort = "priority" | "urgency" | "date" | "score" | "comments";
 
@@ -73,7 +75,12 @@ function whereClause(
       "posts_fts.rowid >= CAST(? AS INTEGER)",
       "posts_fts.rowid <= CAST(? AS INTEGER)",
     );
-    params.push(f.search, ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
+    // The index's tokens carry their workspace's tag (migration 0065), so the query's words get it too.
+    params.push(
+      workspaceFtsQuery(workspaceId, f.search),
+      ftsRowid(workspaceId, 0),
+      ftsRowid(workspaceId, FTS_POST_ID_MASK),
+    );
   }
   if (!f.includeArchived) conditions.push("p.archived = 0");
   if (f.subreddit !== undefined) {

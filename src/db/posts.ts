@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { DomainError } from "../lib/domain-errors";
 import { nowIso, type WorkspaceDb } from "./client";
+import { FtsQuerySyntaxError, workspaceFtsQuery } from "./fts-query";
 import { type BuiltQuery, boundedCount, buildPostByIdQuery, buildPostsQueries, type PostFilters } from "./posts-query";
 import { posts } from "./schema";
 
@@ -69,6 +70,16 @@ async function isMalformedSearch(d1: D1Database, search: string): Promise<boolea
   }
 }
 
+const malformedSearch = () =>
+  new DomainError("invalid_input", "search is not a valid full-text query", {
+    problems: [
+      {
+        path: "query.search",
+        message: 'not a valid full-text query: use words, "quoted phrases" and prefix* terms (SQLite FTS5 syntax)',
+      },
+    ],
+  });
+
 const prepare = (d1: D1Database, q: BuiltQuery) => d1.prepare(q.sql).bind(...q.params);
 
 /**
@@ -80,23 +91,25 @@ export async function listPosts(
   w: WorkspaceDb,
   filters: PostFilters,
 ): Promise<{ data: PostView[]; count: number; countIsEstimate: boolean }> {
-  const q = buildPostsQueries(w.workspaceId, filters);
+  let q: ReturnType<typeof buildPostsQueries>;
+  try {
+    q = buildPostsQueries(w.workspaceId, filters);
+  } catch (err) {
+    // The search's words are tagged with the workspace (fts-query.ts), which reads its tokens first.
+    if (err instanceof FtsQuerySyntaxError) throw malformedSearch();
+    throw err;
+  }
   let results: D1Result[];
   try {
     results = await w.d1.batch(
       q.countInPage ? [prepare(w.d1, q.page)] : [prepare(w.d1, q.page), prepare(w.d1, q.count)],
     );
   } catch (err) {
-    if (filters.search !== undefined && (await isMalformedSearch(w.d1, filters.search))) {
-      throw new DomainError("invalid_input", "search is not a valid full-text query", {
-        problems: [
-          {
-            path: "query.search",
-            message: 'not a valid full-text query: use words, "quoted phrases" and prefix* terms (SQLite FTS5 syntax)',
-          },
-        ],
-      });
-    }
+    if (
+      filters.search !== undefined &&
+      (await isMalformedSearch(w.d1, workspaceFtsQuery(w.workspaceId, filters.search)))
+    )
+      throw malformedSearch();
     throw err;
   }
   const [pageResult, countResult] = results;
