@@ -1,5 +1,7 @@
-// Builds the SQL of GET /posts. Pure (no imports), so the read benchmark runs the very same statements
-// directly against the SQLite file to compare the service with the raw query.
+// Builds the SQL of GET /posts. Pure (its one import is pure too, named with its extension), so the read
+// benchmark runs the very same statements directly against the SQLite file to compare the service with the raw query.
+
+import { scopeSearch } from "./fts-terms.ts";
 
 export type PostSort = "priority" | "urgency" | "date" | "score" | "comments";
 
@@ -73,7 +75,8 @@ function whereClause(
       "posts_fts.rowid >= CAST(? AS INTEGER)",
       "posts_fts.rowid <= CAST(? AS INTEGER)",
     );
-    params.push(f.search, ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
+    // The words carry the workspace's tag (migration 0065, fts-terms.ts): its own hits and statistics only.
+    params.push(scopeSearch(f.search, workspaceId), ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
   }
   if (!f.includeArchived) conditions.push("p.archived = 0");
   if (f.subreddit !== undefined) {

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { DomainError } from "../lib/domain-errors";
 import { nowIso, type WorkspaceDb } from "./client";
+import { scopeSearch } from "./fts-terms";
 import { type BuiltQuery, boundedCount, buildPostByIdQuery, buildPostsQueries, type PostFilters } from "./posts-query";
 import { posts } from "./schema";
 
@@ -87,7 +88,7 @@ export async function listPosts(
       q.countInPage ? [prepare(w.d1, q.page)] : [prepare(w.d1, q.page), prepare(w.d1, q.count)],
     );
   } catch (err) {
-    if (filters.search !== undefined && (await isMalformedSearch(w.d1, filters.search))) {
+    if (filters.search !== undefined && (await isMalformedSearch(w.d1, scopeSearch(filters.search, w.workspaceId)))) {
       throw new DomainError("invalid_input", "search is not a valid full-text query", {
         problems: [
           {
