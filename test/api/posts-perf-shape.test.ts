@@ -152,6 +152,16 @@ describe("GET /posts statements use indexes", () => {
     // index, so two statements read less than one walk that both pages and counts.
     expect((await plans({ priority: "high", answered: true })).countInPage).toBe(false);
   });
+
+  it("high priority with competitors by score takes the page's ids from one index (migration 0063)", async () => {
+    const { page } = await plans({ priority: "high", hasCompetitors: true, sortBy: "score" });
+    expect(page.join(" | ")).toMatch(
+      /SEARCH p USING (COVERING )?INDEX posts_ws_priority_competitors_score_idx \(workspace_id=\? AND archived=\? AND priority_rank=\? AND has_competitors=\?\)/,
+    );
+    // The rows are read for the page's ids only, after they are chosen (no sort of the matches).
+    expect(page.filter((s) => s === "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)")).toHaveLength(1);
+    expect(page.filter((s) => s.startsWith("USE TEMP B-TREE"))).toHaveLength(1);
+  });
 });
 
 describe("search stays inside the caller's workspace", () => {
