@@ -104,7 +104,7 @@ describe("GET /posts statements use indexes", () => {
       { search: "pricing" },
       { search: '"customer support"', sortBy: "date" as const },
       { search: "integrat*", keywordId: 3 },
-      { search: "pricing", subreddit: "SaaS" },
+      { search: "pricing", subreddit: "SaaS", includeArchived: true },
     ]) {
       const { page, count } = await plans(filters);
       for (const steps of [page, count]) {
@@ -114,6 +114,21 @@ describe("GET /posts statements use indexes", () => {
         expect(rows).toBe(fts + 1);
         // An index lookup per hit reads two steps where the primary key reads one.
         expect(steps.join(" | ")).not.toMatch(/SEARCH p USING (COVERING )?INDEX/);
+      }
+    }
+    // With a subreddit, each hit is looked up in posts_id_subreddit_idx with every column given (the rowid
+    // too): one entry or none, so a hit in another subreddit reads nothing (migration 0064).
+    for (const filters of [
+      { search: "pricing", subreddit: "SaaS" },
+      { search: "pricing", subreddit: "saas", priority: "high" as const, sortBy: "score" as const },
+    ]) {
+      const { page, count } = await plans(filters);
+      for (const steps of [page, count]) {
+        const fts = steps.findIndex((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"));
+        expect(fts).toBeGreaterThanOrEqual(0);
+        expect(steps[fts + 1]).toMatch(
+          /^SEARCH p USING (COVERING )?INDEX posts_id_subreddit_idx \(id=\? AND workspace_id=\? AND archived=\? AND subreddit=\? AND rowid=\?\)$/,
+        );
       }
     }
     // The page matches once and materializes nothing (D1 counts a materialized table's rows again on every
