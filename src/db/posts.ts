@@ -105,7 +105,7 @@ export async function listPosts(
   if (!q.countInPage) count = ((countResult?.results ?? [])[0] as { count: number } | undefined)?.count ?? 0;
   else if (rows.length > 0) count = rows[0]!.total_count ?? 0;
   else if (filters.offset === 0) count = 0;
-  // A search paged past its last hit: the page carried no count, so it is asked for on its own.
+  // A one-pass page (posts-query.ts) past its last match carried no count, so it is asked for on its own.
   else count = (await prepare(w.d1, q.count).first<{ count: number }>())?.count ?? 0;
   return { data: rows.map(serializePost), ...boundedCount(count, q) };
 }
