@@ -275,13 +275,12 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
     sql: `SELECT count(*) AS count FROM (SELECT 1 FROM ${countFrom(from, f)} WHERE ${where}${candidates} LIMIT ?)`,
     params: [...params, countBound],
   };
-  if (f.search !== undefined)
-    return {
-      page: onePassPage(searchIds(from, where, f), [...params, countBound], workspaceId, f, countBound),
-      count,
-      countInPage: true,
-      countBound,
-    };
+  if (f.search !== undefined) {
+    const ids = datedHitsOnly(f)
+      ? datedSearchIds(workspaceId, f.search, f, countBound)
+      : { sql: searchIds(from, where, f), params: [...params, countBound] };
+    return { page: onePassPage(ids.sql, ids.params, workspaceId, f, countBound), count, countInPage: true, countBound };
+  }
   const orderedIds = `SELECT p.id AS id FROM ${from} WHERE ${where} ORDER BY ${orderClause(f, ROW_COLUMNS)}`;
   if (idsFromOneIndex(f))
     return { page: onePassPage(orderedIds, params, workspaceId, f, countBound), count, countInPage: true, countBound };
@@ -300,8 +299,9 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
 
 /**
  * A search's ordered ids: its candidates (the newest `countBound` hits, each read once: its FTS entry and
- * its row by primary key) in a co-routine, sorted by the page's order. Nothing is materialized: D1 counts
- * a materialized table's rows again each time it is read. Takes one more parameter, `countBound`.
+ * its row by primary key, or its entry in posts_id_subreddit_idx) in a co-routine, sorted by the page's
+ * order. Nothing is materialized: D1 counts a materialized table's rows again each time it is read. Takes
+ * one more parameter, `countBound`.
  */
 function searchIds(from: string, where: string, f: PostFilters): string {
   const relevance = ranksByRelevance(f);
@@ -310,6 +310,37 @@ function searchIds(from: string, where: string, f: PostFilters): string {
     `SELECT p.id AS id, p.created_utc AS created_utc${sortKey}${relevance ? ", bm25(posts_fts) AS relevance" : ""} ` +
     `FROM ${from} WHERE ${where} ORDER BY posts_fts.rowid DESC LIMIT ?`;
   return `SELECT h.id AS id FROM (${hits}) AS h ORDER BY ${orderClause(f, HIT_COLUMNS)}`;
+}
+
+/** A search that asks nothing of a hit's post but `archived` and its date: no other filter, by relevance or date. */
+const datedHitsOnly = (f: PostFilters) => f.keywordId === undefined && noRowFilters(f) && byDate(f);
+
+/**
+ * The ordered ids of a search that asks nothing of a hit's post but `archived` and its date
+ * (`datedHitsOnly`). Each hit's date is a scalar subquery into the narrow posts_id_filters_idx: it stops at
+ * the entry it finds (one row read, none for an archived hit, whose date comes back NULL and drops it),
+ * where a join there also steps to the next entry to end each lookup (two), and the primary key reads the
+ * wide row (one, slower: SQLite time 1.7 against 3.0 ms for 1,221 hits at 100,000 posts). `LIMIT -1` keeps
+ * the hits a co-routine, so the subquery runs once per hit rather than once in the filter and once more
+ * for the value.
+ */
+function datedSearchIds(workspaceId: number, search: string, f: PostFilters, countBound: number): BuiltQuery {
+  const hitId = `(posts_fts.rowid & ${FTS_POST_ID_MASK})`;
+  const relevance = ranksByRelevance(f);
+  const date =
+    `(SELECT p.created_utc FROM posts p INDEXED BY posts_id_filters_idx WHERE p.id = ${hitId} AND p.workspace_id = ?` +
+    `${f.includeArchived ? "" : " AND p.archived = 0"})`;
+  const hits =
+    `SELECT ${hitId} AS id, ${date} AS created_utc${relevance ? ", bm25(posts_fts) AS relevance" : ""} FROM posts_fts ` +
+    "WHERE posts_fts MATCH ? AND posts_fts.rowid >= CAST(? AS INTEGER) AND posts_fts.rowid <= CAST(? AS INTEGER) " +
+    "ORDER BY posts_fts.rowid DESC LIMIT -1";
+  const candidates =
+    `SELECT hit.id AS id, hit.created_utc AS created_utc${relevance ? ", hit.relevance AS relevance" : ""} ` +
+    `FROM (${hits}) AS hit WHERE hit.created_utc IS NOT NULL LIMIT ?`;
+  return {
+    sql: `SELECT h.id AS id FROM (${candidates}) AS h ORDER BY ${orderClause(f, HIT_COLUMNS)}`,
+    params: [workspaceId, search, ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK), countBound],
+  };
 }
 
 export function buildPostByIdQuery(workspaceId: number, postId: number): BuiltQuery {
