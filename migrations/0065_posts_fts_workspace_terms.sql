@@ -48,7 +48,7 @@ CREATE TRIGGER `posts_fts_ai` AFTER INSERT ON `posts` BEGIN
       group_concat(CASE WHEN col = 'title' THEN printf('w%08x', new.workspace_id) || term END, ' ' ORDER BY "offset"),
       group_concat(CASE WHEN col = 'selftext' THEN printf('w%08x', new.workspace_id) || term END, ' ' ORDER BY "offset")
     FROM posts_fts_scratch_words;
-  DELETE FROM posts_fts_scratch WHERE rowid = 1;
+  INSERT INTO posts_fts_scratch(posts_fts_scratch) VALUES ('delete-all');
 END;
 --> statement-breakpoint
 CREATE TRIGGER `posts_fts_ad` AFTER DELETE ON `posts` BEGIN
@@ -63,5 +63,5 @@ CREATE TRIGGER `posts_fts_au` AFTER UPDATE OF title, selftext ON `posts` BEGIN
       group_concat(CASE WHEN col = 'title' THEN printf('w%08x', new.workspace_id) || term END, ' ' ORDER BY "offset"),
       group_concat(CASE WHEN col = 'selftext' THEN printf('w%08x', new.workspace_id) || term END, ' ' ORDER BY "offset")
     FROM posts_fts_scratch_words;
-  DELETE FROM posts_fts_scratch WHERE rowid = 1;
+  INSERT INTO posts_fts_scratch(posts_fts_scratch) VALUES ('delete-all');
 END;
