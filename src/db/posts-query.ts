@@ -1,5 +1,7 @@
-// Builds the SQL of GET /posts. Pure (no imports), so the read benchmark runs the very same statements
-// directly against the SQLite file to compare the service with the raw query.
+// Builds the SQL of GET /posts. Pure (its one import is pure too, named with its extension), so the read
+// benchmark runs the very same statements directly against the SQLite file to compare the service with the raw query.
+
+import { scopeSearch } from "./fts-terms.ts";
 
 export type PostSort = "priority" | "urgency" | "date" | "score" | "comments";
 
@@ -79,7 +81,8 @@ function whereClause(
       "posts_fts.rowid >= CAST(? AS INTEGER)",
       "posts_fts.rowid <= CAST(? AS INTEGER)",
     );
-    params.push(f.search, ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
+    // The words carry the workspace's tag (migration 0065, fts-terms.ts): its own hits and statistics only.
+    params.push(scopeSearch(f.search, workspaceId), ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
   }
   if (!f.includeArchived) conditions.push("p.archived = 0");
   if (f.subreddit !== undefined) {
@@ -339,7 +342,13 @@ function datedSearchIds(workspaceId: number, search: string, f: PostFilters, cou
     `FROM (${hits}) AS hit WHERE hit.created_utc IS NOT NULL LIMIT ?`;
   return {
     sql: `SELECT h.id AS id FROM (${candidates}) AS h ORDER BY ${orderClause(f, HIT_COLUMNS)}`,
-    params: [workspaceId, search, ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK), countBound],
+    params: [
+      workspaceId,
+      scopeSearch(search, workspaceId),
+      ftsRowid(workspaceId, 0),
+      ftsRowid(workspaceId, FTS_POST_ID_MASK),
+      countBound,
+    ],
   };
 }
 

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { DomainError } from "../lib/domain-errors";
 import { nowIso, type WorkspaceDb } from "./client";
+import { scopeSearch } from "./fts-terms";
 import { type BuiltQuery, boundedCount, buildPostByIdQuery, buildPostsQueries, type PostFilters } from "./posts-query";
 import { posts } from "./schema";
 
@@ -60,9 +61,13 @@ const isFtsSyntaxError = (err: unknown) =>
  * Whether `search` itself is what SQLite refused. Asked only after the listing failed, with a statement
  * that can fail for no other reason, so a broken schema ("no such column" of a real table) stays a 500.
  */
-async function isMalformedSearch(d1: D1Database, search: string): Promise<boolean> {
+async function isMalformedSearch(w: WorkspaceDb, search: string): Promise<boolean> {
   try {
-    await d1.prepare("SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND rowid = 0").bind(search).all();
+    // Asked of the query as the listing ran it: its words tagged for the workspace (fts-terms.ts).
+    await w.d1
+      .prepare("SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND rowid = 0")
+      .bind(scopeSearch(search, w.workspaceId))
+      .all();
     return false;
   } catch (err) {
     return isFtsSyntaxError(err);
@@ -97,7 +102,7 @@ export async function listPosts(
       q.countInPage ? [prepare(w.d1, q.page)] : [prepare(w.d1, q.page), prepare(w.d1, q.count)],
     );
   } catch (err) {
-    if (filters.search !== undefined && (await isMalformedSearch(w.d1, filters.search))) throw malformedSearch();
+    if (filters.search !== undefined && (await isMalformedSearch(w, filters.search))) throw malformedSearch();
     throw err;
   }
   const [pageResult, countResult] = results;
@@ -105,7 +110,7 @@ export async function listPosts(
   // An empty page may not have parsed the search at all: when the posts table is empty, SQLite ends the
   // one-pass statement at its first step (its empty-table check on the posts it would read by id comes
   // before the hits' co-routine), so a malformed search must be asked about on its own.
-  if (rows.length === 0 && filters.search !== undefined && (await isMalformedSearch(w.d1, filters.search)))
+  if (rows.length === 0 && filters.search !== undefined && (await isMalformedSearch(w, filters.search)))
     throw malformedSearch();
   let count: number;
   if (!q.countInPage) count = ((countResult?.results ?? [])[0] as { count: number } | undefined)?.count ?? 0;
