@@ -158,3 +158,19 @@ describe("paragraphs of links", () => {
     expect(article.text).not.toContain("Another story 5");
   });
 });
+
+describe("a list inside the article", () => {
+  it("a slideshow's list of captions does not stand for the article that holds paragraphs around it", async () => {
+    const slides = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `<li><h2>Slide ${i + 1}</h2><p>Caption ${i + 1} of the slideshow, about another story, with commas, figures, names, and places.</p></li>`,
+    ).join("");
+    const html = `<html><body><div class="page"><article><div class="body">${[1, 2, 3].map(para).join("")}
+<div class="widget"><div class="rendered"><div class="show"><div class="scroller"><div class="pager"><a href="#prev">Previous</a> <a href="#next">Next</a></div><ul class="captions">${slides}</ul></div></div></div></div>
+${[4, 5].map(para).join("")}</div></article></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+  });
+});

@@ -516,6 +516,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     topCandidate = content;
   } else {
     topCandidate = preferTitleWords(topCandidate, top, scores, title);
+    topCandidate = climbFromList(topCandidate, top);
     topCandidate = refineTop(topCandidate, top, scores, body);
     topCandidate = narrowLayoutTable(topCandidate, scores);
     content = newElement("div", null);
@@ -650,6 +651,29 @@ function preferTitleWords(
   }
   return initial;
 }
+/**
+ * A list is the article's only when nothing above it has prose of its own: a list that wins (a slideshow's
+ * fifty captions, a stream of items) while one of the best candidates around it holds paragraphs outside
+ * it gives way to that candidate, which is the article the list sits in.
+ */
+function climbFromList(candidate: ElementNode, top: ElementNode[]): ElementNode {
+  if (candidate.tag !== "ul" && candidate.tag !== "ol") return candidate;
+  for (const other of top) {
+    if (other === candidate || !hasAncestorNode(candidate, other)) continue;
+    let prose = 0;
+    let paragraphs = 0;
+    for (const d of descendants(other)) {
+      if (d.tag !== "p" || hasAncestorNode(d, candidate)) continue;
+      prose += textLength(d);
+      paragraphs++;
+    }
+    if (paragraphs >= LIST_CLIMB_PARAGRAPHS && prose >= LIST_CLIMB_PROSE) return other;
+  }
+  return candidate;
+}
+const LIST_CLIMB_PARAGRAPHS = 3;
+const LIST_CLIMB_PROSE = 500;
+
 const TITLE_COVER_LOW = 0.2;
 const TITLE_COVER_HIGH = 0.5;
 const TITLE_SCORE_SHARE = 0.2;
