@@ -174,3 +174,15 @@ ${[4, 5].map(para).join("")}</div></article></div></body></html>`;
     expect(article.text).toContain("Paragraph 5 of the post");
   });
 });
+
+describe("how much text is enough", () => {
+  it("a short Chinese news item is an article: Han characters count twice, so the strict pass stands", async () => {
+    const zh = (n: number) =>
+      `<p>第${n}段：市政府今天公布了新的交通计划，包括增加公交线路、延长地铁运营时间以及改善自行车道，预计明年开始实施，市民对此普遍表示欢迎。</p>`;
+    const html = `<html><head><title>市政府公布新的交通计划</title></head><body><div class="page"><div class="story">${[1, 2, 3, 4, 5].map(zh).join("")}</div>
+<div class="footer"><p>版权所有，未经许可，不得转载、摘编或以其他方式使用本网站的内容，违者将依法追究法律责任，特此声明。</p><p>联系我们：地址、电话、传真、电子邮件、网站地图、广告服务、招聘信息。</p></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/traffic");
+    expect(article.text).toContain("第5段");
+    expect(article.text).not.toContain("版权所有");
+  });
+});
