@@ -186,3 +186,18 @@ describe("how much text is enough", () => {
     expect(article.text).not.toContain("版权所有");
   });
 });
+
+describe("teasers", () => {
+  it("a stream of teasers for the site's other stories goes; blocks opening with links to other sites stay", async () => {
+    const teaser = (i: number, href: string) =>
+      `<div class="item"><h3><a href="${href}">Headline of story ${i}</a></h3><p>Summary ${i} of that story, a line or two, with a comma.</p></div>`;
+    const ours = [1, 2, 3, 4].map((i) => teaser(i, `/news/story-${i}`)).join("");
+    const theirs = [5, 6, 7].map((i) => teaser(i, `https://other-${i}.example.org/`)).join("");
+    const html = `<html><head><link rel="canonical" href="https://www.example.com/news/post"></head><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}
+<div class="picks">${theirs}</div><div class="more">${ours}</div></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("Summary 6 of that story");
+    expect(article.text).not.toContain("Summary 2 of that story");
+  });
+});

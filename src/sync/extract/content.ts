@@ -349,7 +349,13 @@ export interface ContentResult {
  * Finds the article body of a parsed page. The tree is consumed (pruned and rearranged in place); when a
  * pass finds too little text, `reparse` supplies a fresh tree for the next, more lenient pass.
  */
-export function grabArticle(root: ElementNode, title: string, reparse: () => ElementNode): ContentResult {
+export function grabArticle(
+  root: ElementNode,
+  title: string,
+  reparse: () => ElementNode,
+  pageUrls: string[] = [],
+): ContentResult {
+  const sites = new Set(pageUrls.map(siteOf).filter((x): x is string => !!x));
   const attempts: { content: ElementNode; length: number; byline: string | null }[] = [];
   const flagSets: Flags[] = [
     { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
@@ -359,7 +365,7 @@ export function grabArticle(root: ElementNode, title: string, reparse: () => Ele
   ];
   for (const [index, flags] of flagSets.entries()) {
     const body = getBody(index === 0 ? root : reparse());
-    const result = grabWith(body, flags, title);
+    const result = grabWith(body, flags, title, sites);
     const length = enoughTextLength(result.content);
     if (length >= 500) return result;
     attempts.push({ ...result, length });
@@ -381,7 +387,7 @@ function enoughTextLength(el: ElementNode): number {
 }
 const HAN = /\p{Script=Han}/gu;
 
-function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult {
+function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<string>): ContentResult {
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
@@ -559,7 +565,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     }
   }
 
-  prepArticle(content, flags, title);
+  prepArticle(content, flags, title, sites);
   return { content, byline };
 }
 
@@ -835,7 +841,7 @@ function prune(body: ElementNode): void {
 // ---------------------------------------------------------------------------------------------------------
 // Cleaning the chosen content
 
-function prepArticle(content: ElementNode, flags: Flags, title: string): void {
+function prepArticle(content: ElementNode, flags: Flags, title: string, sites: Set<string>): void {
   markDataTables(content);
   cleanConditionally(content, ["form"], flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
@@ -848,6 +854,8 @@ function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   // "About the author" boxes: a bio is not the article.
   cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
   cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags);
+  // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
+  cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
@@ -860,6 +868,77 @@ function prepArticle(content: ElementNode, flags: Flags, title: string): void {
       ((textLength(el) === 0 && !hasMedia(el)) ||
         (linkDensity(el) > LINK_LIST_DENSITY && linkCount(el) >= LINK_LIST_ITEMS)),
   );
+}
+
+/** The link holding the first words of an element, if they are a link's. */
+function openingLink(el: ElementNode): ElementNode | null {
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (child.trim()) return null;
+      continue;
+    }
+    if (child.tag === "a") return textLength(child) > 0 ? child : null;
+    if (textLength(child) > 0) return openingLink(child);
+  }
+  return null;
+}
+
+/**
+ * A teaser: a small block (under 600 characters, with some words of its own besides its links, holding a
+ * paragraph, heading or block) whose first words are a link to another page of the same site: the headline
+ * of another story. A block opening with a link to another site is a recommendation or a reference, which
+ * articles make (a list of brands, of sources), so it is not one.
+ */
+function isTeaser(el: ElementNode, sites: Set<string>): boolean {
+  if (el.tag === "a" || el.tag === "p" || HEADING_TAGS.has(el.tag) || PHRASING.has(el.tag)) return false;
+  const length = textLength(el);
+  if (!length || length > TEASER_MAX_LENGTH) return false;
+  if (length - linkTextLength(el) < TEASER_OWN_TEXT) return false;
+  if (!el.children.some((c) => isElement(c) && (c.tag === "p" || c.tag === "div" || HEADING_TAGS.has(c.tag))))
+    return false;
+  const link = openingLink(el);
+  return !!link && isInternal(link.attrs.href ?? "", sites);
+}
+const TEASER_MAX_LENGTH = 600;
+const TEASER_OWN_TEXT = 20;
+
+/** A block whose children are three or more teasers holding 80 % of its text or more. */
+function isTeaserStream(el: ElementNode, sites: Set<string>): boolean {
+  const kids = el.children.filter(isElement);
+  if (kids.length < TEASER_STREAM_ITEMS) return false;
+  let teasers = 0;
+  let text = 0;
+  for (const kid of kids) {
+    if (!isTeaser(kid, sites)) continue;
+    teasers++;
+    text += textLength(kid);
+  }
+  return teasers >= TEASER_STREAM_ITEMS && text >= textLength(el) * TEASER_STREAM_SHARE;
+}
+const TEASER_STREAM_ITEMS = 3;
+const TEASER_STREAM_SHARE = 0.8;
+
+/** The registrable part of a URL's host, roughly: its last two labels, or three after a short second-level label ("co.uk"). */
+function siteOf(url: string): string | null {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+  const labels = host.split(".");
+  const keep = labels.length >= 3 && labels.at(-1)!.length === 2 && labels.at(-2)!.length <= 3 ? 3 : 2;
+  return labels.slice(-keep).join(".");
+}
+
+/** Whether a link stays on the page's own site (a relative address, or a host of the same site). */
+function isInternal(href: string, sites: Set<string>): boolean {
+  const target = href.trim();
+  if (target.startsWith("//")) return sites.has(siteOf(`http:${target}`) ?? "");
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) return true;
+  if (!/^https?:/i.test(target)) return false;
+  const site = siteOf(target);
+  return !!site && sites.has(site);
 }
 
 const COMMENT_TOKENS = new Set([
