@@ -201,3 +201,20 @@ describe("teasers", () => {
     expect(article.text).not.toContain("Summary 2 of that story");
   });
 });
+
+describe("lists of the site's own links", () => {
+  it("a short list of links to the site's other pages goes; a list of links to sources elsewhere stays", async () => {
+    const readAlso = [1, 2, 3, 4]
+      .map((i) => `<li><a href="/news/other-${i}">Other story number ${i}</a></li>`)
+      .join("");
+    const sources = [1, 2, 3]
+      .map((i) => `<li><a href="https://source-${i}.example.org/report">Source report ${i}</a></li>`)
+      .join("");
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}
+<ul>${sources}</ul><h4>Read also</h4><ul>${readAlso}</ul></div></div></body></html>`;
+    const article = await extractArticle(html, "https://www.example.com/news/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("Source report 2");
+    expect(article.text).not.toContain("Other story number 3");
+  });
+});

@@ -856,6 +856,8 @@ function prepArticle(content: ElementNode, flags: Flags, title: string, sites: S
   cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags);
   // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
+  // A short list of nothing but links to the site's own pages ("read also", a section menu).
+  cleanMatching(content, (el) => el !== content && isInternalLinkList(el, sites));
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
@@ -915,6 +917,22 @@ function isTeaserStream(el: ElementNode, sites: Set<string>): boolean {
   }
   return teasers >= TEASER_STREAM_ITEMS && text >= textLength(el) * TEASER_STREAM_SHARE;
 }
+/**
+ * A list of three or more items that is links (density over 0.8) to pages of the page's own site, every one:
+ * other stories ("read also") or the site's sections. An article's own list of links points elsewhere (its
+ * sources) or has words of its own; ten or more items of links anywhere are already cleaned as a menu.
+ */
+function isInternalLinkList(el: ElementNode, sites: Set<string>): boolean {
+  if (el.tag !== "ul" && el.tag !== "ol") return false;
+  let items = 0;
+  for (const child of el.children) if (isElement(child) && child.tag === "li") items++;
+  if (items < INTERNAL_LIST_ITEMS || linkDensity(el) <= INTERNAL_LIST_DENSITY) return false;
+  const links = findAll(el, "a");
+  return links.length > 0 && links.every((a) => isInternal(a.attrs.href ?? "", sites));
+}
+const INTERNAL_LIST_ITEMS = 3;
+const INTERNAL_LIST_DENSITY = 0.8;
+
 const TEASER_STREAM_ITEMS = 3;
 const TEASER_STREAM_SHARE = 0.8;
 
