@@ -218,3 +218,15 @@ describe("lists of the site's own links", () => {
     expect(article.text).not.toContain("Other story number 3");
   });
 });
+
+describe("paragraphs of the site's own links", () => {
+  it("a paragraph of three links to the site's other stories goes; one of three links to other sites stays", async () => {
+    const ours = [1, 2, 3].map((i) => `<a href="/news/more-${i}">More news number ${i}</a>`).join(" | ");
+    const theirs = [1, 2, 3].map((i) => `<a href="https://paper-${i}.example.org/">Outside paper ${i}</a>`).join(" | ");
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}<p>${theirs}</p><p>${ours}</p></div></div></body></html>`;
+    const article = await extractArticle(html, "https://www.example.com/news/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("Outside paper 2");
+    expect(article.text).not.toContain("More news number 2");
+  });
+});

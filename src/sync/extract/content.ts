@@ -778,12 +778,6 @@ function holdsProse(el: ElementNode): boolean {
   return prose >= 1500;
 }
 
-function linkCount(el: ElementNode): number {
-  let count = 0;
-  for (const d of descendants(el)) if (d.tag === "a") count++;
-  return count;
-}
-
 /** A block marked up as a person (`itemtype` schema.org/Person, or `itemprop="author"`) of bio length. */
 function isPersonBox(el: ElementNode): boolean {
   if (PHRASING.has(el.tag)) return false;
@@ -861,15 +855,19 @@ function prepArticle(content: ElementNode, flags: Flags, title: string, sites: S
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
-  // Paragraphs left empty after cleaning, and paragraphs that are nothing but ten or more links (a column of
-  // other stories written as links and breaks). One pass for both.
+  // Paragraphs left empty after cleaning, and paragraphs that are nothing but links: ten or more anywhere (a
+  // column of other stories written as links and breaks), or three or more to the site's own pages. One pass.
   cleanMatching(
     content,
-    (el) =>
-      el.tag === "p" &&
-      ((textLength(el) === 0 && !hasMedia(el)) ||
-        (linkDensity(el) > LINK_LIST_DENSITY && linkCount(el) >= LINK_LIST_ITEMS)),
+    (el) => el.tag === "p" && ((textLength(el) === 0 && !hasMedia(el)) || isLinksParagraph(el, sites)),
   );
+}
+
+function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
+  if (linkDensity(el) <= LINK_LIST_DENSITY) return false;
+  const links = findAll(el, "a");
+  if (links.length >= LINK_LIST_ITEMS) return true;
+  return links.length >= INTERNAL_LIST_ITEMS && links.every((a) => isInternal(a.attrs.href ?? "", sites));
 }
 
 /** The link holding the first words of an element, if they are a link's. */
