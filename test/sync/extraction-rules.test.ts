@@ -230,3 +230,21 @@ describe("paragraphs of the site's own links", () => {
     expect(article.text).not.toContain("More news number 2");
   });
 });
+
+describe("dated posts after the article", () => {
+  it("reader comments with an hour on each author line go; an article that mentions times in its sentences stays", async () => {
+    const comments = [1, 2, 3, 4, 5]
+      .map(
+        (i) =>
+          `<div class="k"><div class="who">reader${i} (guest) 0${i}.01.12, 1${i}:0${i}:22</div><div class="what">Comment ${i} says what the reader thinks about it, with commas, at some length.</div></div>`,
+      )
+      .join("");
+    const timed = `<p>The first train leaves at 5:40, the second at 6:10, and the last one at 23:55, every day of the week.</p><p>Trains stop at 0:30 and run again from 5:00, and weekends keep the same hours.</p>`;
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}${timed}
+<h3>Comments (5)</h3><div class="list">${comments}</div></div></div></body></html>`;
+    const article = await extractArticle(html, "https://www.example.com/news/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("the last one at 23:55");
+    expect(article.text).not.toContain("Comment 3 says");
+  });
+});
