@@ -248,3 +248,16 @@ describe("dated posts after the article", () => {
     expect(article.text).not.toContain("Comment 3 says");
   });
 });
+
+describe("after the article's last paragraph", () => {
+  it("a block of links to the site's own pages goes; a block of links to the article's files stays", async () => {
+    const menu = [1, 2, 3, 4].map((i) => `<a href="/section-${i}/">Section ${i}</a>`).join(" · ");
+    const files = [1, 2, 3].map((i) => `<a href="/files/handout-${i}.pdf">Handout ${i}</a>`).join(" · ");
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}
+<section class="files">${files}</section><section class="menu">${menu}</section></div></div></body></html>`;
+    const article = await extractArticle(html, "https://www.example.com/news/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("Handout 2");
+    expect(article.text).not.toContain("Section 3");
+  });
+});

@@ -857,6 +857,8 @@ function prepArticle(content: ElementNode, flags: Flags, title: string, sites: S
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
+  // After the article's last paragraph: blocks of links to the site's own pages (menus, other stories).
+  trimTail(content, sites);
   // Paragraphs left empty after cleaning, and paragraphs that are nothing but links: ten or more anywhere (a
   // column of other stories written as links and breaks), or three or more to the site's own pages. One pass.
   cleanMatching(
@@ -1037,6 +1039,74 @@ const STREAM_MIN_LENGTH = 200;
 const STREAM_MAX_SHARE = 0.8;
 const STREAM_STAMPS = 4;
 const STREAM_CHARS_PER_STAMP = 800;
+
+/** A unit of prose: 80 characters or more (a Han character counting twice), under a third of it links. */
+function isProse(el: ElementNode): boolean {
+  const length = textLength(el);
+  if (length < PROSE_LENGTH / 2 || linkDensity(el) >= PROSE_LINK_DENSITY) return false;
+  return length >= PROSE_LENGTH || length + (textContent(el).match(HAN)?.length ?? 0) >= PROSE_LENGTH;
+}
+const PROSE_LENGTH = 80;
+const PROSE_LINK_DENSITY = 0.3;
+const PROSE_TAGS = new Set(["p", "li", "blockquote", "pre", "td", "dd"]);
+
+function endsProse(node: TreeNode): boolean {
+  if (typeof node === "string") return node.trim().length >= PROSE_LENGTH;
+  if (!isProse(node)) return false;
+  if (PROSE_TAGS.has(node.tag)) return true;
+  for (const d of descendants(node)) if (PROSE_TAGS.has(d.tag) && isProse(d)) return true;
+  return false;
+}
+
+/**
+ * The article ends with its last unit of prose. What follows it (at each level, down the last block that
+ * holds prose) goes when it is mostly links to the site's own pages: three or more links, 80 % of its text
+ * or more (a menu, other stories, tags). Links to files (a PDF the article offers) do not count as pages.
+ */
+function trimTail(content: ElementNode, sites: Set<string>): void {
+  let el = content;
+  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+    const kids = el.children;
+    let last = kids.length - 1;
+    while (last >= 0 && !endsProse(kids[last]!)) last--;
+    if (last < 0) return;
+    let kept: TreeNode[] | null = null;
+    for (let i = last + 1; i < kids.length; i++) {
+      const kid = kids[i]!;
+      if (typeof kid !== "string" && isSiteLinks(kid, sites)) {
+        kid.parent = null;
+        kept ??= kids.slice(0, i);
+        continue;
+      }
+      kept?.push(kid);
+    }
+    if (kept) {
+      el.children = kept;
+      for (let a: ElementNode | null = el; a; a = a.parent) invalidate(a);
+    }
+    const next = el.children[last]!;
+    if (typeof next === "string" || PROSE_TAGS.has(next.tag)) return;
+    el = next;
+  }
+}
+const MAX_TAIL_DEPTH = 50;
+
+function isSiteLinks(el: ElementNode, sites: Set<string>): boolean {
+  const text = textLength(el);
+  if (!text) return false;
+  let links = 0;
+  let count = 0;
+  for (const a of el.tag === "a" ? [el] : findAll(el, "a")) {
+    const href = a.attrs.href ?? "";
+    if (!isInternal(href, sites) || FILE_LINK.test(href)) continue;
+    links += textLength(a);
+    count++;
+  }
+  return count >= TAIL_LINKS && links >= text * TAIL_LINK_SHARE;
+}
+const FILE_LINK = /\.(pdf|docx?|xlsx?|pptx?|odt|zip|mp3|mp4|jpe?g|png|gif)(?:[?#]|$)/i;
+const TAIL_LINKS = 3;
+const TAIL_LINK_SHARE = 0.8;
 
 const COMMENT_TOKENS = new Set([
   "comments",
