@@ -908,12 +908,11 @@ const TEASER_OWN_TEXT = 20;
 
 /** A block whose children are three or more teasers holding 80 % of its text or more. */
 function isTeaserStream(el: ElementNode, sites: Set<string>): boolean {
-  const kids = el.children.filter(isElement);
-  if (kids.length < TEASER_STREAM_ITEMS) return false;
+  if (el.children.length < TEASER_STREAM_ITEMS) return false;
   let teasers = 0;
   let text = 0;
-  for (const kid of kids) {
-    if (!isTeaser(kid, sites)) continue;
+  for (const kid of el.children) {
+    if (typeof kid === "string" || !isTeaser(kid, sites)) continue;
     teasers++;
     text += textLength(kid);
   }
@@ -963,6 +962,16 @@ function isInternal(href: string, sites: Set<string>): boolean {
 
 /** A time of day, "9:05", "21:40" or "21:40:05" (not part of a longer run of digits and colons). */
 const TIME_OF_DAY = /(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])/;
+const TIME_OF_DAYS = new RegExp(TIME_OF_DAY.source, "g");
+
+/** Matches of a global pattern in a text, counted up to `enough`. */
+function countMatches(text: string, pattern: RegExp, enough: number): number {
+  pattern.lastIndex = 0;
+  let n = 0;
+  while (n < enough && pattern.exec(text)) n++;
+  pattern.lastIndex = 0;
+  return n;
+}
 
 /**
  * Reader comments and news tickers carry a time of day on a short line of their own (the author and the
@@ -972,6 +981,8 @@ const TIME_OF_DAY = /(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])/
  * characters, is a stream of dated posts and goes. Blocks with code are left alone (logs have timestamps).
  */
 function removeDatedStreams(content: ElementNode): void {
+  // Most articles carry fewer times of day than a stream needs: one search of the whole text settles it.
+  if (countMatches(textContent(content), TIME_OF_DAYS, STREAM_STAMPS) < STREAM_STAMPS) return;
   const whole = textLength(content);
   const stamps = new Map<ElementNode, number>();
   const code = new Set<ElementNode>();
