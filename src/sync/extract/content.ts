@@ -918,6 +918,9 @@ function isTeaserStream(el: ElementNode, sites: Set<string>): boolean {
   }
   return teasers >= TEASER_STREAM_ITEMS && text >= textLength(el) * TEASER_STREAM_SHARE;
 }
+const TEASER_STREAM_ITEMS = 3;
+const TEASER_STREAM_SHARE = 0.8;
+
 /**
  * A list of three or more items that is links (density over 0.8) to pages of the page's own site, every one:
  * other stories ("read also") or the site's sections. An article's own list of links points elsewhere (its
@@ -933,9 +936,6 @@ function isInternalLinkList(el: ElementNode, sites: Set<string>): boolean {
 }
 const INTERNAL_LIST_ITEMS = 3;
 const INTERNAL_LIST_DENSITY = 0.8;
-
-const TEASER_STREAM_ITEMS = 3;
-const TEASER_STREAM_SHARE = 0.8;
 
 /** The registrable part of a URL's host, roughly: its last two labels, or three after a short second-level label ("co.uk"). */
 function siteOf(url: string): string | null {
