@@ -261,3 +261,14 @@ describe("after the article's last paragraph", () => {
     expect(article.text).not.toContain("Section 3");
   });
 });
+
+describe("an article carried twice", () => {
+  it("a block repeating an earlier block word for word goes; a paragraph repeated on its own stays", async () => {
+    const copy = [1, 2, 3].map(para).join("");
+    const chorus = `<p>The chorus comes back again and again in this song, with the same words, and the same tune.</p>`;
+    const html = `<html><body><div class="page"><div class="story"><div class="text"><div class="body">${copy}</div>${chorus}${para(4)}${chorus}<div class="print">${copy}</div></div></div></div></body></html>`;
+    const article = await extractArticle(html, "https://www.example.com/news/post");
+    expect(article.text.split("Paragraph 2 of the post").length).toBe(2);
+    expect(article.text.split("The chorus comes back").length).toBe(3);
+  });
+});

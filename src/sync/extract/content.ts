@@ -859,6 +859,8 @@ function prepArticle(content: ElementNode, flags: Flags, title: string, sites: S
   removeTitleHeading(content, title);
   // After the article's last paragraph: blocks of links to the site's own pages (menus, other stories).
   trimTail(content, sites);
+  // A block that repeats an earlier block word for word (a page that carries its article twice).
+  removeRepeats(content);
   // Paragraphs left empty after cleaning, and paragraphs that are nothing but links: ten or more anywhere (a
   // column of other stories written as links and breaks), or three or more to the site's own pages. One pass.
   cleanMatching(
@@ -1050,6 +1052,33 @@ const STREAM_MIN_LENGTH = 200;
 const STREAM_MAX_SHARE = 0.8;
 const STREAM_STAMPS = 4;
 const STREAM_CHARS_PER_STAMP = 800;
+
+/**
+ * A block of 100+ characters and two or more parts with text that repeats, word for word, an earlier block
+ * that is not its ancestor: pages that carry the article twice (a second copy for print or another layout)
+ * had every word counted double. Blocks are compared by text length first, so only blocks of equal length
+ * build their text.
+ */
+function removeRepeats(content: ElementNode): void {
+  const byLength = new Map<number, ElementNode[]>();
+  cleanMatching(content, (el) => {
+    const length = textLength(el);
+    if (el === content || length < REPEAT_MIN_LENGTH) return false;
+    let parts = 0;
+    for (const child of el.children) if (typeof child !== "string" && textLength(child) > 0) parts++;
+    if (parts < 2) return false;
+    const earlier = byLength.get(length);
+    if (!earlier) {
+      byLength.set(length, [el]);
+      return false;
+    }
+    const text = innerText(el);
+    if (earlier.some((first) => !hasAncestorNode(el, first) && innerText(first) === text)) return true;
+    earlier.push(el);
+    return false;
+  });
+}
+const REPEAT_MIN_LENGTH = 100;
 
 /** A unit of prose: 80 characters or more (a Han character counting twice), under a third of it links. */
 function isProse(el: ElementNode): boolean {
