@@ -4,7 +4,7 @@
 // reading them), so the statement casts the workspace's rowid range. Measured with D1's own meta.rows_read.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { workspaceFtsQuery } from "../../src/db/fts-query";
+import { scopeSearch } from "../../src/db/fts-terms";
 import { buildPostsQueries } from "../../src/db/posts-query";
 import { createTestWorkspace } from "../helpers";
 import { seedWorkspace } from "./seed";
@@ -40,10 +40,9 @@ describe("a search's rows read do not grow with other workspaces' hits", () => {
   it("reads the same rows with or without another workspace's hundreds of hits beside it", async () => {
     const among = await searchPage(small, WORD);
     expect(among.rows).toBeGreaterThan(0);
-    // Each workspace's tokens carry its tag (migration 0065): the word in either workspace.
     const hits = async () =>
       (await env.DB.prepare("SELECT count(*) AS n FROM posts_fts WHERE posts_fts MATCH ?")
-        .bind(`${workspaceFtsQuery(big, WORD)} OR ${workspaceFtsQuery(small, WORD)}`)
+        .bind(`${scopeSearch(WORD, big)} OR ${scopeSearch(WORD, small)}`)
         .first<{ n: number }>())!.n;
     // Every workspace's hits together: far more than the small workspace's own.
     expect(await hits()).toBeGreaterThan(10 * among.rows);
