@@ -105,7 +105,8 @@ export function scopeSearch(query: string, workspaceId: number): string {
     if (t.kind === "punct" && t.text === "{") insideBraces = true;
     if (t.kind === "punct" && t.text === "}") insideBraces = false;
     if ((t.kind === "string" || t.kind === "bare") && isPhrase(tokens, i, insideBraces)) {
-      out += query.slice(copied, t.start) + taggedPhrase(t.text, tag);
+      // Spaced: two phrases side by side (`pricing"customer"`) must not become one string with a "" in it.
+      out += `${query.slice(copied, t.start)} ${taggedPhrase(t.text, tag)} `;
       copied = t.end;
     }
   });
