@@ -414,7 +414,7 @@ async function runTarget(target, { port, samples, explainPlans }) {
     port,
     ip: "127.0.0.1",
     persistTo: target.dir,
-    extraArgs: ["--log-level", "warn", "--inspector-port", "9231"],
+    extraArgs: ["--log-level", "warn", "--inspector-port", "0"],
     capture: true,
   });
   const bare = startDevServer({
