@@ -878,6 +878,7 @@ const COMMENT_TOKENS = new Set([
 ]);
 
 function isCommentSection(el: ElementNode): boolean {
+  if (el.attrs.class === undefined && el.attrs.id === undefined) return false;
   const tokens = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`.toLowerCase().split(/\s+/);
   return tokens.some((t) => COMMENT_TOKENS.has(t));
 }

@@ -327,8 +327,15 @@ export function linkTextLength(node: ElementNode): number {
   return total;
 }
 
+/**
+ * The whitespace that collapsing changes: a run of two or more, or one character that is not a plain space.
+ * Replaced by a space, it gives what `/\s+/g` would, but a lone space (most of them) is not a match, so
+ * text that needs nothing is returned as it is instead of being rebuilt around every space.
+ */
+export const SPACE_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
+
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return text.replace(SPACE_TO_COLLAPSE, " ").trim();
 }
 
 export function removeNode(node: ElementNode): void {
