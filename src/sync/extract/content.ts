@@ -8,6 +8,7 @@ import {
   descendants,
   type ElementNode,
   findAll,
+  findDescendant,
   hasAncestor,
   innerText,
   invalidate,
@@ -788,11 +789,15 @@ function isPersonBox(el: ElementNode): boolean {
 
 /** Whether a form has a field a reader fills in (not only hidden inputs and buttons). */
 function hasField(form: ElementNode): boolean {
-  for (const d of descendants(form)) {
-    if (d.tag === "textarea" || d.tag === "select") return true;
-    if (d.tag === "input" && !/^(hidden|submit|button|image|reset)$/i.test(d.attrs.type ?? "text")) return true;
-  }
-  return false;
+  return (
+    findDescendant(
+      form,
+      (d) =>
+        d.tag === "textarea" ||
+        d.tag === "select" ||
+        (d.tag === "input" && !/^(hidden|submit|button|image|reset)$/i.test(d.attrs.type ?? "text")),
+    ) !== null
+  );
 }
 
 function isByline(el: ElementNode): boolean {
@@ -804,9 +809,10 @@ function isByline(el: ElementNode): boolean {
 }
 
 function hasMedia(el: ElementNode): boolean {
-  for (const d of descendants(el))
-    if (d.tag === "img" || d.tag === "picture" || d.tag === "video" || d.tag === "iframe") return true;
-  return false;
+  return (
+    findDescendant(el, (d) => d.tag === "img" || d.tag === "picture" || d.tag === "video" || d.tag === "iframe") !==
+    null
+  );
 }
 
 /** Drops what is never article content, whatever the flags. */
@@ -1067,7 +1073,7 @@ const LINK_LIST_ITEMS = 10;
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 
 function hasTextishText(el: ElementNode): boolean {
-  return descendants(el).some((d) => TEXTISH.has(d.tag) && textLength(d) > 0);
+  return findDescendant(el, (d) => TEXTISH.has(d.tag) && textLength(d) > 0) !== null;
 }
 
 function hasAncestorTable(el: ElementNode): boolean {

@@ -215,8 +215,22 @@ export function descendants(node: ElementNode): ElementNode[] {
   return out;
 }
 
+/** The first element under `node` (in document order) that passes `test`; the walk stops there. */
+export function findDescendant(node: ElementNode, test: (el: ElementNode) => boolean): ElementNode | null {
+  const stack: ElementNode[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    if (current !== node && test(current)) return current;
+    for (let i = current.children.length - 1; i >= 0; i--) {
+      const child = current.children[i]!;
+      if (typeof child !== "string") stack.push(child);
+    }
+  }
+  return null;
+}
+
 export function findFirst(node: ElementNode, tag: string): ElementNode | null {
-  return descendants(node).find((el) => el.tag === tag) ?? null;
+  return findDescendant(node, (el) => el.tag === tag);
 }
 
 export function findAll(node: ElementNode, tags: Set<string> | string): ElementNode[] {
