@@ -216,37 +216,44 @@ function collapseInlineSpace(text: string): string {
   return text.replace(/[\s\u00a0]+/g, (m) => (m.includes("\u00a0") && !/[\t\n\r ]/.test(m) ? m : " "));
 }
 
+/** Where the whitespace collapse of a run of inlines stands (normalizeInlines). */
+interface RunState {
+  lastSpace: boolean;
+  afterBreak: boolean;
+}
+
+// A function of its own, not a closure made on every call: the Worker's bundle names every function it
+// creates (wrangler keeps names), which cost more than the walk itself on pages of many short paragraphs.
+function collapseRun(list: Inline[], state: RunState): Inline[] {
+  const out: Inline[] = [];
+  for (const node of list) {
+    if (node.type === "break") {
+      if (state.afterBreak) continue;
+      // Whitespace before a break is meaningless.
+      const prev = out[out.length - 1];
+      if (prev?.type === "text") prev.text = prev.text.replace(/ +$/, "");
+      out.push(node);
+      state.lastSpace = true;
+      state.afterBreak = true;
+    } else if (node.type === "text") {
+      let text = collapseInlineSpace(node.text);
+      if (state.lastSpace) text = text.replace(/^ +/, "");
+      if (!text) continue;
+      state.lastSpace = text.endsWith(" ");
+      state.afterBreak = false;
+      out.push({ ...node, text });
+    } else {
+      const children = collapseRun(node.children, state);
+      if (children.length) out.push({ ...node, children });
+    }
+  }
+  return out;
+}
+
 /** Collapses runs of whitespace across inline boundaries and trims the ends of the run. */
 function normalizeInlines(inlines: Inline[]): Inline[] {
-  let lastSpace = true;
   // Breaks at the start of the run, or right after another break, only add empty lines.
-  let afterBreak = true;
-  const walk = (list: Inline[]): Inline[] => {
-    const out: Inline[] = [];
-    for (const node of list) {
-      if (node.type === "break") {
-        if (afterBreak) continue;
-        // Whitespace before a break is meaningless.
-        const prev = out[out.length - 1];
-        if (prev?.type === "text") prev.text = prev.text.replace(/ +$/, "");
-        out.push(node);
-        lastSpace = true;
-        afterBreak = true;
-      } else if (node.type === "text") {
-        let text = collapseInlineSpace(node.text);
-        if (lastSpace) text = text.replace(/^ +/, "");
-        if (!text) continue;
-        lastSpace = text.endsWith(" ");
-        afterBreak = false;
-        out.push({ ...node, text });
-      } else {
-        const children = walk(node.children);
-        if (children.length) out.push({ ...node, children });
-      }
-    }
-    return out;
-  };
-  const result = walk(inlines);
+  const result = collapseRun(inlines, { lastSpace: true, afterBreak: true });
   // Trim the end.
   for (let i = result.length - 1; i >= 0; i--) {
     const node = result[i]!;

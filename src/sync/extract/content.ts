@@ -618,9 +618,9 @@ function titleWordCover(el: ElementNode, titleWords: Set<string>, enough: number
     // with matchAll, but without compiling the letter classes for every title (about a millisecond each
     // time, more than the search): a plain alternation of the stems finds where one starts, and there the
     // precompiled lookarounds and each stem in order decide as that pattern would.
-    const literal = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const any = new RegExp(stems.map(literal).join("|"), "giu");
-    const each = stems.map((w) => new RegExp(literal(w), "iuy"));
+    const each: RegExp[] = [];
+    for (const w of stems) each.push(new RegExp(literal(w), "iuy"));
     const seen = new Set<string>();
     let from = 0;
     for (;;) {
@@ -640,6 +640,10 @@ function titleWordCover(el: ElementNode, titleWords: Set<string>, enough: number
     found += seen.size;
   }
   return found / titleWords.size;
+}
+
+function literal(word: string): string {
+  return word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The lookarounds of a title word (see titleWordCover), compiled once for every page. */
