@@ -134,15 +134,19 @@ let REPEAT = 3;
 let MIN_MS = 50;
 /** The most runs of one page (as the worker's own cap). */
 const MAX_RUNS = 1000;
+const utf8 = (bytes) => bytes.toString("utf8");
+const textDecoder = (bytes) => new TextDecoder().decode(bytes);
 const timing = () => `at least ${REPEAT} runs and ${MIN_MS} ms per page on each side`;
 
-function peer(html) {
+// The peer is timed from the page's bytes, as ours is (the worker's figure includes decodeDocument): its
+// text is decoded inside the timed runs, the same way for every run.
+function peer(bytes, decode) {
   let parsed = null;
   let runs = 0;
   const started = performance.now();
   do {
     try {
-      const { document } = parseHTML(html);
+      const { document } = parseHTML(decode(bytes));
       parsed = new Readability(document).parse();
     } catch {
       parsed = null;
@@ -167,7 +171,7 @@ async function benchArticles(worker, { only, verbose, limit = Infinity, noPeer =
   // Warm both sides up once so neither pays first-call JIT costs in the figures.
   const warm = fs.readFileSync(path.join(PAGES, names[0], "source.html"));
   await worker.extractBytes(warm, "http://fakehost/test/page.html");
-  peer(warm.toString("utf8"));
+  peer(warm, utf8);
   for (const name of names) {
     const dir = path.join(PAGES, name);
     const source = fs.readFileSync(path.join(dir, "source.html"));
@@ -181,7 +185,7 @@ async function benchArticles(worker, { only, verbose, limit = Infinity, noPeer =
       error: result.error,
     });
     oursRaw.push({ name, ...(result.error ? zero : score(result.text, expected.raw)), ms: 0 });
-    const p = noPeer ? { rendered: "", raw: "", ms: NaN, meta: {} } : peer(source.toString("utf8"));
+    const p = noPeer ? { rendered: "", raw: "", ms: NaN, meta: {} } : peer(source, utf8);
     const gold = JSON.parse(fs.readFileSync(path.join(dir, "expected-metadata.json"), "utf8"));
     metaRows.push({
       gold: { title: gold.title, author: gold.byline, date: gold.publishedTime, site: gold.siteName },
@@ -287,7 +291,7 @@ async function benchSet(worker, key, { limit, noPeer }) {
     const bytes = page.bytes();
     const result = await worker.extractBytes(bytes, page.url, undefined, REPEAT, MIN_MS);
     const ourText = result.error ? "" : set.withTitle ? `${result.title}\n\n${result.text}` : result.text;
-    const p = noPeer ? null : peer(new TextDecoder().decode(bytes));
+    const p = noPeer ? null : peer(bytes, textDecoder);
     const theirText = p ? (set.withTitle ? `${p.title}\n\n${peerText(p)}` : peerText(p)) : "";
     const ours = set.score(ourText, page);
     const theirs = p ? set.score(theirText, page) : { f1: NaN, precision: NaN, recall: NaN };
