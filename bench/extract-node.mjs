@@ -6,6 +6,7 @@
 //   --time          each page's time: the minimum over ROUNDS rounds of the mean of REPEAT runs, the pages
 //                   interleaved within a round; prints the median, p90 and sum per set. With two bundles
 //                   (`--against DIR`, a checkout of another commit) both are timed interleaved page by page.
+//   --write FILE --against DIR  the outputs of DIR's engine (to check that a merge changed no output).
 // Profile with `node --cpu-prof bench/extract-node.mjs --time --sets readability`.
 import fs from "node:fs";
 import os from "node:os";
@@ -21,7 +22,8 @@ const USAGE = `usage: node bench/extract-node.mjs (--write FILE | --compare FILE
   --write FILE     write every page's output (JSON lines)
   --compare FILE   compare every page's output with FILE (exit 1 when any differs)
   --time           time every page (min over --rounds of the mean of --repeat runs)
-  --against DIR    with --time: also time the engine of the checkout DIR, interleaved page by page
+  --against DIR    with --time: also time the engine of the checkout DIR, interleaved page by page;
+                   with --write: write the outputs of DIR's engine instead of this checkout's
   --sets LIST      readability,wcxb,daniel,cleanportal,netnewswire (default all)
   --repeat N       runs per page per round (default 5)
   --rounds N       rounds (default 3)
@@ -96,13 +98,15 @@ await runMain(async () => {
   const mod = await engine(ROOT, "engine");
 
   if (values.write || values.compare) {
+    // With --against, --write records the other checkout's outputs (e.g. a branch before a merge).
+    const writer = values.write && values.against ? await engine(path.resolve(values.against), "against") : mod;
     const lines = [];
     for (const set of sets)
       for (const page of set.pages) {
         let output;
         try {
-          const article = await extract(mod, page.data, page.url);
-          output = { article, markdown: mod.toRedditMarkdown(article).markdown };
+          const article = await extract(writer, page.data, page.url);
+          output = { article, markdown: writer.toRedditMarkdown(article).markdown };
         } catch (err) {
           output = { error: String(err) };
         }
