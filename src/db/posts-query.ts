@@ -1,5 +1,7 @@
-// Builds the SQL of GET /posts. Pure (no imports), so the read benchmark runs the very same statements
-// directly against the SQLite file to compare the service with the raw query.
+// Builds the SQL of GET /posts. Pure (its one import is pure too, named with its extension), so the read
+// benchmark runs the very same statements directly against the SQLite file to compare the service with the raw query.
+
+import { scopeSearch } from "./fts-terms.ts";
 
 export type PostSort = "priority" | "urgency" | "date" | "score" | "comments";
 
@@ -60,12 +62,18 @@ function whereClause(
   if (f.search !== undefined) {
     // CROSS JOIN fixes the join order, FTS first. Left to the planner, SQLite 3.51 runs the MATCH once per
     // post of the workspace (seconds at 100,000 posts); which SQLite production D1 runs is not ours to choose.
-    // When nothing but workspace, archived and date is asked of a hit, it is checked in the narrow
-    // posts_id_filters_idx instead of the wide row. Named, because the planner picks it only with statistics.
-    const narrow = noRowFilters(f) && byDate(f);
+    // Each hit is looked up once. D1 counts a lookup that finds its entry (one row), not one that finds none,
+    // and not the read of the row behind an index entry it found. With a subreddit (posts not archived), in
+    // posts_id_subreddit_idx with every column given: a hit in another subreddit reads nothing (migration
+    // 0064; 21,219 -> about 12,400 rows read for a page of `mailchimp` in one subreddit of eight, at 100,000
+    // posts). Otherwise by primary key (NOT INDEXED), one row read per hit: the narrow posts_id_filters_idx
+    // leaves created_utc unconstrained, so each lookup there also steps to the next entry to end its range
+    // (1,221 hits read 2,443 rows through the primary key, 3,420 through that index).
+    const hitIndex =
+      f.subreddit !== undefined && !f.includeArchived ? "INDEXED BY posts_id_subreddit_idx" : "NOT INDEXED";
     // The index's rowid is `workspace_id * 2^32 + post id` (migration 0060): the MATCH reads the workspace's
     // rowid range only, so its cost does not grow with other workspaces' posts.
-    from = `posts_fts CROSS JOIN posts p${narrow ? " INDEXED BY posts_id_filters_idx" : ""} ON p.id = (posts_fts.rowid & ${FTS_POST_ID_MASK})`;
+    from = `posts_fts CROSS JOIN posts p ${hitIndex} ON p.id = (posts_fts.rowid & ${FTS_POST_ID_MASK})`;
     // CAST: D1 binds a JavaScript number as a REAL, and FTS5 honours a rowid bound only when it is an
     // INTEGER; given a REAL it walks every workspace's hits and SQLite drops the others' after reading them.
     conditions.push(
@@ -73,7 +81,8 @@ function whereClause(
       "posts_fts.rowid >= CAST(? AS INTEGER)",
       "posts_fts.rowid <= CAST(? AS INTEGER)",
     );
-    params.push(f.search, ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
+    // The words carry the workspace's tag (migration 0065, fts-terms.ts): its own hits and statistics only.
+    params.push(scopeSearch(f.search, workspaceId), ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
   }
   if (!f.includeArchived) conditions.push("p.archived = 0");
   if (f.subreddit !== undefined) {
@@ -106,9 +115,9 @@ interface OrderColumns {
   id: string;
 }
 
-// A row's relevance exists only on a search page, where the page's ids come with it as `pg.relevance`.
+// A search orders its hits (HIT_COLUMNS), never the rows, so a row has no relevance to order by.
 const ROW_COLUMNS: OrderColumns = {
-  relevance: "pg.relevance",
+  relevance: "NULL",
   sortKey: (s) => SORT_COLUMN[s],
   createdUtc: "p.created_utc",
   id: "p.id",
@@ -137,11 +146,12 @@ function orderClause(f: PostFilters, col: OrderColumns): string {
 const ranksByRelevance = (f: PostFilters) => f.sortBy === undefined && f.search !== undefined;
 
 /**
- * The statements of one GET /posts page. `page` returns the page's rows. Without a search, `count` is run
- * beside it (both read indexes only). With a search, matching is the expensive part (a phrase is checked
- * position by position, bm25 reads every hit's term statistics), so it is done once: the hits are
- * materialized, and `page` carries their number in a `total_count` column of every row. `count` is then
- * needed only when that page is empty past the first row (offset beyond the last hit).
+ * The statements of one GET /posts page. `page` returns the page's rows. When the page's ordered ids come
+ * from one index walk that also serves the count (no filter, one filter in date order, a keyword's links)
+ * or from a search's candidates, page and count are one pass (`onePassPage`): `page` carries the count in a
+ * `total_count` column of every row, and `count` is needed only when that page is empty past the first row
+ * (offset beyond the last match). Otherwise (`countInPage` false) `count` runs beside `page`, each on the
+ * index that suits it.
  */
 export interface PostsQueries {
   page: BuiltQuery;
@@ -188,22 +198,71 @@ function countFrom(from: string, f: PostFilters): string {
 const keywordLinksOnly = (f: PostFilters) =>
   f.keywordId !== undefined && f.search === undefined && noRowFilters(f) && !f.includeArchived && byDate(f);
 
+/** How many of subreddit, priority, answered_status and has_competitors are asked. */
+const rowFilterCount = (f: PostFilters) =>
+  [f.subreddit, f.priority, f.answered, f.hasCompetitors].filter((v) => v !== undefined).length;
+
+/**
+ * Whether the page's ordered ids, without a search or keyword, come from one index walk that reads index
+ * entries only, the count's entries among them: no filter (each sort has its index, include_archived in
+ * date order too), or one filter in date order (each filter has a date index). Then page and count are one
+ * pass. With more filters, or a filter and another sort, the page checks rows along its sort's index while
+ * the count reads the filters' index alone: two statements read less.
+ */
+const idsFromOneIndex = (f: PostFilters) =>
+  f.keywordId === undefined &&
+  f.search === undefined &&
+  (rowFilterCount(f) === 0
+    ? !f.includeArchived || byDate(f)
+    : rowFilterCount(f) === 1 && !f.includeArchived && byDate(f));
+
+/** Post ids are below 2^32 (migration 0060): at most 10 digits. */
+const ID_DIGITS = 10;
+
+/**
+ * Page and count in one pass over the ordered ids (`orderedIds`: a statement whose rows are `id`, in page
+ * order, at most `countBound` of them). D1 counts every step of every cursor, so two statements (a page
+ * skipping `offset` entries and a count reading `countBound`) read the same entries twice; here they are
+ * walked once. The walk skips `offset` ids (`LIMIT countBound - offset OFFSET offset`) and an aggregate over
+ * that co-routine both counts the rest and joins their ids, each padded to the same width, into one
+ * string; the page is the string's first `limit` ids (`substr`, read back as a JSON array by json_each),
+ * and the posts are read by primary key for those only. `total_count` is `offset` + the ids past it, which
+ * is the bounded count whenever the page is not empty. The string holds at most `limit + COUNT_LOOKAHEAD`
+ * ids (11 bytes each), whatever the offset. The aggregate takes the ids in the order the subquery walks
+ * them: SQLite runs a LIMIT subquery in FROM as a co-routine in its ORDER BY order (an ordered aggregate,
+ * `group_concat(... ORDER BY ...)`, would sort them again and read each once more);
+ * test/api/posts-perf-shape.test.ts checks the plan and test/api/posts.test.ts the order of the pages.
+ */
+function onePassPage(
+  orderedIds: string,
+  params: (string | number)[],
+  workspaceId: number,
+  f: PostFilters,
+  countBound: number,
+): BuiltQuery {
+  const width = ID_DIGITS + 1;
+  return {
+    sql:
+      `WITH c AS (SELECT count(*) AS n, group_concat(printf('%${ID_DIGITS}d', ids.id), ',') AS ids ` +
+      `FROM (${orderedIds} LIMIT ? OFFSET ?) AS ids) ` +
+      `SELECT ${POST_COLUMNS}, ? + c.n AS total_count ` +
+      `FROM c CROSS JOIN json_each('[' || substr(c.ids, 1, ? * ${width} - 1) || ']') AS pg CROSS JOIN posts p ON p.id = pg.value ` +
+      "WHERE p.workspace_id = ? ORDER BY pg.key",
+    params: [...params, countBound - f.offset, f.offset, f.offset, f.limit, workspaceId],
+  };
+}
+
 function keywordLinksQueries(workspaceId: number, keywordId: number, f: PostFilters, countBound: number): PostsQueries {
   const links = "FROM post_keywords pk WHERE pk.keyword_id = ? AND pk.workspace_id = ? AND pk.archived = 0";
   const dir = f.sortOrder === "asc" ? "ASC" : "DESC";
-  const pageIds = `SELECT pk.post_id AS id ${links} ORDER BY pk.created_utc ${dir}, pk.post_id ${dir} LIMIT ? OFFSET ?`;
+  const orderedIds = `SELECT pk.post_id AS id ${links} ORDER BY pk.created_utc ${dir}, pk.post_id ${dir}`;
   return {
-    page: {
-      // CROSS JOIN keeps the page's 100 ids outside: left to the planner, the workspace check made it walk
-      // the workspace's date index (which gives the ORDER BY for free) and scan the ids once per post.
-      sql: `SELECT ${POST_COLUMNS} FROM (${pageIds}) AS pg CROSS JOIN posts p ON p.id = pg.id WHERE p.workspace_id = ? ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
-      params: [keywordId, workspaceId, f.limit, f.offset, workspaceId],
-    },
+    page: onePassPage(orderedIds, [keywordId, workspaceId], workspaceId, f, countBound),
     count: {
       sql: `SELECT count(*) AS count FROM (SELECT 1 ${links} LIMIT ?)`,
       params: [keywordId, workspaceId, countBound],
     },
-    countInPage: false,
+    countInPage: true,
     countBound,
   };
 }
@@ -219,14 +278,20 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
     sql: `SELECT count(*) AS count FROM (SELECT 1 FROM ${countFrom(from, f)} WHERE ${where}${candidates} LIMIT ?)`,
     params: [...params, countBound],
   };
-  if (f.search !== undefined)
-    return { page: searchPage(from, where, params, f, countBound), count, countInPage: true, countBound };
+  if (f.search !== undefined) {
+    const ids = datedHitsOnly(f)
+      ? datedSearchIds(workspaceId, f.search, f, countBound)
+      : { sql: searchIds(from, where, f), params: [...params, countBound] };
+    return { page: onePassPage(ids.sql, ids.params, workspaceId, f, countBound), count, countInPage: true, countBound };
+  }
+  const orderedIds = `SELECT p.id AS id FROM ${from} WHERE ${where} ORDER BY ${orderClause(f, ROW_COLUMNS)}`;
+  if (idsFromOneIndex(f))
+    return { page: onePassPage(orderedIds, params, workspaceId, f, countBound), count, countInPage: true, countBound };
   // Deferred join: the inner query picks the page's ids reading indexes only, and the columns are read for
   // those rows only.
-  const pageIds = `SELECT p.id AS id FROM ${from} WHERE ${where} ORDER BY ${orderClause(f, ROW_COLUMNS)} LIMIT ? OFFSET ?`;
   return {
     page: {
-      sql: `SELECT ${POST_COLUMNS} FROM (${pageIds}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
+      sql: `SELECT ${POST_COLUMNS} FROM (${orderedIds} LIMIT ? OFFSET ?) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
       params: [...params, f.limit, f.offset],
     },
     count,
@@ -236,28 +301,54 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
 }
 
 /**
- * The search page: the candidate hits (the newest `countBound`) materialized once (id, sort keys, rank),
- * counted, and the page's rows built from them.
+ * A search's ordered ids: its candidates (the newest `countBound` hits, each read once: its FTS entry and
+ * its row by primary key, or its entry in posts_id_subreddit_idx) in a co-routine, sorted by the page's
+ * order. Nothing is materialized: D1 counts a materialized table's rows again each time it is read. Takes
+ * one more parameter, `countBound`.
  */
-function searchPage(
-  from: string,
-  where: string,
-  params: (string | number)[],
-  f: PostFilters,
-  countBound: number,
-): BuiltQuery {
+function searchIds(from: string, where: string, f: PostFilters): string {
   const relevance = ranksByRelevance(f);
   const sortKey = f.sortBy !== undefined && f.sortBy !== "date" ? `, ${SORT_COLUMN[f.sortBy]} AS sort_key` : "";
   const hits =
     `SELECT p.id AS id, p.created_utc AS created_utc${sortKey}${relevance ? ", bm25(posts_fts) AS relevance" : ""} ` +
     `FROM ${from} WHERE ${where} ORDER BY posts_fts.rowid DESC LIMIT ?`;
-  const pageIds = `SELECT h.id AS id${relevance ? ", h.relevance AS relevance" : ""} FROM hits h ORDER BY ${orderClause(f, HIT_COLUMNS)} LIMIT ? OFFSET ?`;
+  return `SELECT h.id AS id FROM (${hits}) AS h ORDER BY ${orderClause(f, HIT_COLUMNS)}`;
+}
+
+/** A search that asks nothing of a hit's post but `archived` and its date: no other filter, by relevance or date. */
+const datedHitsOnly = (f: PostFilters) => f.keywordId === undefined && noRowFilters(f) && byDate(f);
+
+/**
+ * The ordered ids of a search that asks nothing of a hit's post but `archived` and its date
+ * (`datedHitsOnly`). Each hit's date is a scalar subquery into the narrow posts_id_filters_idx: it stops at
+ * the entry it finds (one row read, none for an archived hit, whose date comes back NULL and drops it),
+ * where a join there also steps to the next entry to end each lookup (two), and the primary key reads the
+ * wide row (one, slower: SQLite time 1.7 against 3.0 ms for 1,221 hits at 100,000 posts). `LIMIT -1` keeps
+ * the hits a co-routine, so the subquery runs once per hit rather than once in the filter and once more
+ * for the value.
+ */
+function datedSearchIds(workspaceId: number, search: string, f: PostFilters, countBound: number): BuiltQuery {
+  const hitId = `(posts_fts.rowid & ${FTS_POST_ID_MASK})`;
+  const relevance = ranksByRelevance(f);
+  const date =
+    `(SELECT p.created_utc FROM posts p INDEXED BY posts_id_filters_idx WHERE p.id = ${hitId} AND p.workspace_id = ?` +
+    `${f.includeArchived ? "" : " AND p.archived = 0"})`;
+  const hits =
+    `SELECT ${hitId} AS id, ${date} AS created_utc${relevance ? ", bm25(posts_fts) AS relevance" : ""} FROM posts_fts ` +
+    "WHERE posts_fts MATCH ? AND posts_fts.rowid >= CAST(? AS INTEGER) AND posts_fts.rowid <= CAST(? AS INTEGER) " +
+    "ORDER BY posts_fts.rowid DESC LIMIT -1";
+  const candidates =
+    `SELECT hit.id AS id, hit.created_utc AS created_utc${relevance ? ", hit.relevance AS relevance" : ""} ` +
+    `FROM (${hits}) AS hit WHERE hit.created_utc IS NOT NULL LIMIT ?`;
   return {
-    sql:
-      `WITH hits AS MATERIALIZED (${hits}) ` +
-      `SELECT ${POST_COLUMNS}, (SELECT count(*) FROM hits) AS total_count ` +
-      `FROM (${pageIds}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
-    params: [...params, countBound, f.limit, f.offset],
+    sql: `SELECT h.id AS id FROM (${candidates}) AS h ORDER BY ${orderClause(f, HIT_COLUMNS)}`,
+    params: [
+      workspaceId,
+      scopeSearch(search, workspaceId),
+      ftsRowid(workspaceId, 0),
+      ftsRowid(workspaceId, FTS_POST_ID_MASK),
+      countBound,
+    ],
   };
 }
 

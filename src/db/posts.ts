@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { DomainError } from "../lib/domain-errors";
 import { nowIso, type WorkspaceDb } from "./client";
+import { scopeSearch } from "./fts-terms";
 import { type BuiltQuery, boundedCount, buildPostByIdQuery, buildPostsQueries, type PostFilters } from "./posts-query";
 import { posts } from "./schema";
 
@@ -60,9 +61,13 @@ const isFtsSyntaxError = (err: unknown) =>
  * Whether `search` itself is what SQLite refused. Asked only after the listing failed, with a statement
  * that can fail for no other reason, so a broken schema ("no such column" of a real table) stays a 500.
  */
-async function isMalformedSearch(d1: D1Database, search: string): Promise<boolean> {
+async function isMalformedSearch(w: WorkspaceDb, search: string): Promise<boolean> {
   try {
-    await d1.prepare("SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND rowid = 0").bind(search).all();
+    // Asked of the query as the listing ran it: its words tagged for the workspace (fts-terms.ts).
+    await w.d1
+      .prepare("SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND rowid = 0")
+      .bind(scopeSearch(search, w.workspaceId))
+      .all();
     return false;
   } catch (err) {
     return isFtsSyntaxError(err);
@@ -70,6 +75,16 @@ async function isMalformedSearch(d1: D1Database, search: string): Promise<boolea
 }
 
 const prepare = (d1: D1Database, q: BuiltQuery) => d1.prepare(q.sql).bind(...q.params);
+
+const malformedSearch = () =>
+  new DomainError("invalid_input", "search is not a valid full-text query", {
+    problems: [
+      {
+        path: "query.search",
+        message: 'not a valid full-text query: use words, "quoted phrases" and prefix* terms (SQLite FTS5 syntax)',
+      },
+    ],
+  });
 
 /**
  * One page of the workspace's posts and the number of all that match, in one round trip (almost always).
@@ -87,25 +102,21 @@ export async function listPosts(
       q.countInPage ? [prepare(w.d1, q.page)] : [prepare(w.d1, q.page), prepare(w.d1, q.count)],
     );
   } catch (err) {
-    if (filters.search !== undefined && (await isMalformedSearch(w.d1, filters.search))) {
-      throw new DomainError("invalid_input", "search is not a valid full-text query", {
-        problems: [
-          {
-            path: "query.search",
-            message: 'not a valid full-text query: use words, "quoted phrases" and prefix* terms (SQLite FTS5 syntax)',
-          },
-        ],
-      });
-    }
+    if (filters.search !== undefined && (await isMalformedSearch(w, filters.search))) throw malformedSearch();
     throw err;
   }
   const [pageResult, countResult] = results;
   const rows = (pageResult?.results ?? []) as unknown as (PostRow & { total_count?: number })[];
+  // An empty page may not have parsed the search at all: when the posts table is empty, SQLite ends the
+  // one-pass statement at its first step (its empty-table check on the posts it would read by id comes
+  // before the hits' co-routine), so a malformed search must be asked about on its own.
+  if (rows.length === 0 && filters.search !== undefined && (await isMalformedSearch(w, filters.search)))
+    throw malformedSearch();
   let count: number;
   if (!q.countInPage) count = ((countResult?.results ?? [])[0] as { count: number } | undefined)?.count ?? 0;
   else if (rows.length > 0) count = rows[0]!.total_count ?? 0;
   else if (filters.offset === 0) count = 0;
-  // A search paged past its last hit: the page carried no count, so it is asked for on its own.
+  // A one-pass page (posts-query.ts) past its last match carried no count, so it is asked for on its own.
   else count = (await prepare(w.d1, q.count).first<{ count: number }>())?.count ?? 0;
   return { data: rows.map(serializePost), ...boundedCount(count, q) };
 }

@@ -156,10 +156,22 @@ export const posts = sqliteTable(
       t.createdUtc,
       t.id,
     ),
+    // priority and has_competitors, best scored first: the page's ids from index entries only (migration 0063).
+    index("posts_ws_priority_competitors_score_idx").on(
+      t.workspaceId,
+      t.archived,
+      t.priorityRank,
+      t.hasCompetitors,
+      t.score,
+      t.createdUtc,
+      t.id,
+    ),
     // include_archived=true in date order, without sorting the whole workspace.
     index("posts_ws_all_date_idx").on(t.workspaceId, t.createdUtc, t.id),
     // Search hits are checked for workspace/archived (and ordered by date) from this narrow index, not the wide rows.
     index("posts_id_filters_idx").on(t.id, t.workspaceId, t.archived, t.createdUtc),
+    // A search with a subreddit checks each hit here, every column given: one entry or none (migration 0064).
+    index("posts_id_subreddit_idx").on(t.id, t.workspaceId, t.archived, sql`${t.subreddit} COLLATE NOCASE`),
   ],
 );
 

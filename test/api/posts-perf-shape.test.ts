@@ -20,8 +20,8 @@ async function plan(sql: string, params: (string | number)[]): Promise<string[]>
 
 /** The plans of the statements the route sends for a workspace. */
 async function plans(filters: Partial<PostFilters>) {
-  const { page, count } = buildPostsQueries(1, { ...BASE, ...filters });
-  return { page: await plan(page.sql, page.params), count: await plan(count.sql, count.params) };
+  const { page, count, countInPage } = buildPostsQueries(1, { ...BASE, ...filters });
+  return { page: await plan(page.sql, page.params), count: await plan(count.sql, count.params), countInPage };
 }
 
 /** A full pass over the posts table. */
@@ -32,7 +32,7 @@ const probesPerPost = (steps: string[]) => steps.some((s) => s.startsWith("CORRE
 describe("GET /posts statements use indexes", () => {
   const cases: [string, Partial<PostFilters>, RegExp][] = [
     ["no filter", {}, /INDEX posts_ws_\w+_idx \(workspace_id=\? AND archived=\?\)/],
-    ["priority", { priority: "high" }, /posts_ws_(priority|flags)_idx/],
+    ["priority", { priority: "high" }, /posts_ws_(priority|flags|priority_competitors_score)_idx/],
     ["answered", { answered: true }, /posts_ws_(answered|flags)_idx/],
     ["has_competitors", { hasCompetitors: false }, /posts_ws_(competitors|flags)_idx/],
     ["subreddit (NOCASE)", { subreddit: "saas" }, /posts_ws_subreddit_nocase_idx \(workspace_id=\? AND subreddit=\?/],
@@ -47,7 +47,7 @@ describe("GET /posts statements use indexes", () => {
     [
       "two filters",
       { priority: "high", hasCompetitors: true },
-      /posts_ws_flags_idx \(workspace_id=\? AND archived=\? AND priority_rank=\? AND has_competitors=\?\)/,
+      /posts_ws_(flags|priority_competitors_score)_idx \(workspace_id=\? AND archived=\? AND priority_rank=\? AND has_competitors=\?\)/,
     ],
   ];
   it.each(cases)("%s: the count reads an index, never every post", async (_name, filters, index) => {
@@ -99,29 +99,98 @@ describe("GET /posts statements use indexes", () => {
     },
   );
 
-  it("a search starts from the FTS index and checks hits in the narrow id index", async () => {
+  it("a search starts from the FTS index and looks each hit up once", async () => {
+    // Asking only `archived` and the date of a hit (no other filter, by relevance or date), the page takes
+    // the date in a scalar subquery from the narrow posts_id_filters_idx: it stops at the entry it finds.
+    // Once per hit: the hits stay a co-routine, so the subquery is not copied into their filter.
     for (const filters of [
       { search: "pricing" },
-      { search: '"customer support"', sortBy: "date" as const },
+      { search: '"customer support"', sortBy: "date" as const, includeArchived: true },
+    ]) {
+      const { page } = await plans(filters);
+      const fts = page.findIndex((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"));
+      expect(fts).toBeGreaterThanOrEqual(0);
+      expect(page[fts - 1]).toBe("CO-ROUTINE hit");
+      expect(page[fts + 1]).toBe("CORRELATED SCALAR SUBQUERY 1");
+      expect(page[fts + 2]).toMatch(/^SEARCH p USING COVERING INDEX posts_id_filters_idx \(id=\? AND workspace_id=\?/);
+      expect(page.filter((s) => s.startsWith("CORRELATED"))).toHaveLength(1);
+    }
+    // Otherwise each hit's row is read by its primary key (an index lookup that leaves columns open would
+    // read two steps), or its entry in posts_id_subreddit_idx (below).
+    for (const filters of [
+      { search: "pricing", sortBy: "score" as const },
       { search: "integrat*", keywordId: 3 },
+      { search: "pricing", subreddit: "SaaS", includeArchived: true },
     ]) {
       const { page, count } = await plans(filters);
       for (const steps of [page, count]) {
         const fts = steps.findIndex((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"));
-        const hits = steps.findIndex((s) => s.includes("COVERING INDEX posts_id_filters_idx (id=?"));
+        const rows = steps.indexOf("SEARCH p USING INTEGER PRIMARY KEY (rowid=?)");
         expect(fts).toBeGreaterThanOrEqual(0);
-        expect(hits).toBeGreaterThan(fts);
+        expect(rows).toBe(fts + 1);
+        expect(steps.join(" | ")).not.toMatch(/SEARCH p USING (COVERING )?INDEX/);
       }
     }
-    // The page matches once: its hits are materialized and both counted and ranked from there.
-    for (const filters of [{ search: "pricing" }, { search: "integrat*", sortBy: "score" as const }]) {
-      const { page } = await plans(filters);
-      expect(page.filter((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"))).toHaveLength(1);
-      expect(page).toContain("MATERIALIZE hits");
+    // With a subreddit, each hit is looked up in posts_id_subreddit_idx with every column given (the rowid
+    // too): one entry or none, so a hit in another subreddit reads nothing (migration 0064).
+    for (const filters of [
+      { search: "pricing", subreddit: "SaaS" },
+      { search: "pricing", subreddit: "saas", priority: "high" as const, sortBy: "score" as const },
+    ]) {
+      const { page, count } = await plans(filters);
+      for (const steps of [page, count]) {
+        const fts = steps.findIndex((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"));
+        expect(fts).toBeGreaterThanOrEqual(0);
+        expect(steps[fts + 1]).toMatch(
+          /^SEARCH p USING (COVERING )?INDEX posts_id_subreddit_idx \(id=\? AND workspace_id=\? AND archived=\? AND subreddit=\? AND rowid=\?\)$/,
+        );
+      }
     }
-    // With a filter on another column the hit's row is read by its primary key instead.
-    const { count } = await plans({ search: "pricing", subreddit: "SaaS" });
-    expect(count.join(" | ")).toMatch(/SCAN posts_fts VIRTUAL TABLE.*SEARCH p USING INTEGER PRIMARY KEY/);
+    // The page matches once and materializes nothing (D1 counts a materialized table's rows again on every
+    // read): the candidates are counted and ranked in one pass over a co-routine.
+    for (const filters of [{ search: "pricing" }, { search: "integrat*", sortBy: "score" as const }]) {
+      const { page, countInPage } = await plans(filters);
+      expect(countInPage).toBe(true);
+      expect(page.filter((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"))).toHaveLength(1);
+      expect(page.filter((s) => s.startsWith("MATERIALIZE"))).toEqual([]);
+      expect(page).toContain("CO-ROUTINE h");
+    }
+  });
+
+  it("page and count are one pass when one index walk gives both", async () => {
+    // The ordered ids are walked once, in a co-routine: an aggregate counts them and keeps the page's ids,
+    // and only those rows are read. Nothing is materialized (D1 would count its rows once more per read).
+    const onePass: Partial<PostFilters>[] = [
+      {},
+      { offset: 5000 },
+      { subreddit: "saas" },
+      { priority: "high" },
+      { sortBy: "comments" },
+      { includeArchived: true },
+      { keywordId: 7, offset: 300 },
+    ];
+    for (const filters of onePass) {
+      const { page, countInPage } = await plans(filters);
+      expect(countInPage).toBe(true);
+      expect(page.slice(0, 2)).toEqual(["CO-ROUTINE c", "CO-ROUTINE ids"]);
+      expect(page[2]).toMatch(/^SEARCH (p|pk) USING (COVERING )?INDEX /);
+      expect(page.filter((s) => s.startsWith("MATERIALIZE"))).toEqual([]);
+      expect(page.filter((s) => s === "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)")).toHaveLength(1);
+      expect(page.indexOf("SEARCH p USING INTEGER PRIMARY KEY (rowid=?)")).toBeGreaterThan(page.indexOf("SCAN c"));
+    }
+    // Two filters: the page checks them along its sort's index while the count reads the filters' own
+    // index, so two statements read less than one walk that both pages and counts.
+    expect((await plans({ priority: "high", answered: true })).countInPage).toBe(false);
+  });
+
+  it("high priority with competitors by score takes the page's ids from one index (migration 0063)", async () => {
+    const { page } = await plans({ priority: "high", hasCompetitors: true, sortBy: "score" });
+    expect(page.join(" | ")).toMatch(
+      /SEARCH p USING (COVERING )?INDEX posts_ws_priority_competitors_score_idx \(workspace_id=\? AND archived=\? AND priority_rank=\? AND has_competitors=\?\)/,
+    );
+    // The rows are read for the page's ids only, after they are chosen (no sort of the matches).
+    expect(page.filter((s) => s === "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)")).toHaveLength(1);
+    expect(page.filter((s) => s.startsWith("USE TEMP B-TREE"))).toHaveLength(1);
   });
 });
 

@@ -105,12 +105,23 @@ describe("layers", () => {
   });
 
   it("files Node scripts import directly (type stripping) import nothing at run time", () => {
-    // scripts/ and bench/ import these with their .ts extension; an import of theirs would not resolve.
-    const direct = ["src/auth/keys.ts", "src/lib/crypto.ts", "src/lib/random.ts", "src/db/posts-query.ts"];
+    // scripts/ and bench/ import these with their .ts extension; an import of theirs would not resolve,
+    // unless it names another file of this list with its .ts extension (type stripping resolves that).
+    const direct = [
+      "src/auth/keys.ts",
+      "src/lib/crypto.ts",
+      "src/lib/random.ts",
+      "src/db/posts-query.ts",
+      "src/db/fts-terms.ts",
+    ];
+    const resolvesDirectly = (file: string, specifier: string) =>
+      specifier.startsWith("./") &&
+      specifier.endsWith(".ts") &&
+      direct.includes(file.slice(0, file.lastIndexOf("/") + 1) + specifier.slice(2));
     const runtimeImports = direct.flatMap((file) =>
-      [...files.get(file)!.matchAll(/^\s*import\s+(?!type\b)[^;]*?from\s+["']([^"']+)["']/gm)].map(
-        (m) => `${file} imports ${m[1]}`,
-      ),
+      [...files.get(file)!.matchAll(/^\s*import\s+(?!type\b)[^;]*?from\s+["']([^"']+)["']/gm)]
+        .filter((m) => !resolvesDirectly(file, m[1]!))
+        .map((m) => `${file} imports ${m[1]}`),
     );
     expect(runtimeImports).toEqual([]);
   });

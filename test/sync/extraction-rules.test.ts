@@ -158,3 +158,117 @@ describe("paragraphs of links", () => {
     expect(article.text).not.toContain("Another story 5");
   });
 });
+
+describe("a list inside the article", () => {
+  it("a slideshow's list of captions does not stand for the article that holds paragraphs around it", async () => {
+    const slides = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `<li><h2>Slide ${i + 1}</h2><p>Caption ${i + 1} of the slideshow, about another story, with commas, figures, names, and places.</p></li>`,
+    ).join("");
+    const html = `<html><body><div class="page"><article><div class="body">${[1, 2, 3].map(para).join("")}
+<div class="widget"><div class="rendered"><div class="show"><div class="scroller"><div class="pager"><a href="#prev">Previous</a> <a href="#next">Next</a></div><ul class="captions">${slides}</ul></div></div></div></div>
+${[4, 5].map(para).join("")}</div></article></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+  });
+});
+
+describe("how much text is enough", () => {
+  it("a short Chinese news item is an article: Han characters count twice, so the strict pass stands", async () => {
+    const zh = (n: number) =>
+      `<p>第${n}段：市政府今天公布了新的交通计划，包括增加公交线路、延长地铁运营时间以及改善自行车道，预计明年开始实施，市民对此普遍表示欢迎。</p>`;
+    const html = `<html><head><title>市政府公布新的交通计划</title></head><body><div class="page"><div class="story">${[1, 2, 3, 4, 5].map(zh).join("")}</div>
+<div class="footer"><p>版权所有，未经许可，不得转载、摘编或以其他方式使用本网站的内容，违者将依法追究法律责任，特此声明。</p><p>联系我们：地址、电话、传真、电子邮件、网站地图、广告服务、招聘信息。</p></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/traffic");
+    expect(article.text).toContain("第5段");
+    expect(article.text).not.toContain("版权所有");
+  });
+});
+
+describe("teasers", () => {
+  it("a stream of teasers for the site's other stories goes; blocks opening with links to other sites stay", async () => {
+    const teaser = (i: number, href: string) =>
+      `<div class="item"><h3><a href="${href}">Headline of story ${i}</a></h3><p>Summary ${i} of that story, a line or two, with a comma.</p></div>`;
+    const ours = [1, 2, 3, 4].map((i) => teaser(i, `/news/story-${i}`)).join("");
+    const theirs = [5, 6, 7].map((i) => teaser(i, `https://other-${i}.example.org/`)).join("");
+    const html = `<html><head><link rel="canonical" href="https://www.example.com/news/post"></head><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}
+<div class="picks">${theirs}</div><div class="more">${ours}</div></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("Summary 6 of that story");
+    expect(article.text).not.toContain("Summary 2 of that story");
+  });
+});
+
+describe("lists of the site's own links", () => {
+  it("a short list of links to the site's other pages goes; a list of links to sources elsewhere stays", async () => {
+    const readAlso = [1, 2, 3, 4]
+      .map((i) => `<li><a href="/news/other-${i}">Other story number ${i}</a></li>`)
+      .join("");
+    const sources = [1, 2, 3]
+      .map((i) => `<li><a href="https://source-${i}.example.org/report">Source report ${i}</a></li>`)
+      .join("");
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}
+<ul>${sources}</ul><h4>Read also</h4><ul>${readAlso}</ul></div></div></body></html>`;
+    const article = await extractArticle(html, "https://www.example.com/news/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("Source report 2");
+    expect(article.text).not.toContain("Other story number 3");
+  });
+});
+
+describe("paragraphs of the site's own links", () => {
+  it("a paragraph of three links to the site's other stories goes; one of three links to other sites stays", async () => {
+    const ours = [1, 2, 3].map((i) => `<a href="/news/more-${i}">More news number ${i}</a>`).join(" | ");
+    const theirs = [1, 2, 3].map((i) => `<a href="https://paper-${i}.example.org/">Outside paper ${i}</a>`).join(" | ");
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}<p>${theirs}</p><p>${ours}</p></div></div></body></html>`;
+    const article = await extractArticle(html, "https://www.example.com/news/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("Outside paper 2");
+    expect(article.text).not.toContain("More news number 2");
+  });
+});
+
+describe("dated posts after the article", () => {
+  it("reader comments with an hour on each author line go; an article that mentions times in its sentences stays", async () => {
+    const comments = [1, 2, 3, 4, 5]
+      .map(
+        (i) =>
+          `<div class="k"><div class="who">reader${i} (guest) 0${i}.01.12, 1${i}:0${i}:22</div><div class="what">Comment ${i} says what the reader thinks about it, with commas, at some length.</div></div>`,
+      )
+      .join("");
+    const timed = `<p>The first train leaves at 5:40, the second at 6:10, and the last one at 23:55, every day of the week.</p><p>Trains stop at 0:30 and run again from 5:00, and weekends keep the same hours.</p>`;
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}${timed}
+<h3>Comments (5)</h3><div class="list">${comments}</div></div></div></body></html>`;
+    const article = await extractArticle(html, "https://www.example.com/news/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("the last one at 23:55");
+    expect(article.text).not.toContain("Comment 3 says");
+  });
+});
+
+describe("after the article's last paragraph", () => {
+  it("a block of links to the site's own pages goes; a block of links to the article's files stays", async () => {
+    const menu = [1, 2, 3, 4].map((i) => `<a href="/section-${i}/">Section ${i}</a>`).join(" · ");
+    const files = [1, 2, 3].map((i) => `<a href="/files/handout-${i}.pdf">Handout ${i}</a>`).join(" · ");
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4].map(para).join("")}
+<section class="files">${files}</section><section class="menu">${menu}</section></div></div></body></html>`;
+    const article = await extractArticle(html, "https://www.example.com/news/post");
+    expect(article.text).toContain("Paragraph 4 of the post");
+    expect(article.text).toContain("Handout 2");
+    expect(article.text).not.toContain("Section 3");
+  });
+});
+
+describe("an article carried twice", () => {
+  it("a block repeating an earlier block word for word goes; a paragraph repeated on its own stays", async () => {
+    const copy = [1, 2, 3].map(para).join("");
+    const chorus = `<p>The chorus comes back again and again in this song, with the same words, and the same tune.</p>`;
+    const html = `<html><body><div class="page"><div class="story"><div class="text"><div class="body">${copy}</div>${chorus}${para(4)}${chorus}<div class="print">${copy}</div></div></div></div></body></html>`;
+    const article = await extractArticle(html, "https://www.example.com/news/post");
+    expect(article.text.split("Paragraph 2 of the post").length).toBe(2);
+    expect(article.text.split("The chorus comes back").length).toBe(3);
+  });
+});

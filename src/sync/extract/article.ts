@@ -23,7 +23,10 @@ export async function extractArticle(html: string, url: string): Promise<Article
     }
   }
   const meta = readMetadata(root, jsonLd, url);
-  const { content, byline } = grabArticle(root, meta.title ?? "", () => parseHtml(html).root);
+  const { content, byline } = grabArticle(root, meta.title ?? "", () => parseHtml(html).root, [
+    url,
+    ...(meta.canonical ? [meta.canonical] : []),
+  ]);
   const { blocks, images } = toBlocks(content, base);
   const text = blocksToText(blocks);
   if (!blocks.length) warnings.push("no article body found");

@@ -350,7 +350,13 @@ export interface ContentResult {
  * Finds the article body of a parsed page. The tree is consumed (pruned and rearranged in place); when a
  * pass finds too little text, `reparse` supplies a fresh tree for the next, more lenient pass.
  */
-export function grabArticle(root: ElementNode, title: string, reparse: () => ElementNode): ContentResult {
+export function grabArticle(
+  root: ElementNode,
+  title: string,
+  reparse: () => ElementNode,
+  pageUrls: string[] = [],
+): ContentResult {
+  const sites = new Set(pageUrls.map(siteOf).filter((x): x is string => !!x));
   const attempts: { content: ElementNode; length: number; byline: string | null }[] = [];
   const flagSets: Flags[] = [
     { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
@@ -360,8 +366,8 @@ export function grabArticle(root: ElementNode, title: string, reparse: () => Ele
   ];
   for (const [index, flags] of flagSets.entries()) {
     const body = getBody(index === 0 ? root : reparse());
-    const result = grabWith(body, flags, title);
-    const length = textLength(result.content);
+    const result = grabWith(body, flags, title, sites);
+    const length = enoughTextLength(result.content);
     if (length >= 500) return result;
     attempts.push({ ...result, length });
   }
@@ -370,7 +376,19 @@ export function grabArticle(root: ElementNode, title: string, reparse: () => Ele
   return { content: best.content, byline: best.byline };
 }
 
-function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult {
+/**
+ * The length a pass's result is judged by ("enough text" is 500): a Han character counts twice, since
+ * Chinese says in one or two characters what English says in a word of five or six. A short Chinese news
+ * item (200 characters) is an article, not a failed pass; the relaxed passes would take the page around it.
+ */
+function enoughTextLength(el: ElementNode): number {
+  const length = textLength(el);
+  if (length >= 500) return length;
+  return length + (textContent(el).match(HAN)?.length ?? 0);
+}
+const HAN = /\p{Script=Han}/gu;
+
+function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<string>): ContentResult {
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
@@ -517,6 +535,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     topCandidate = content;
   } else {
     topCandidate = preferTitleWords(topCandidate, top, scores, title);
+    topCandidate = climbFromList(topCandidate, top);
     topCandidate = refineTop(topCandidate, top, scores, body);
     topCandidate = narrowLayoutTable(topCandidate, scores);
     content = newElement("div", null);
@@ -547,7 +566,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string): ContentResult
     }
   }
 
-  prepArticle(content, flags, title);
+  prepArticle(content, flags, title, sites);
   return { content, byline };
 }
 
@@ -690,6 +709,29 @@ function preferTitleWords(
   }
   return initial;
 }
+/**
+ * A list is the article's only when nothing above it has prose of its own: a list that wins (a slideshow's
+ * fifty captions, a stream of items) while one of the best candidates around it holds paragraphs outside
+ * it gives way to that candidate, which is the article the list sits in.
+ */
+function climbFromList(candidate: ElementNode, top: ElementNode[]): ElementNode {
+  if (candidate.tag !== "ul" && candidate.tag !== "ol") return candidate;
+  for (const other of top) {
+    if (other === candidate || !hasAncestorNode(candidate, other)) continue;
+    let prose = 0;
+    let paragraphs = 0;
+    for (const d of descendants(other)) {
+      if (d.tag !== "p" || hasAncestorNode(d, candidate)) continue;
+      prose += textLength(d);
+      paragraphs++;
+    }
+    if (paragraphs >= LIST_CLIMB_PARAGRAPHS && prose >= LIST_CLIMB_PROSE) return other;
+  }
+  return candidate;
+}
+const LIST_CLIMB_PARAGRAPHS = 3;
+const LIST_CLIMB_PROSE = 500;
+
 const TITLE_COVER_LOW = 0.2;
 const TITLE_COVER_HIGH = 0.5;
 const TITLE_SCORE_SHARE = 0.2;
@@ -776,12 +818,6 @@ function holdsProse(el: ElementNode): boolean {
   return prose >= 1500;
 }
 
-function linkCount(el: ElementNode): number {
-  let count = 0;
-  for (const d of descendants(el)) if (d.tag === "a") count++;
-  return count;
-}
-
 /** A block marked up as a person (`itemtype` schema.org/Person, or `itemprop="author"`) of bio length. */
 function isPersonBox(el: ElementNode): boolean {
   if (PHRASING.has(el.tag)) return false;
@@ -844,7 +880,7 @@ function prune(body: ElementNode): void {
 // ---------------------------------------------------------------------------------------------------------
 // Cleaning the chosen content
 
-function prepArticle(content: ElementNode, flags: Flags, title: string): void {
+function prepArticle(content: ElementNode, flags: Flags, title: string, sites: Set<string>): void {
   markDataTables(content);
   cleanConditionally(content, ["form"], flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
@@ -857,19 +893,305 @@ function prepArticle(content: ElementNode, flags: Flags, title: string): void {
   // "About the author" boxes: a bio is not the article.
   cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
   cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags);
+  // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
+  cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
+  // Reader comments and news tickers: a block of many short lines carrying a time of day, after the article.
+  removeDatedStreams(content);
+  // A short list of nothing but links to the site's own pages ("read also", a section menu).
+  cleanMatching(content, (el) => el !== content && isInternalLinkList(el, sites));
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
-  // Paragraphs left empty after cleaning, and paragraphs that are nothing but ten or more links (a column of
-  // other stories written as links and breaks). One pass for both.
+  // After the article's last paragraph: blocks of links to the site's own pages (menus, other stories).
+  trimTail(content, sites);
+  // A block that repeats an earlier block word for word (a page that carries its article twice).
+  removeRepeats(content);
+  // Paragraphs left empty after cleaning, and paragraphs that are nothing but links: ten or more anywhere (a
+  // column of other stories written as links and breaks), or three or more to the site's own pages. One pass.
   cleanMatching(
     content,
-    (el) =>
-      el.tag === "p" &&
-      ((textLength(el) === 0 && !hasMedia(el)) ||
-        (linkDensity(el) > LINK_LIST_DENSITY && linkCount(el) >= LINK_LIST_ITEMS)),
+    (el) => el.tag === "p" && ((textLength(el) === 0 && !hasMedia(el)) || isLinksParagraph(el, sites)),
   );
 }
+
+function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
+  if (linkDensity(el) <= LINK_LIST_DENSITY) return false;
+  const links = findAll(el, "a");
+  if (links.length >= LINK_LIST_ITEMS) return true;
+  return links.length >= INTERNAL_LIST_ITEMS && links.every((a) => isInternal(a.attrs.href ?? "", sites));
+}
+
+/** The link holding the first words of an element, if they are a link's. */
+function openingLink(el: ElementNode): ElementNode | null {
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (child.trim()) return null;
+      continue;
+    }
+    if (child.tag === "a") return textLength(child) > 0 ? child : null;
+    if (textLength(child) > 0) return openingLink(child);
+  }
+  return null;
+}
+
+/**
+ * A teaser: a small block (under 600 characters, with some words of its own besides its links, holding a
+ * paragraph, heading or block) whose first words are a link to another page of the same site: the headline
+ * of another story. A block opening with a link to another site is a recommendation or a reference, which
+ * articles make (a list of brands, of sources), so it is not one.
+ */
+function isTeaser(el: ElementNode, sites: Set<string>): boolean {
+  if (el.tag === "a" || el.tag === "p" || HEADING_TAGS.has(el.tag) || PHRASING.has(el.tag)) return false;
+  const length = textLength(el);
+  if (!length || length > TEASER_MAX_LENGTH) return false;
+  if (length - linkTextLength(el) < TEASER_OWN_TEXT) return false;
+  if (!el.children.some((c) => isElement(c) && (c.tag === "p" || c.tag === "div" || HEADING_TAGS.has(c.tag))))
+    return false;
+  const link = openingLink(el);
+  return !!link && isInternal(link.attrs.href ?? "", sites);
+}
+const TEASER_MAX_LENGTH = 600;
+const TEASER_OWN_TEXT = 20;
+
+/** A block whose children are three or more teasers holding 80 % of its text or more. */
+function isTeaserStream(el: ElementNode, sites: Set<string>): boolean {
+  if (el.children.length < TEASER_STREAM_ITEMS) return false;
+  let teasers = 0;
+  let text = 0;
+  for (const kid of el.children) {
+    if (typeof kid === "string" || !isTeaser(kid, sites)) continue;
+    teasers++;
+    text += textLength(kid);
+  }
+  return teasers >= TEASER_STREAM_ITEMS && text >= textLength(el) * TEASER_STREAM_SHARE;
+}
+const TEASER_STREAM_ITEMS = 3;
+const TEASER_STREAM_SHARE = 0.8;
+
+/**
+ * A list of three or more items that is links (density over 0.8) to pages of the page's own site, every one:
+ * other stories ("read also") or the site's sections. An article's own list of links points elsewhere (its
+ * sources) or has words of its own; ten or more items of links anywhere are already cleaned as a menu.
+ */
+function isInternalLinkList(el: ElementNode, sites: Set<string>): boolean {
+  if (el.tag !== "ul" && el.tag !== "ol") return false;
+  let items = 0;
+  for (const child of el.children) if (isElement(child) && child.tag === "li") items++;
+  if (items < INTERNAL_LIST_ITEMS || linkDensity(el) <= INTERNAL_LIST_DENSITY) return false;
+  const links = findAll(el, "a");
+  return links.length > 0 && links.every((a) => isInternal(a.attrs.href ?? "", sites));
+}
+const INTERNAL_LIST_ITEMS = 3;
+const INTERNAL_LIST_DENSITY = 0.8;
+
+/** The registrable part of a URL's host, roughly: its last two labels, or three after a short second-level label ("co.uk"). */
+function siteOf(url: string): string | null {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+  const labels = host.split(".");
+  const keep = labels.length >= 3 && labels.at(-1)!.length === 2 && labels.at(-2)!.length <= 3 ? 3 : 2;
+  return labels.slice(-keep).join(".");
+}
+
+/** Whether a link stays on the page's own site (a relative address, or a host of the same site). */
+function isInternal(href: string, sites: Set<string>): boolean {
+  const target = href.trim();
+  if (target.startsWith("//")) return sites.has(siteOf(`http:${target}`) ?? "");
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) return true;
+  if (!/^https?:/i.test(target)) return false;
+  const site = siteOf(target);
+  return !!site && sites.has(site);
+}
+
+/** A time of day, "9:05", "21:40" or "21:40:05" (not part of a longer run of digits and colons). */
+const TIME_OF_DAY = /(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])/;
+const TIME_OF_DAYS = new RegExp(TIME_OF_DAY.source, "g");
+
+/** Matches of a global pattern in a text, counted up to `enough`. */
+function countMatches(text: string, pattern: RegExp, enough: number): number {
+  pattern.lastIndex = 0;
+  let n = 0;
+  while (n < enough && pattern.exec(text)) n++;
+  pattern.lastIndex = 0;
+  return n;
+}
+
+/**
+ * Reader comments and news tickers carry a time of day on a short line of their own (the author and the
+ * hour, "yo (guest) 01.01.12, 21:53", "10:17 Headline"); an article mentions times inside its sentences. A
+ * block after the first 300 characters of the chosen content, holding under 80 % of it, with four or more
+ * such lines (the largest element of 1-100 characters whose parent holds more), at least one per 800
+ * characters, is a stream of dated posts and goes. Blocks with code are left alone (logs have timestamps).
+ */
+function removeDatedStreams(content: ElementNode): void {
+  // Most articles carry fewer times of day than a stream needs: one search of the whole text settles it.
+  if (countMatches(textContent(content), TIME_OF_DAYS, STREAM_STAMPS) < STREAM_STAMPS) return;
+  const whole = textLength(content);
+  const stamps = new Map<ElementNode, number>();
+  const code = new Set<ElementNode>();
+  const count = (el: ElementNode, parentLength: number): number => {
+    const length = textLength(el);
+    if (!length) return 0;
+    let n =
+      length <= STAMP_LINE_LENGTH && parentLength > STAMP_LINE_LENGTH && TIME_OF_DAY.test(textContent(el)) ? 1 : 0;
+    for (const child of el.children) {
+      if (typeof child === "string") continue;
+      n += count(child, length);
+      if (child.tag === "pre" || child.tag === "code" || code.has(child)) code.add(el);
+    }
+    stamps.set(el, n);
+    return n;
+  };
+  count(content, Infinity);
+  let before = 0;
+  const visit = (el: ElementNode): void => {
+    let kept: TreeNode[] | null = null;
+    const kids = el.children;
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i]!;
+      if (typeof child !== "string" && isDatedStream(child, before, whole, stamps, code)) {
+        child.parent = null;
+        kept ??= kids.slice(0, i);
+        continue;
+      }
+      kept?.push(child);
+      if (typeof child === "string") before += child.trim().length;
+      else if (child.tag === "pre" || child.tag === "code") before += textLength(child);
+      else visit(child);
+    }
+    if (kept) {
+      el.children = kept;
+      for (let a: ElementNode | null = el; a; a = a.parent) invalidate(a);
+    }
+  };
+  visit(content);
+}
+
+function isDatedStream(
+  el: ElementNode,
+  before: number,
+  whole: number,
+  stamps: Map<ElementNode, number>,
+  code: Set<ElementNode>,
+): boolean {
+  const length = textLength(el);
+  const lines = stamps.get(el) ?? 0;
+  return (
+    before >= STREAM_AFTER &&
+    length >= STREAM_MIN_LENGTH &&
+    length < whole * STREAM_MAX_SHARE &&
+    lines >= STREAM_STAMPS &&
+    lines * STREAM_CHARS_PER_STAMP >= length &&
+    el.tag !== "pre" &&
+    el.tag !== "code" &&
+    !code.has(el)
+  );
+}
+const STAMP_LINE_LENGTH = 100;
+const STREAM_AFTER = 300;
+const STREAM_MIN_LENGTH = 200;
+const STREAM_MAX_SHARE = 0.8;
+const STREAM_STAMPS = 4;
+const STREAM_CHARS_PER_STAMP = 800;
+
+/**
+ * A block of 100+ characters and two or more parts with text that repeats, word for word, an earlier block
+ * that is not its ancestor: pages that carry the article twice (a second copy for print or another layout)
+ * had every word counted double. Blocks are compared by text length first, so only blocks of equal length
+ * build their text.
+ */
+function removeRepeats(content: ElementNode): void {
+  const byLength = new Map<number, ElementNode[]>();
+  cleanMatching(content, (el) => {
+    const length = textLength(el);
+    if (el === content || length < REPEAT_MIN_LENGTH) return false;
+    let parts = 0;
+    for (const child of el.children) if (typeof child !== "string" && textLength(child) > 0) parts++;
+    if (parts < 2) return false;
+    const earlier = byLength.get(length);
+    if (!earlier) {
+      byLength.set(length, [el]);
+      return false;
+    }
+    const text = innerText(el);
+    if (earlier.some((first) => !hasAncestorNode(el, first) && innerText(first) === text)) return true;
+    earlier.push(el);
+    return false;
+  });
+}
+const REPEAT_MIN_LENGTH = 100;
+
+/** A unit of prose: 80 characters or more (a Han character counting twice), under a third of it links. */
+function isProse(el: ElementNode): boolean {
+  const length = textLength(el);
+  if (length < PROSE_LENGTH / 2 || linkDensity(el) >= PROSE_LINK_DENSITY) return false;
+  return length >= PROSE_LENGTH || length + (textContent(el).match(HAN)?.length ?? 0) >= PROSE_LENGTH;
+}
+const PROSE_LENGTH = 80;
+const PROSE_LINK_DENSITY = 0.3;
+const PROSE_TAGS = new Set(["p", "li", "blockquote", "pre", "td", "dd"]);
+
+function endsProse(node: TreeNode): boolean {
+  if (typeof node === "string") return node.trim().length >= PROSE_LENGTH;
+  if (!isProse(node)) return false;
+  if (PROSE_TAGS.has(node.tag)) return true;
+  for (const d of descendants(node)) if (PROSE_TAGS.has(d.tag) && isProse(d)) return true;
+  return false;
+}
+
+/**
+ * The article ends with its last unit of prose. What follows it (at each level, down the last block that
+ * holds prose) goes when it is mostly links to the site's own pages: three or more links, 80 % of its text
+ * or more (a menu, other stories, tags). Links to files (a PDF the article offers) do not count as pages.
+ */
+function trimTail(content: ElementNode, sites: Set<string>): void {
+  let el = content;
+  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+    const kids = el.children;
+    let last = kids.length - 1;
+    while (last >= 0 && !endsProse(kids[last]!)) last--;
+    if (last < 0) return;
+    let kept: TreeNode[] | null = null;
+    for (let i = last + 1; i < kids.length; i++) {
+      const kid = kids[i]!;
+      if (typeof kid !== "string" && isSiteLinks(kid, sites)) {
+        kid.parent = null;
+        kept ??= kids.slice(0, i);
+        continue;
+      }
+      kept?.push(kid);
+    }
+    if (kept) {
+      el.children = kept;
+      for (let a: ElementNode | null = el; a; a = a.parent) invalidate(a);
+    }
+    const next = el.children[last]!;
+    if (typeof next === "string" || PROSE_TAGS.has(next.tag)) return;
+    el = next;
+  }
+}
+const MAX_TAIL_DEPTH = 50;
+
+function isSiteLinks(el: ElementNode, sites: Set<string>): boolean {
+  const text = textLength(el);
+  if (!text) return false;
+  let links = 0;
+  let count = 0;
+  for (const a of el.tag === "a" ? [el] : findAll(el, "a")) {
+    const href = a.attrs.href ?? "";
+    if (!isInternal(href, sites) || FILE_LINK.test(href)) continue;
+    links += textLength(a);
+    count++;
+  }
+  return count >= TAIL_LINKS && links >= text * TAIL_LINK_SHARE;
+}
+const FILE_LINK = /\.(pdf|docx?|xlsx?|pptx?|odt|zip|mp3|mp4|jpe?g|png|gif)(?:[?#]|$)/i;
+const TAIL_LINKS = 3;
+const TAIL_LINK_SHARE = 0.8;
 
 const COMMENT_TOKENS = new Set([
   "comments",
