@@ -32,13 +32,17 @@ export async function startExtractWorker({ allowPrivate = false } = {}) {
     return res.json();
   }
   return {
-    /** Extracts a page from its bytes; `url` is the page's address (relative links resolve against it). */
-    extractBytes: (bytes, url, contentType, repeat = 1) =>
+    /**
+     * Extracts a page from its bytes; `url` is the page's address (relative links resolve against it).
+     * Timed over at least `repeat` runs and at least `minMs` milliseconds (the mean is `elapsed_ms`).
+     */
+    extractBytes: (bytes, url, contentType, repeat = 1, minMs = 0) =>
       call({
         body: bytes,
         headers: {
           "x-page-url": url,
           "x-repeat": String(repeat),
+          "x-min-ms": String(minMs),
           ...(contentType ? { "x-content-type": contentType } : {}),
         },
       }),

@@ -3,7 +3,15 @@
 // unsafe to republish (scripts, styles, iframes, event handlers, `javascript:` links) cannot come through.
 import type { ArticleImage, Block, Inline, TableRow } from "../types";
 import { isDataTable } from "./content";
-import { collapseWhitespace, type ElementNode, findAll, isElement, type TreeNode, textContent } from "./html-tree";
+import {
+  collapseWhitespace,
+  type ElementNode,
+  findAll,
+  isElement,
+  SPACE_TO_COLLAPSE,
+  type TreeNode,
+  textContent,
+} from "./html-tree";
 import { mathText } from "./math";
 
 interface Marks {
@@ -87,9 +95,8 @@ const BLOCK_CONTAINERS = new Set([
 
 /** The text with whitespace and C0 control characters removed, as browsers ignore them in a URL's scheme. */
 function stripControlAndSpace(text: string): string {
-  let out = "";
-  for (const ch of text) if (ch.charCodeAt(0) > 0x20) out += ch;
-  return out;
+  // Every UTF-16 unit up to U+0020 (a string with none, nearly every address, is returned without a copy).
+  return text.replace(/[^\u0021-\uffff]+/g, "");
 }
 
 export function safeUrl(href: string | undefined, base: string, allowMailto = true): string | null {
@@ -199,37 +206,54 @@ function pushText(out: Inline[], text: string, marks: Marks): void {
   out.push(node);
 }
 
+/**
+ * A run of whitespace becomes one space, except a run of no-break spaces (with no tab, line break or plain
+ * space among them), which the author put there on purpose. Text without a no-break space (nearly all of
+ * it) takes the plain replacement, several times faster than calling a function for every run.
+ */
+function collapseInlineSpace(text: string): string {
+  if (!text.includes("\u00a0")) return text.replace(SPACE_TO_COLLAPSE, " ");
+  return text.replace(/[\s\u00a0]+/g, (m) => (m.includes("\u00a0") && !/[\t\n\r ]/.test(m) ? m : " "));
+}
+
+/** Where the whitespace collapse of a run of inlines stands (normalizeInlines). */
+interface RunState {
+  lastSpace: boolean;
+  afterBreak: boolean;
+}
+
+// A function of its own, not a closure made on every call: the Worker's bundle names every function it
+// creates (wrangler keeps names), which cost more than the walk itself on pages of many short paragraphs.
+function collapseRun(list: Inline[], state: RunState): Inline[] {
+  const out: Inline[] = [];
+  for (const node of list) {
+    if (node.type === "break") {
+      if (state.afterBreak) continue;
+      // Whitespace before a break is meaningless.
+      const prev = out[out.length - 1];
+      if (prev?.type === "text") prev.text = prev.text.replace(/ +$/, "");
+      out.push(node);
+      state.lastSpace = true;
+      state.afterBreak = true;
+    } else if (node.type === "text") {
+      let text = collapseInlineSpace(node.text);
+      if (state.lastSpace) text = text.replace(/^ +/, "");
+      if (!text) continue;
+      state.lastSpace = text.endsWith(" ");
+      state.afterBreak = false;
+      out.push({ ...node, text });
+    } else {
+      const children = collapseRun(node.children, state);
+      if (children.length) out.push({ ...node, children });
+    }
+  }
+  return out;
+}
+
 /** Collapses runs of whitespace across inline boundaries and trims the ends of the run. */
 function normalizeInlines(inlines: Inline[]): Inline[] {
-  let lastSpace = true;
   // Breaks at the start of the run, or right after another break, only add empty lines.
-  let afterBreak = true;
-  const walk = (list: Inline[]): Inline[] => {
-    const out: Inline[] = [];
-    for (const node of list) {
-      if (node.type === "break") {
-        if (afterBreak) continue;
-        // Whitespace before a break is meaningless.
-        const prev = out[out.length - 1];
-        if (prev?.type === "text") prev.text = prev.text.replace(/ +$/, "");
-        out.push(node);
-        lastSpace = true;
-        afterBreak = true;
-      } else if (node.type === "text") {
-        let text = node.text.replace(/[\s\u00a0]+/g, (m) => (m.includes("\u00a0") && !/[\t\n\r ]/.test(m) ? m : " "));
-        if (lastSpace) text = text.replace(/^ +/, "");
-        if (!text) continue;
-        lastSpace = text.endsWith(" ");
-        afterBreak = false;
-        out.push({ ...node, text });
-      } else {
-        const children = walk(node.children);
-        if (children.length) out.push({ ...node, children });
-      }
-    }
-    return out;
-  };
-  const result = walk(inlines);
+  const result = collapseRun(inlines, { lastSpace: true, afterBreak: true });
   // Trim the end.
   for (let i = result.length - 1; i >= 0; i--) {
     const node = result[i]!;

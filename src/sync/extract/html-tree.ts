@@ -215,8 +215,22 @@ export function descendants(node: ElementNode): ElementNode[] {
   return out;
 }
 
+/** The first element under `node` (in document order) that passes `test`; the walk stops there. */
+export function findDescendant(node: ElementNode, test: (el: ElementNode) => boolean): ElementNode | null {
+  const stack: ElementNode[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    if (current !== node && test(current)) return current;
+    for (let i = current.children.length - 1; i >= 0; i--) {
+      const child = current.children[i]!;
+      if (typeof child !== "string") stack.push(child);
+    }
+  }
+  return null;
+}
+
 export function findFirst(node: ElementNode, tag: string): ElementNode | null {
-  return descendants(node).find((el) => el.tag === tag) ?? null;
+  return findDescendant(node, (el) => el.tag === tag);
 }
 
 export function findAll(node: ElementNode, tags: Set<string> | string): ElementNode[] {
@@ -270,22 +284,32 @@ export function innerText(node: TreeNode): string {
 
 /** HTML's whitespace (and the no-break space), as `textNodeLength` counts it. */
 const ONLY_SPACE = /^[\t\n\v\f\r \u00a0]*$/;
+/** A run of two or more of those characters. */
+const SPACE_RUN = /[\t\n\v\f\r \u00a0]{2,}/g;
 
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 160;
+}
+
+/**
+ * The length of a text node with each run of whitespace counted once and none at either end. Most text
+ * nodes of a page are the indentation between tags (two thirds of the characters of the readability pages),
+ * ruled out by one regular expression; in the others only the runs of two or more whitespace characters
+ * are looked at, found by the regular expression engine (three times faster in workerd than a loop over
+ * every character).
+ */
 function textNodeLength(text: string): number {
-  // Most text nodes of a page are the indentation between tags (two thirds of the characters of the
-  // readability pages): the regular expression engine rules them out faster than a loop over characters.
-  const first = text.charCodeAt(0);
-  if ((first === 32 || (first >= 9 && first <= 13) || first === 160) && ONLY_SPACE.test(text)) return 0;
-  let length = 0;
-  let space = true;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const isSpace = c === 32 || (c >= 9 && c <= 13) || c === 160;
-    if (!isSpace) length++;
-    else if (!space) length++;
-    space = isSpace;
-  }
-  return space && length > 0 ? length - 1 : length;
+  const n = text.length;
+  if (n === 0) return 0;
+  const first = isSpace(text.charCodeAt(0));
+  if (first && ONLY_SPACE.test(text)) return 0;
+  let length = n;
+  SPACE_RUN.lastIndex = 0;
+  for (let run = SPACE_RUN.exec(text); run !== null; run = SPACE_RUN.exec(text)) length -= run[0].length - 1;
+  // The text holds something else, so a run at the start and one at the end are two runs, and both go.
+  if (first) length--;
+  if (isSpace(text.charCodeAt(n - 1))) length--;
+  return length;
 }
 
 /**
@@ -327,8 +351,15 @@ export function linkTextLength(node: ElementNode): number {
   return total;
 }
 
+/**
+ * The whitespace that collapsing changes: a run of two or more, or one character that is not a plain space.
+ * Replaced by a space, it gives what `/\s+/g` would, but a lone space (most of them) is not a match, so
+ * text that needs nothing is returned as it is instead of being rebuilt around every space.
+ */
+export const SPACE_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
+
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return text.replace(SPACE_TO_COLLAPSE, " ").trim();
 }
 
 export function removeNode(node: ElementNode): void {

@@ -167,12 +167,29 @@ export function elementWords(el: ElementNode): string[] {
 export function inVocabulary(word: string, set: Set<string>): boolean {
   if (set.has(word)) return true;
   if (word.length < 10) return false;
-  for (const v of set) {
-    if (v.length < 6 || word.length - v.length < 4) continue;
-    if (word.startsWith(v) || word.endsWith(v)) return true;
+  // The same long class words come back on element after element: each one's answer is remembered per
+  // vocabulary (the vocabularies are constants), in a memo cleared when it grows large.
+  let memo = compoundMemo.get(set);
+  if (!memo) {
+    memo = new Map();
+    compoundMemo.set(set, memo);
   }
-  return false;
+  let found = memo.get(word);
+  if (found === undefined) {
+    found = false;
+    for (const v of set) {
+      if (v.length < 6 || word.length - v.length < 4) continue;
+      if (word.startsWith(v) || word.endsWith(v)) {
+        found = true;
+        break;
+      }
+    }
+    if (memo.size >= 4096) memo.clear();
+    memo.set(word, found);
+  }
+  return found;
 }
+const compoundMemo = new WeakMap<Set<string>, Map<string, boolean>>();
 
 export function hasWord(el: ElementNode, set: Set<string>): boolean {
   for (const w of elementWords(el)) if (inVocabulary(w, set)) return true;
