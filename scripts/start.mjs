@@ -124,9 +124,9 @@ runMain(async () => {
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? (signal ? 0 : 1))));
 
   try {
-    await waitUntilReady(child, `http://localhost:${port}/`);
+    const probes = await waitUntilReady(child, `http://localhost:${port}/`);
     console.log(banner(port, demo, vars.ADMIN_TOKEN, devVarsFile));
-    output.ready();
+    output.ready(probes);
   } catch (err) {
     if (!stopping) console.error(`[start] ${err.message}`);
   }

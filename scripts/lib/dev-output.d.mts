@@ -1,1 +1,1 @@
-export declare function devOutputFilter(): { keep(line: string): boolean; ready(): void };
+export declare function devOutputFilter(): { keep(line: string): boolean; ready(answered: number): void };

@@ -11,13 +11,16 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 
 /**
  * A line filter over wrangler dev's output: `keep(line)` says whether to show it. The bindings table is
- * shown once; request lines of the readiness probe are hidden until `ready()` is called (when our banner
- * is printed), after which every request line shows.
+ * shown once. The readiness probe's request lines are hidden: every `GET /` line until `ready(answered)` is
+ * called (when our banner is printed) with the number of probe requests the server answered, and after it
+ * only as many more as are still due, since wrangler may print the last probe's line after the probe has
+ * its answer. Every other `GET /` (a person's) shows.
  */
 export function devOutputFilter() {
   let tablesSeen = 0;
   let inTable = false;
-  let ready = false;
+  let probesDue = Number.POSITIVE_INFINITY;
+  let probesHidden = 0;
   return {
     keep(line) {
       const plain = line.replace(ANSI, "").trimEnd();
@@ -30,11 +33,14 @@ export function devOutputFilter() {
         if (plain === "") inTable = false;
         return tablesSeen === 1;
       }
-      if (!ready && PROBE_LINE.test(plain)) return false;
+      if (probesHidden < probesDue && PROBE_LINE.test(plain)) {
+        probesHidden++;
+        return false;
+      }
       return true;
     },
-    ready() {
-      ready = true;
+    ready(answered) {
+      probesDue = answered;
     },
   };
 }

@@ -38,21 +38,24 @@ function serverError(child, message) {
 }
 
 /**
- * Polls `url` until it answers 200, the child exits, or the time is up (a bounded loop). The error carries
- * the tail of the child's output when it was started with `capture`.
+ * Polls `url` until it answers 200, the child exits, or the time is up (a bounded loop). Resolves with the
+ * number of requests the server answered (each is a request line in wrangler's log, the last perhaps printed
+ * after this returns). The error carries the tail of the child's output when it was started with `capture`.
  */
 export async function waitUntilReady(child, url, timeoutMs = READY_TIMEOUT_MS) {
   const deadline = Date.now() + timeoutMs;
   let exited = child.exitCode !== null;
   child.once("exit", () => (exited = true));
+  let answered = 0;
   while (Date.now() < deadline) {
     if (exited) throw serverError(child, `wrangler dev exited (code ${child.exitCode}) before ${url} answered`);
     try {
       // One request at a time, waited for until the deadline: a probe given up early would still be served
       // (and logged) later, after the service is announced.
       const res = await fetch(url, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
+      answered++;
       await res.arrayBuffer();
-      if (res.ok) return;
+      if (res.ok) return answered;
     } catch {
       // not listening yet
     }
