@@ -47,19 +47,26 @@ export function integerOption(name, value, { min, max }) {
 
 /**
  * Runs a script's main function: `--help` prints the usage; usage errors print it too, other errors their
- * message, each with its exit code. Every outcome, a failure included, ends as the process's exit code; the
- * promise returned never rejects and resolves once that code is set, so a script that must end its own
- * process (scripts/extract.mjs: the worker's dev server may leave handles open) can wait for the work
- * before calling process.exit.
+ * message, each with its exit code. Returns nothing: every outcome, a failure included, ends as the
+ * process's exit code, so there is no promise for the caller to handle.
  */
-export function runMain(main, usage) {
-  return Promise.resolve()
+export function runMain(main, usage, { exit = false } = {}) {
+  // `exit`: end the process once the outcome is set, for a script whose helpers may leave handles open
+  // (scripts/extract.mjs: the worker's dev server).
+  const finish = () => {
+    if (exit) process.exit(process.exitCode ?? 0);
+  };
+  Promise.resolve()
     .then(main)
     .then(
       (code) => {
         process.exitCode = code ?? 0;
+        finish();
       },
-      (err) => reportFailure(err, usage),
+      (err) => {
+        reportFailure(err, usage);
+        finish();
+      },
     );
 }
 
