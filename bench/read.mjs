@@ -269,9 +269,18 @@ const manyDir = ({ workspaces, wsPosts, small }) => path.join(BENCH_DIR, `many-$
 /** The targets saved beside a database by the run that seeded it, when --reuse may use them. */
 function reusable(dir, reuse) {
   const manifest = path.join(dir, "targets.json");
-  if (reuse && fs.existsSync(manifest)) return JSON.parse(fs.readFileSync(manifest, "utf8"));
+  if (reuse && fs.existsSync(manifest))
+    // Each target's directory is saved relative to the state's own (an older manifest's absolute path
+    // resolves to itself), so a copied or moved state serves from where it now is.
+    return JSON.parse(fs.readFileSync(manifest, "utf8")).map((t) => ({ ...t, dir: path.resolve(dir, t.dir) }));
   fs.rmSync(dir, { recursive: true, force: true });
   return undefined;
+}
+
+/** Saves the targets beside the state in `dir`, their directories relative to it. */
+function saveTargets(dir, targets) {
+  const saved = targets.map((t) => ({ ...t, dir: path.relative(dir, t.dir) }));
+  fs.writeFileSync(path.join(dir, "targets.json"), JSON.stringify(saved));
 }
 
 /** Seeds (or reuses) the databases; returns the targets to run cases against. */
@@ -304,7 +313,7 @@ async function prepare({ posts, workspaces, wsPosts, small, reuse }) {
           many: false,
         },
       ];
-      fs.writeFileSync(path.join(dir, "targets.json"), JSON.stringify(built));
+      saveTargets(dir, built);
       targets.push(...built);
     }
   }
@@ -370,7 +379,7 @@ async function seedMany(dir, { workspaces, wsPosts, small, keysPerTarget }) {
       many: true,
     },
   ];
-  fs.writeFileSync(path.join(dir, "targets.json"), JSON.stringify(built));
+  saveTargets(dir, built);
   return built;
 }
 
