@@ -13,16 +13,14 @@ import { openLocalD1 } from "../scripts/lib/local-d1.mjs";
 import { ROOT } from "../scripts/lib/paths.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { buildPostsQueries } from "../src/db/posts-query.ts";
+import { CASES, DEFAULT_FILTERS } from "./read-cases.mjs";
 
 const USAGE = `npm run bench:read-sql [-- --dir DIR --rounds N]
   --dir DIR    the many-workspace state of bench:read (default .bench/read/many-20x50000-small1000)
   --rounds N   statements per side and case (default 100)`;
 
-const CASES = [
-  { name: "search word (best match)", filters: { search: "mailchimp" } },
-  { name: "search phrase", filters: { search: '"open rate"' } },
-  { name: "search prefix, by date", filters: { search: "deliver*", sortBy: "date" } },
-];
+// The search cases bench:read also runs in the many-workspace database.
+const SEARCHES = CASES.filter((c) => c.group === "search" && c.many);
 
 /** D1 binds a whole number as an INTEGER only when it fits; node:sqlite does so for a BigInt. */
 const bindable = (params) => params.map((p) => (Number.isInteger(p) ? BigInt(p) : p));
@@ -46,8 +44,8 @@ runMain(async () => {
   const dbAlone = await openLocalD1(path.join(values.dir, path.basename(alone.dir)), { readOnly: true });
   const dbAmong = await openLocalD1(path.join(values.dir, path.basename(among.dir)), { readOnly: true });
   console.log(`${alone.label} vs ${among.label}: ${rounds} rounds, alternating (ms, SQLite only)`);
-  for (const c of CASES) {
-    const filters = { includeArchived: false, sortOrder: "desc", limit: 100, offset: 0, ...c.filters };
+  for (const c of SEARCHES) {
+    const filters = { ...DEFAULT_FILTERS, ...c.filters };
     const sides = [
       [dbAlone, alone.workspaceId],
       [dbAmong, among.workspaceId],
