@@ -10,7 +10,7 @@ import { unstable_startWorker } from "wrangler";
 import { parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { CORPUS_DIR, READABILITY_TEST_PAGES, ROOT } from "../scripts/lib/paths.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
-import { cleanPortalPages, danielPages, netNewsWirePages, wcxbPages } from "./extract-sets.mjs";
+import { pageSets } from "./extract-sets.mjs";
 
 const USAGE = `usage: node bench/extract-ab.mjs --against DIR [options]
 
@@ -19,20 +19,7 @@ const USAGE = `usage: node bench/extract-ab.mjs --against DIR [options]
   --alternations N    runs of each engine per page, alternating (default 10)
   -h, --help          this help`;
 
-const SETS = {
-  readability: () =>
-    fs
-      .readdirSync(READABILITY_TEST_PAGES)
-      .sort()
-      .map((name) => ({
-        url: "http://fakehost/test/page.html",
-        bytes: () => fs.readFileSync(path.join(READABILITY_TEST_PAGES, name, "source.html")),
-      })),
-  wcxb: () => wcxbPages(CORPUS_DIR),
-  daniel: () => danielPages(CORPUS_DIR),
-  cleanportal: () => cleanPortalPages(CORPUS_DIR),
-  netnewswire: () => netNewsWirePages(CORPUS_DIR),
-};
+const SETS = pageSets(CORPUS_DIR, READABILITY_TEST_PAGES);
 
 function workerSource(before, after) {
   const from = (root, file) => JSON.stringify(path.join(root, "src/sync/extract", file));

@@ -15,7 +15,7 @@ import { build } from "esbuild";
 import { parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { CORPUS_DIR, READABILITY_TEST_PAGES, ROOT } from "../scripts/lib/paths.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
-import { cleanPortalPages, danielPages, netNewsWirePages, wcxbPages } from "./extract-sets.mjs";
+import { pageSets } from "./extract-sets.mjs";
 
 const USAGE = `usage: node bench/extract-node.mjs (--write FILE | --compare FILE | --time) [options]
 
@@ -29,24 +29,7 @@ const USAGE = `usage: node bench/extract-node.mjs (--write FILE | --compare FILE
   --rounds N       rounds (default 3)
   -h, --help       this help`;
 
-function readabilityPages() {
-  return fs
-    .readdirSync(READABILITY_TEST_PAGES)
-    .sort()
-    .map((name) => ({
-      name,
-      url: "http://fakehost/test/page.html",
-      bytes: () => fs.readFileSync(path.join(READABILITY_TEST_PAGES, name, "source.html")),
-    }));
-}
-
-const SETS = {
-  readability: readabilityPages,
-  wcxb: () => wcxbPages(CORPUS_DIR),
-  daniel: () => danielPages(CORPUS_DIR),
-  cleanportal: () => cleanPortalPages(CORPUS_DIR),
-  netnewswire: () => netNewsWirePages(CORPUS_DIR),
-};
+const SETS = pageSets(CORPUS_DIR, READABILITY_TEST_PAGES);
 
 /** Bundles the engine of the checkout `root` and imports it. */
 async function engine(root, tag) {

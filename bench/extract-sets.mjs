@@ -227,3 +227,26 @@ export function netNewsWirePages(corpus) {
       };
     });
 }
+
+/** The readability test pages (`pagesDir`, each a directory with its source.html), for benches that only run the engine. */
+export function readabilityPages(pagesDir) {
+  return fs
+    .readdirSync(pagesDir)
+    .sort()
+    .map((name) => ({
+      name,
+      url: "http://fakehost/test/page.html",
+      bytes: () => fs.readFileSync(path.join(pagesDir, name, "source.html")),
+    }));
+}
+
+/** Every set by the name `--sets` takes, each listing its pages when called. */
+export function pageSets(corpus, readabilityDir) {
+  return {
+    readability: () => readabilityPages(readabilityDir),
+    wcxb: () => wcxbPages(corpus),
+    daniel: () => danielPages(corpus),
+    cleanportal: () => cleanPortalPages(corpus),
+    netnewswire: () => netNewsWirePages(corpus),
+  };
+}
