@@ -524,7 +524,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     scores.set(candidate, scores.get(candidate)! * (1 - linkDensity(candidate)));
   }
   const top = [...candidates]
-    .filter((c) => isAttached(c, body))
+    .filter((c) => c === body || hasAncestorNode(c, body))
     .sort((a, b) => scores.get(b)! - scores.get(a)!)
     .slice(0, 5);
 
@@ -741,15 +741,6 @@ function hasAncestorNode(el: ElementNode, ancestor: ElementNode): boolean {
   return false;
 }
 
-function isAttached(el: ElementNode, body: ElementNode): boolean {
-  let current: ElementNode | null = el;
-  while (current) {
-    if (current === body) return true;
-    current = current.parent;
-  }
-  return false;
-}
-
 function refineTop(
   initial: ElementNode,
   top: ElementNode[],
@@ -918,7 +909,7 @@ function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
   if (linkDensity(el) <= LINK_LIST_DENSITY) return false;
   const links = findAll(el, "a");
   if (links.length >= LINK_LIST_ITEMS) return true;
-  return links.length >= INTERNAL_LIST_ITEMS && links.every((a) => isInternal(a.attrs.href ?? "", sites));
+  return links.length >= INTERNAL_LIST_ITEMS && allInternal(links, sites);
 }
 
 /** The link holding the first words of an element, if they are a link's. */
@@ -979,7 +970,7 @@ function isInternalLinkList(el: ElementNode, sites: Set<string>): boolean {
   for (const child of el.children) if (isElement(child) && child.tag === "li") items++;
   if (items < INTERNAL_LIST_ITEMS || linkDensity(el) <= INTERNAL_LIST_DENSITY) return false;
   const links = findAll(el, "a");
-  return links.length > 0 && links.every((a) => isInternal(a.attrs.href ?? "", sites));
+  return links.length > 0 && allInternal(links, sites);
 }
 const INTERNAL_LIST_ITEMS = 3;
 const INTERNAL_LIST_DENSITY = 0.8;
@@ -1006,6 +997,9 @@ function isInternal(href: string, sites: Set<string>): boolean {
   const site = siteOf(target);
   return !!site && sites.has(site);
 }
+
+const allInternal = (links: ElementNode[], sites: Set<string>) =>
+  links.every((a) => isInternal(a.attrs.href ?? "", sites));
 
 /** A time of day, "9:05", "21:40" or "21:40:05" (not part of a longer run of digits and colons). */
 const TIME_OF_DAY = /(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])/;
