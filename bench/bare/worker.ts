@@ -1,11 +1,11 @@
 // The read benchmark's reference (never deployed): exactly the statements GET /api/v1/posts runs for a
-// workspace and filters (src/db/posts-query.ts), in one D1 batch, rows returned as JSON. No framework, no
+// workspace and filters (src/db/posts-query.ts, run by the same runPostsQueries), rows returned as JSON. No framework, no
 // validation, no auth, no serialization beyond JSON.stringify. It also answers the rows D1 read
 // (`meta.rows_read`, summed over the batch), which the service never exposes.
 //
 // GET /posts?ws=<workspace id>&f=<PostFilters as JSON>  ->  {rows, count, rows_read, rows_returned}
 // GET /sql?q=<one statement>[&p=<its parameters as a JSON array>]  ->  {rows_read, rows}
-import { boundedCount, buildPostsQueries, type PostFilters } from "../../src/db/posts-query";
+import { buildPostsQueries, type PostFilters, runPostsQueries } from "../../src/db/posts-query";
 
 interface Env {
   DB: D1Database;
@@ -27,24 +27,14 @@ export default {
     const workspaceId = Number(url.searchParams.get("ws"));
     const filters = JSON.parse(url.searchParams.get("f") ?? "{}") as PostFilters;
     const q = buildPostsQueries(workspaceId, filters);
-    const statements = [q.page, ...(q.countInPage ? [] : [q.count])].map((s) =>
-      env.DB.prepare(s.sql).bind(...s.params),
+    const page = await runPostsQueries(q, filters, async (statements) =>
+      (await env.DB.batch<Record<string, unknown>>(statements.map((s) => env.DB.prepare(s.sql).bind(...s.params)))).map(
+        (r) => ({ rows: r.results, rowsRead: r.meta.rows_read ?? 0 }),
+      ),
     );
-    const results = await env.DB.batch<Record<string, unknown>>(statements);
-    let rowsRead = results.reduce((sum, r) => sum + (r.meta.rows_read ?? 0), 0);
-    const rows = results[0]!.results;
-    let count: number;
-    if (!q.countInPage) count = Number(results[1]!.results[0]?.count ?? 0);
-    else if (rows.length > 0) count = Number(rows[0]!.total_count ?? 0);
-    else if (filters.offset === 0) count = 0;
-    else {
-      const r = await env.DB.prepare(q.count.sql)
-        .bind(...q.count.params)
-        .all<{ count: number }>();
-      rowsRead += r.meta.rows_read ?? 0;
-      count = r.results[0]?.count ?? 0;
-    }
-    const bounded = boundedCount(count, q);
+    const rows = page.rows;
+    const bounded = { count: page.count, countIsEstimate: page.countIsEstimate };
+    const rowsRead = page.rowsRead;
     return Response.json({
       rows,
       count: bounded.count,

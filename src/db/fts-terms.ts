@@ -112,3 +112,61 @@ export function scopeSearch(query: string, workspaceId: number): string {
   });
   return out + query.slice(copied);
 }
+
+/**
+ * The facets a post carries in the index's `facets` column (migration 0066): tokens that start with `y`,
+ * so no tagged search word (`w…`) can ever be one, and bm25 weighs that column 0. A search's filters on
+ * them are answered inside FTS5.
+ */
+const facetTag = (workspaceId: number) => `y${workspaceId.toString(16).padStart(8, "0")}`;
+
+/**
+ * The subreddit's token: its name lower-cased as SQLite's lower() does (ASCII letters only, as the
+ * listing's COLLATE NOCASE compares) and written in hex, so a name with `_` stays one token.
+ */
+export function subredditFacet(workspaceId: number, subreddit: string): string {
+  const lowered = subreddit.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const hex = Array.from(new TextEncoder().encode(lowered), (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${facetTag(workspaceId)}r${hex}`;
+}
+
+/** The token an archived post carries. */
+export const archivedFacet = (workspaceId: number) => `${facetTag(workspaceId)}a`;
+
+/** The token a post that is not archived carries instead, so every post has two facets (the same length). */
+export const liveFacet = (workspaceId: number) => `${facetTag(workspaceId)}l`;
+
+/** Whether every `(` of the query (outside quoted strings) is closed, and no `)` comes before its `(`. */
+function parenthesesBalanced(tokens: Token[]): boolean {
+  let depth = 0;
+  for (const t of tokens) {
+    if (t.kind !== "punct") continue;
+    if (t.text === "(") depth++;
+    if (t.text === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * The MATCH expression of a search: the user's query tagged for the workspace (`scopeSearch`), and, beside
+ * it, the filters the index answers (migration 0066): the subreddit's token, and no archived post's token
+ * unless archived posts are asked for. The query is put in parentheses, so its own operators cannot reach
+ * the facets; a query FTS5 would refuse as written (unbalanced parentheses, an unclosed quote) is passed
+ * on as written, for FTS5 to refuse the same way (a parenthesis that closes too early could otherwise make
+ * a wrong query valid inside the added ones).
+ */
+export function searchMatch(
+  fullQuery: string,
+  workspaceId: number,
+  facets: { subreddit?: string; includeArchived: boolean },
+): string {
+  // FTS5 reads a query up to its first NUL and ignores the rest; so does this, before adding anything.
+  const query = fullQuery.split("\u0000", 1)[0] as string;
+  const tokens = lex(query);
+  const scoped = scopeSearch(query, workspaceId);
+  if (tokens === null || !parenthesesBalanced(tokens)) return scoped;
+  let match = `(${scoped})`;
+  if (facets.subreddit !== undefined) match = `${match} AND ${subredditFacet(workspaceId, facets.subreddit)}`;
+  if (!facets.includeArchived) match = `(${match}) NOT ${archivedFacet(workspaceId)}`;
+  return match;
+}

@@ -1,7 +1,7 @@
 // Builds the SQL of GET /posts. Pure (its one import is pure too, named with its extension), so the read
 // benchmark runs the very same statements directly against the SQLite file to compare the service with the raw query.
 
-import { scopeSearch } from "./fts-terms.ts";
+import { searchMatch } from "./fts-terms.ts";
 
 export type PostSort = "priority" | "urgency" | "date" | "score" | "comments";
 
@@ -41,10 +41,18 @@ export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext,
   p.created_utc, p.permalink, p.is_answered, p.archived, p.skipped, p.priority, p.urgency, p.score_reasons,
   p.matched_keywords, p.mentioned_competitors`;
 
-/** posts_fts's rowid: the workspace in the high 32 bits, the post id in the low ones (migration 0060). */
-const FTS_WORKSPACE_FACTOR = 2 ** 32;
-const FTS_POST_ID_MASK = FTS_WORKSPACE_FACTOR - 1;
-export const ftsRowid = (workspaceId: number, postId: number) => workspaceId * FTS_WORKSPACE_FACTOR + postId;
+/**
+ * posts_fts's rowid (migration 0066): the post's date in whole seconds times 2^31, plus its id, so FTS5
+ * keeps every term's hits in the listing's date order (date, then id). Such a rowid is beyond JavaScript's
+ * exact integers: it never leaves SQL; statements hand back `rowid & FTS_POST_ID_MASK` (the id) and
+ * `rowid >> 31` (the seconds), and a rowid that must come back in is passed as text.
+ */
+export const FTS_POST_ID_MASK = 2 ** 31 - 1;
+const FTS_ID_BITS = 31;
+
+/** The MATCH expression of a filter set's search, with the filters the index answers (fts-terms.ts). */
+export const searchExpression = (workspaceId: number, f: PostFilters) =>
+  searchMatch(f.search ?? "", workspaceId, { subreddit: f.subreddit, includeArchived: f.includeArchived });
 
 /** No filter on the post row beyond workspace, `archived` and date: those live in narrower indexes too. */
 const noRowFilters = (f: PostFilters) =>
@@ -62,27 +70,12 @@ function whereClause(
   if (f.search !== undefined) {
     // CROSS JOIN fixes the join order, FTS first. Left to the planner, SQLite 3.51 runs the MATCH once per
     // post of the workspace (seconds at 100,000 posts); which SQLite production D1 runs is not ours to choose.
-    // Each hit is looked up once. D1 counts a lookup that finds its entry (one row), not one that finds none,
-    // and not the read of the row behind an index entry it found. With a subreddit (posts not archived), in
-    // posts_id_subreddit_idx with every column given: a hit in another subreddit reads nothing (migration
-    // 0064; 21,219 -> about 12,400 rows read for a page of `mailchimp` in one subreddit of eight, at 100,000
-    // posts). Otherwise by primary key (NOT INDEXED), one row read per hit: the narrow posts_id_filters_idx
-    // leaves created_utc unconstrained, so each lookup there also steps to the next entry to end its range
-    // (1,221 hits read 2,443 rows through the primary key, 3,420 through that index).
-    const hitIndex =
-      f.subreddit !== undefined && !f.includeArchived ? "INDEXED BY posts_id_subreddit_idx" : "NOT INDEXED";
-    // The index's rowid is `workspace_id * 2^32 + post id` (migration 0060): the MATCH reads the workspace's
-    // rowid range only, so its cost does not grow with other workspaces' posts.
-    from = `posts_fts CROSS JOIN posts p ${hitIndex} ON p.id = (posts_fts.rowid & ${FTS_POST_ID_MASK})`;
-    // CAST: D1 binds a JavaScript number as a REAL, and FTS5 honours a rowid bound only when it is an
-    // INTEGER; given a REAL it walks every workspace's hits and SQLite drops the others' after reading them.
-    conditions.push(
-      "posts_fts MATCH ?",
-      "posts_fts.rowid >= CAST(? AS INTEGER)",
-      "posts_fts.rowid <= CAST(? AS INTEGER)",
-    );
-    // The words carry the workspace's tag (migration 0065, fts-terms.ts): its own hits and statistics only.
-    params.push(scopeSearch(f.search, workspaceId), ftsRowid(workspaceId, 0), ftsRowid(workspaceId, FTS_POST_ID_MASK));
+    // Each hit's row is read once, by primary key (its id is the rowid's low bits). The MATCH already keeps
+    // the workspace's posts, the subreddit and `archived` (searchExpression); the row checks below repeat
+    // them at no cost, and add the filters the index does not hold.
+    from = `posts_fts CROSS JOIN posts p NOT INDEXED ON p.id = (posts_fts.rowid & ${FTS_POST_ID_MASK})`;
+    conditions.push("posts_fts MATCH ?");
+    params.push(searchExpression(workspaceId, f));
   }
   if (!f.includeArchived) conditions.push("p.archived = 0");
   if (f.subreddit !== undefined) {
@@ -162,6 +155,8 @@ export interface PostsQueries {
    * bound (`count_is_estimate`); a search ranks and sorts only its newest `countBound` hits.
    */
   countBound: number;
+  /** A search ranked by FTS5 itself (`indexedSearchQueries`): its statements depend on each other's results. */
+  ranked?: RankedSearch;
 }
 
 /**
@@ -271,18 +266,22 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
   const countBound = f.offset + f.limit + COUNT_LOOKAHEAD;
   if (f.keywordId !== undefined && keywordLinksOnly(f))
     return keywordLinksQueries(workspaceId, f.keywordId, f, countBound);
+  if (f.search !== undefined && hitsFromIndexAlone(f)) return indexedSearchQueries(workspaceId, f, countBound);
   const { from, where, params } = whereClause(workspaceId, f);
-  // A search's candidates are its newest hits: FTS5 walks the rowid range backwards and stops at the bound.
+  // A search's candidates are its newest hits: FTS5 walks the rowids (date order) backwards and stops at the bound.
   const candidates = f.search !== undefined ? " ORDER BY posts_fts.rowid DESC" : "";
   const count = {
     sql: `SELECT count(*) AS count FROM (SELECT 1 FROM ${countFrom(from, f)} WHERE ${where}${candidates} LIMIT ?)`,
     params: [...params, countBound],
   };
   if (f.search !== undefined) {
-    const ids = datedHitsOnly(f)
-      ? datedSearchIds(workspaceId, f.search, f, countBound)
-      : { sql: searchIds(from, where, f), params: [...params, countBound] };
-    return { page: onePassPage(ids.sql, ids.params, workspaceId, f, countBound), count, countInPage: true, countBound };
+    const ids = searchIds(from, where, f);
+    return {
+      page: onePassPage(ids, [...params, countBound], workspaceId, f, countBound),
+      count,
+      countInPage: true,
+      countBound,
+    };
   }
   const orderedIds = `SELECT p.id AS id FROM ${from} WHERE ${where} ORDER BY ${orderClause(f, ROW_COLUMNS)}`;
   if (idsFromOneIndex(f))
@@ -301,55 +300,221 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
 }
 
 /**
- * A search's ordered ids: its candidates (the newest `countBound` hits, each read once: its FTS entry and
- * its row by primary key, or its entry in posts_id_subreddit_idx) in a co-routine, sorted by the page's
- * order. Nothing is materialized: D1 counts a materialized table's rows again each time it is read. Takes
- * one more parameter, `countBound`.
+ * A search's ordered ids when its hits need their posts (another filter, or a sort by a post's field): its
+ * candidates (the newest `countBound` hits that pass the filters, each read once: its FTS entry and its row
+ * by primary key) in a co-routine, sorted by the page's order. Nothing is materialized: D1 counts a
+ * materialized table's rows again each time it is read. Takes one more parameter, `countBound`.
  */
 function searchIds(from: string, where: string, f: PostFilters): string {
   const relevance = ranksByRelevance(f);
   const sortKey = f.sortBy !== undefined && f.sortBy !== "date" ? `, ${SORT_COLUMN[f.sortBy]} AS sort_key` : "";
+  // `rank` is the table's bm25 with the facets column weighed 0 (migration 0066), as in the ranked search.
   const hits =
-    `SELECT p.id AS id, p.created_utc AS created_utc${sortKey}${relevance ? ", bm25(posts_fts) AS relevance" : ""} ` +
+    `SELECT p.id AS id, p.created_utc AS created_utc${sortKey}${relevance ? ", posts_fts.rank AS relevance" : ""} ` +
     `FROM ${from} WHERE ${where} ORDER BY posts_fts.rowid DESC LIMIT ?`;
   return `SELECT h.id AS id FROM (${hits}) AS h ORDER BY ${orderClause(f, HIT_COLUMNS)}`;
 }
 
-/** A search that asks nothing of a hit's post but `archived` and its date: no other filter, by relevance or date. */
-const datedHitsOnly = (f: PostFilters) => f.keywordId === undefined && noRowFilters(f) && byDate(f);
+/**
+ * A search the index answers alone: no filter but the ones it holds (subreddit, `archived`), by relevance
+ * or by date (the rowid's order). Its hits need no post row until the page.
+ */
+const hitsFromIndexAlone = (f: PostFilters) =>
+  f.keywordId === undefined &&
+  f.priority === undefined &&
+  f.answered === undefined &&
+  f.hasCompetitors === undefined &&
+  byDate(f);
 
 /**
- * The ordered ids of a search that asks nothing of a hit's post but `archived` and its date
- * (`datedHitsOnly`). Each hit's date is a scalar subquery into the narrow posts_id_filters_idx: it stops at
- * the entry it finds (one row read, none for an archived hit, whose date comes back NULL and drops it),
- * where a join there also steps to the next entry to end each lookup (two), and the primary key reads the
- * wide row (one, slower: SQLite time 1.7 against 3.0 ms for 1,221 hits at 100,000 posts). `LIMIT -1` keeps
- * the hits a co-routine, so the subquery runs once per hit rather than once in the filter and once more
- * for the value.
+ * How many hits past the page a ranked search takes from FTS5's own ranking, so that a page boundary
+ * falling inside a run of equal scores can still be ordered by date and id (`runPostsQueries`). When the
+ * run reaches past them too, the run's first hits by date are read on their own (`tieRun`).
  */
-function datedSearchIds(workspaceId: number, search: string, f: PostFilters, countBound: number): BuiltQuery {
-  const hitId = `(posts_fts.rowid & ${FTS_POST_ID_MASK})`;
-  const relevance = ranksByRelevance(f);
-  const date =
-    `(SELECT p.created_utc FROM posts p INDEXED BY posts_id_filters_idx WHERE p.id = ${hitId} AND p.workspace_id = ?` +
-    `${f.includeArchived ? "" : " AND p.archived = 0"})`;
-  const hits =
-    `SELECT ${hitId} AS id, ${date} AS created_utc${relevance ? ", bm25(posts_fts) AS relevance" : ""} FROM posts_fts ` +
-    "WHERE posts_fts MATCH ? AND posts_fts.rowid >= CAST(? AS INTEGER) AND posts_fts.rowid <= CAST(? AS INTEGER) " +
-    "ORDER BY posts_fts.rowid DESC LIMIT -1";
-  const candidates =
-    `SELECT hit.id AS id, hit.created_utc AS created_utc${relevance ? ", hit.relevance AS relevance" : ""} ` +
-    `FROM (${hits}) AS hit WHERE hit.created_utc IS NOT NULL LIMIT ?`;
-  return {
-    sql: `SELECT h.id AS id FROM (${candidates}) AS h ORDER BY ${orderClause(f, HIT_COLUMNS)}`,
-    params: [
-      workspaceId,
-      scopeSearch(search, workspaceId),
-      ftsRowid(workspaceId, 0),
-      ftsRowid(workspaceId, FTS_POST_ID_MASK),
+export const RANK_TIE_MARGIN = 100;
+
+/** The hits a search reads, newest first (rowid order), at most the bound. */
+const newestHits = (match: string) =>
+  `SELECT rowid AS k FROM posts_fts WHERE posts_fts MATCH ${match} ORDER BY rowid DESC LIMIT ?`;
+
+/** The candidates' count and lowest rowid, from one walk of the newest hits (parameters: match, bound). */
+const candidateBounds = `SELECT count(*) AS n, min(h.k) AS low FROM (${newestHits("?")}) AS h`;
+
+/**
+ * The statements of a search the index answers alone (`hitsFromIndexAlone`). Its candidates are its newest
+ * `countBound` hits, read from FTS5 in rowid order without a post lookup; their count is the count.
+ *
+ * - By date: the candidates are the page's order already (date, then id, newest first): page and count in
+ *   one pass (`onePassPage`) over the rowids. Oldest first: counted from the newest end, then walked up
+ *   from the lowest candidate.
+ * - By relevance: `ranked` (below, run by `runPostsQueries`): one statement counts the candidates and keeps
+ *   the lowest rowid among them, then FTS5 ranks the hits from that rowid on itself (`ORDER BY rank`, the
+ *   table's bm25) and returns only the first `offset + limit + RANK_TIE_MARGIN`: D1 counts the rows FTS5
+ *   returns, not the ones it ranked. Ties in score are ordered by date and id in the runner (a run of
+ *   equal scores longer than the margin is completed by `tieRun`); the page's posts are read by id after.
+ */
+function indexedSearchQueries(workspaceId: number, f: PostFilters, countBound: number): PostsQueries {
+  const match = searchExpression(workspaceId, f);
+  const count = { sql: `SELECT count(*) AS count FROM (${newestHits("?")})`, params: [match, countBound] };
+  if (!ranksByRelevance(f) && f.sortOrder === "desc") {
+    const orderedIds = `SELECT (rowid & ${FTS_POST_ID_MASK}) AS id FROM posts_fts WHERE posts_fts MATCH ? ORDER BY rowid DESC`;
+    return { page: onePassPage(orderedIds, [match], workspaceId, f, countBound), count, countInPage: true, countBound };
+  }
+  if (!ranksByRelevance(f)) {
+    // Oldest first among the newest candidates: counted once from the newest end (their count and lowest
+    // rowid), then walked from that rowid up to the page, without sorting them.
+    return {
+      page: {
+        sql:
+          `WITH cand AS MATERIALIZED (${candidateBounds}) ` +
+          `SELECT ${POST_COLUMNS}, (SELECT n FROM cand) AS total_count FROM (SELECT rowid AS k, rowid & ${FTS_POST_ID_MASK} AS id ` +
+          "FROM posts_fts WHERE posts_fts MATCH ? AND rowid >= (SELECT low FROM cand) ORDER BY rowid ASC LIMIT ? OFFSET ?) AS pg " +
+          "CROSS JOIN posts p ON p.id = pg.id WHERE p.workspace_id = ? ORDER BY pg.k",
+        params: [match, countBound, match, f.limit, f.offset, workspaceId],
+      },
+      count,
+      countInPage: true,
       countBound,
-    ],
+    };
+  }
+  const rankDir = f.sortOrder === "asc" ? "DESC" : "ASC";
+  const take = f.offset + f.limit + RANK_TIE_MARGIN;
+  const ranked: RankedSearch = {
+    candidates: {
+      sql:
+        `WITH cand AS MATERIALIZED (${candidateBounds}) ` +
+        `SELECT (SELECT n FROM cand) AS total_count, CAST((SELECT low FROM cand) AS TEXT) AS low, ` +
+        `rowid >> ${FTS_ID_BITS} AS secs, rowid & ${FTS_POST_ID_MASK} AS id, rank AS relevance FROM posts_fts ` +
+        `WHERE posts_fts MATCH ? AND rowid >= (SELECT low FROM cand) ORDER BY rank ${rankDir} LIMIT ?`,
+      params: [match, countBound, match, take],
+    },
+    tieRun: (low: string, score: number, count: number) => ({
+      sql:
+        `SELECT rowid >> ${FTS_ID_BITS} AS secs, rowid & ${FTS_POST_ID_MASK} AS id, rank AS relevance FROM posts_fts ` +
+        `WHERE posts_fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND +rank = ? ORDER BY rowid ${f.sortOrder === "asc" ? "ASC" : "DESC"} LIMIT ?`,
+      params: [match, low, score, count],
+    }),
+    // Each id is one primary-key lookup beside its json_each step (200 rows read for 100 posts; a literal
+    // IN list reads the same, through a temporary index of the ids). No ORDER BY: sorting the rows back
+    // into the ids' order would read each once more, so the runner orders them.
+    page: (ids: number[]) => ({
+      sql: `SELECT ${POST_COLUMNS} FROM json_each(?) AS pg CROSS JOIN posts p ON p.id = pg.value WHERE p.workspace_id = ?`,
+      params: [JSON.stringify(ids), workspaceId],
+    }),
   };
+  return { page: ranked.candidates, count, countInPage: true, countBound, ranked };
+}
+
+/** The statements of a search ranked by FTS5 (`indexedSearchQueries`), run in turn by `runPostsQueries`. */
+export interface RankedSearch {
+  /** The count, the lowest candidate rowid (as text) and the best `offset + limit + RANK_TIE_MARGIN` hits. */
+  candidates: BuiltQuery;
+  /**
+   * The first `count` candidates scoring exactly `score`, in date order (the rowid's): when a run of equal
+   * scores reaches past the margin. FTS5 walks the candidates by rowid and SQLite keeps the equal scores,
+   * so it reads until it has `count` of them: few rows when the run is long, at most the candidates.
+   * (`+rank`: FTS5 reads a bare `rank = ?` as the name of a rank function.)
+   */
+  tieRun: (low: string, score: number, count: number) => BuiltQuery;
+  /** The page's posts (in no order: the runner orders them as `ids`). */
+  page: (ids: number[]) => BuiltQuery;
+}
+
+interface RankedHit {
+  secs: number;
+  id: number;
+  relevance: number;
+}
+
+/** The rows of one statement and what D1 read for it (`meta.rows_read`). */
+export interface StatementRows {
+  rows: Record<string, unknown>[];
+  rowsRead: number;
+}
+
+/** Runs statements in one batch (one round trip), in order. */
+export type RunStatements = (statements: BuiltQuery[]) => Promise<StatementRows[]>;
+
+export interface PostsPage {
+  rows: Record<string, unknown>[];
+  count: number;
+  countIsEstimate: boolean;
+  /** Summed over every statement run. */
+  rowsRead: number;
+}
+
+/**
+ * Runs the statements of one GET /posts page (`buildPostsQueries`) and answers its rows and bounded count:
+ * the route and the read benchmark's bare Worker both run it, so they run the same statements. Almost
+ * always one round trip; two for a ranked search (its hits, then their posts), and one more when a page
+ * past the last match carried no count, or a run of equal scores reaches past the ranked search's margin
+ * (`tieRun`).
+ */
+export async function runPostsQueries(q: PostsQueries, f: PostFilters, run: RunStatements): Promise<PostsPage> {
+  let rowsRead = 0;
+  const runOne = async (s: BuiltQuery) => {
+    const [r] = await run([s]);
+    rowsRead += r?.rowsRead ?? 0;
+    return r?.rows ?? [];
+  };
+  if (q.ranked !== undefined) {
+    const hits = await runOne(q.ranked.candidates);
+    const first = hits[0];
+    if (first === undefined) return { rows: [], count: 0, countIsEstimate: false, rowsRead };
+    const counted = Number(first.total_count);
+    let ordered = orderTies(hits as unknown as RankedHit[], f);
+    const tie = tieRunPastMargin(ordered, f);
+    if (tie !== undefined) {
+      // The hits scoring better than the run are all here; the run's first ones by date come from FTS5.
+      const better = ordered.filter((h) => h.relevance !== tie);
+      const needed = f.offset + f.limit - better.length;
+      const run = await runOne(q.ranked.tieRun(String(first.low), tie, needed));
+      ordered = [...better, ...(run as unknown as RankedHit[])];
+    }
+    const page = ordered.slice(f.offset, f.offset + f.limit);
+    const ids = page.map((h) => Number(h.id));
+    const found = ids.length > 0 ? await runOne(q.ranked.page(ids)) : [];
+    const byId = new Map(found.map((row) => [Number(row.id), row]));
+    // A post deleted between the two statements is left out, as it would be from a later request.
+    const rows = ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row === undefined ? [] : [row];
+    });
+    return { rows, ...boundedCount(counted, q), rowsRead };
+  }
+  const results = await run(q.countInPage ? [q.page] : [q.page, q.count]);
+  rowsRead += results.reduce((sum, r) => sum + r.rowsRead, 0);
+  const rows = results[0]?.rows ?? [];
+  let counted: number;
+  if (!q.countInPage) counted = Number(results[1]?.rows[0]?.count ?? 0);
+  else if (rows.length > 0) counted = Number(rows[0]?.total_count ?? 0);
+  else if (f.offset === 0) counted = 0;
+  // A one-pass page past its last match carried no count, so it is asked for on its own.
+  else counted = Number((await runOne(q.count))[0]?.count ?? 0);
+  return { rows, ...boundedCount(counted, q), rowsRead };
+}
+
+/**
+ * The ranked hits in the page's order: FTS5 returns them by score, equal scores in no stated order; the
+ * documented order breaks ties by date, then id, in the direction of the sort.
+ */
+function orderTies(hits: RankedHit[], f: PostFilters): RankedHit[] {
+  const sign = f.sortOrder === "asc" ? 1 : -1;
+  return [...hits].sort((a, b) => {
+    if (a.relevance !== b.relevance) return sign * (b.relevance - a.relevance);
+    return sign * (a.secs - b.secs || a.id - b.id);
+  });
+}
+
+/**
+ * The score of the page's last hit when the hits FTS5 returned may leave out one that ties with it: they
+ * filled their limit and the last of them scores the same. The hits past the limit may then hold that
+ * score with a later date, which belongs on the page before some of these. `undefined` otherwise.
+ */
+function tieRunPastMargin(ordered: RankedHit[], f: PostFilters): number | undefined {
+  if (ordered.length < f.offset + f.limit + RANK_TIE_MARGIN) return undefined;
+  const pageLast = ordered[f.offset + f.limit - 1]?.relevance;
+  return pageLast !== undefined && pageLast === ordered.at(-1)?.relevance ? pageLast : undefined;
 }
 
 export function buildPostByIdQuery(workspaceId: number, postId: number): BuiltQuery {

@@ -1,8 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { DomainError } from "../lib/domain-errors";
 import { nowIso, type WorkspaceDb } from "./client";
-import { scopeSearch } from "./fts-terms";
-import { type BuiltQuery, boundedCount, buildPostByIdQuery, buildPostsQueries, type PostFilters } from "./posts-query";
+import {
+  type BuiltQuery,
+  buildPostByIdQuery,
+  buildPostsQueries,
+  type PostFilters,
+  runPostsQueries,
+  searchExpression,
+} from "./posts-query";
 import { posts } from "./schema";
 
 export interface PostRow {
@@ -61,12 +67,12 @@ const isFtsSyntaxError = (err: unknown) =>
  * Whether `search` itself is what SQLite refused. Asked only after the listing failed, with a statement
  * that can fail for no other reason, so a broken schema ("no such column" of a real table) stays a 500.
  */
-async function isMalformedSearch(w: WorkspaceDb, search: string): Promise<boolean> {
+async function isMalformedSearch(w: WorkspaceDb, filters: PostFilters): Promise<boolean> {
   try {
-    // Asked of the query as the listing ran it: its words tagged for the workspace (fts-terms.ts).
+    // Asked of the query as the listing ran it: its words tagged for the workspace, its facets beside it.
     await w.d1
       .prepare("SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND rowid = 0")
-      .bind(scopeSearch(search, w.workspaceId))
+      .bind(searchExpression(w.workspaceId, filters))
       .all();
     return false;
   } catch (err) {
@@ -87,38 +93,34 @@ const malformedSearch = () =>
   });
 
 /**
- * One page of the workspace's posts and the number of all that match, in one round trip (almost always).
- * The count is exact up to its bound (posts-query.ts, COUNT_LOOKAHEAD), then that bound with
- * `countIsEstimate`.
+ * One page of the workspace's posts and the number of all that match, in one round trip (almost always;
+ * posts-query.ts, runPostsQueries). The count is exact up to its bound (COUNT_LOOKAHEAD), then that bound
+ * with `countIsEstimate`.
  */
 export async function listPosts(
   w: WorkspaceDb,
   filters: PostFilters,
 ): Promise<{ data: PostView[]; count: number; countIsEstimate: boolean }> {
   const q = buildPostsQueries(w.workspaceId, filters);
-  let results: D1Result[];
+  let page: Awaited<ReturnType<typeof runPostsQueries>>;
   try {
-    results = await w.d1.batch(
-      q.countInPage ? [prepare(w.d1, q.page)] : [prepare(w.d1, q.page), prepare(w.d1, q.count)],
+    page = await runPostsQueries(q, filters, async (statements) =>
+      (await w.d1.batch(statements.map((s) => prepare(w.d1, s)))).map((r) => ({
+        rows: (r.results ?? []) as Record<string, unknown>[],
+        rowsRead: r.meta.rows_read ?? 0,
+      })),
     );
   } catch (err) {
-    if (filters.search !== undefined && (await isMalformedSearch(w, filters.search))) throw malformedSearch();
+    if (filters.search !== undefined && (await isMalformedSearch(w, filters))) throw malformedSearch();
     throw err;
   }
-  const [pageResult, countResult] = results;
-  const rows = (pageResult?.results ?? []) as unknown as (PostRow & { total_count?: number })[];
+  const rows = page.rows as unknown as PostRow[];
   // An empty page may not have parsed the search at all: when the posts table is empty, SQLite ends the
   // one-pass statement at its first step (its empty-table check on the posts it would read by id comes
   // before the hits' co-routine), so a malformed search must be asked about on its own.
-  if (rows.length === 0 && filters.search !== undefined && (await isMalformedSearch(w, filters.search)))
+  if (rows.length === 0 && filters.search !== undefined && (await isMalformedSearch(w, filters)))
     throw malformedSearch();
-  let count: number;
-  if (!q.countInPage) count = ((countResult?.results ?? [])[0] as { count: number } | undefined)?.count ?? 0;
-  else if (rows.length > 0) count = rows[0]!.total_count ?? 0;
-  else if (filters.offset === 0) count = 0;
-  // A one-pass page (posts-query.ts) past its last match carried no count, so it is asked for on its own.
-  else count = (await prepare(w.d1, q.count).first<{ count: number }>())?.count ?? 0;
-  return { data: rows.map(serializePost), ...boundedCount(count, q) };
+  return { data: rows.map(serializePost), count: page.count, countIsEstimate: page.countIsEstimate };
 }
 
 export async function getPost(w: WorkspaceDb, postId: number): Promise<PostView | undefined> {

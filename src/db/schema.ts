@@ -170,8 +170,6 @@ export const posts = sqliteTable(
     index("posts_ws_all_date_idx").on(t.workspaceId, t.createdUtc, t.id),
     // Search hits are checked for workspace/archived (and ordered by date) from this narrow index, not the wide rows.
     index("posts_id_filters_idx").on(t.id, t.workspaceId, t.archived, t.createdUtc),
-    // A search with a subreddit checks each hit here, every column given: one entry or none (migration 0064).
-    index("posts_id_subreddit_idx").on(t.id, t.workspaceId, t.archived, sql`${t.subreddit} COLLATE NOCASE`),
   ],
 );
 

@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, expect, it, vi } from "vitest";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { insertBarePost } from "./seed";
 
 let ws: TestWorkspace;
 
@@ -60,8 +61,10 @@ it("a search on a broken database is a 500, not mistaken for a malformed query",
 
 it("a search when a posts column is missing is a 500, not a malformed query", async () => {
   vi.spyOn(console, "error").mockImplementation(() => undefined);
+  // A hit, so the search reaches the posts' columns (a ranked search reads them only for its page).
+  await insertBarePost(env.DB, ws.id, "t3_pricing");
   await env.DB.prepare("ALTER TABLE posts RENAME COLUMN permalink TO permalink_lost_in_test").run();
-  const res = await callJson("/api/v1/posts?search=pricing", { key: ws.readKey });
+  const res = await callJson("/api/v1/posts?search=post", { key: ws.readKey });
   expect(res.status).toBe(500);
   expect(res.body.error.code).toBe("internal_error");
   expect((await callJson("/api/v1/posts?search=%22unterminated", { key: ws.readKey })).status).toBe(400);

@@ -53,13 +53,14 @@ describe("GET /posts: a bounded count", () => {
     expect(result.meta.rows_read).toBeLessThan(POSTS);
   });
 
-  it("a search past the bound ranks its newest hits only, best match first among them", async () => {
-    // Every post has filler words; searching for all of them matches (nearly) every post.
+  it("a search past the bound ranks its newest hits only (by date, then id), best match first among them", async () => {
+    // Every post has filler words; searching for all of them matches (nearly) every post. The seeded posts
+    // share many dates, so "newest" must follow the listing's order, date then id, not the id alone.
     const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];
     const hits = visible()
       .filter((p) => words.some((w) => `${p.title} ${p.selftext}`.toLowerCase().split(/\W+/).includes(w)))
-      .map((p) => p.id)
-      .sort((a, b) => b - a);
+      .sort((a, b) => (a.created_utc < b.created_utc ? 1 : a.created_utc > b.created_utc ? -1 : b.id - a.id))
+      .map((p) => p.id);
     expect(hits.length).toBeGreaterThan(1 + COUNT_LOOKAHEAD + 50);
     const candidates = new Set(hits.slice(0, 50 + COUNT_LOOKAHEAD));
     const { status, body } = await get(`search=${encodeURIComponent(words.join(" OR "))}&limit=50`);

@@ -24,6 +24,17 @@ async function plans(filters: Partial<PostFilters>) {
   return { page: await plan(page.sql, page.params), count: await plan(count.sql, count.params), countInPage };
 }
 
+/** The same, with whether the search is ranked by FTS5 (its statements then run in turn). */
+async function plansOf(filters: Partial<PostFilters>) {
+  const { page, count, countInPage, ranked } = buildPostsQueries(1, { ...BASE, ...filters });
+  return {
+    page: await plan(page.sql, page.params),
+    count: await plan(count.sql, count.params),
+    countInPage,
+    ranked: ranked !== undefined,
+  };
+}
+
 /** A full pass over the posts table. */
 const scansPosts = (steps: string[]) => steps.some((s) => /^SCAN p\b/.test(s));
 /** A subquery run once per candidate post (the old EXISTS probes of post_keywords / post_competitors). */
@@ -99,30 +110,56 @@ describe("GET /posts statements use indexes", () => {
     },
   );
 
-  it("a search starts from the FTS index and looks each hit up once", async () => {
-    // Asking only `archived` and the date of a hit (no other filter, by relevance or date), the page takes
-    // the date in a scalar subquery from the narrow posts_id_filters_idx: it stops at the entry it finds.
-    // Once per hit: the hits stay a co-routine, so the subquery is not copied into their filter.
+  it("a search the index answers alone reads no post until its page; FTS5 ranks it", async () => {
+    // By relevance, with or without a subreddit or archived posts (facets in the index, migration 0066):
+    // the candidates are counted once (materialized: one row), then FTS5 ranks them itself (ORDER BY rank,
+    // no sorter of ours) and no post is read; the page's posts come in a statement of their own.
     for (const filters of [
       { search: "pricing" },
-      { search: '"customer support"', sortBy: "date" as const, includeArchived: true },
+      { search: '"customer support"', subreddit: "SaaS" },
+      { search: "integrat*", includeArchived: true, sortOrder: "asc" as const },
     ]) {
-      const { page } = await plans(filters);
-      const fts = page.findIndex((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"));
-      expect(fts).toBeGreaterThanOrEqual(0);
-      expect(page[fts - 1]).toBe("CO-ROUTINE hit");
-      expect(page[fts + 1]).toBe("CORRELATED SCALAR SUBQUERY 1");
-      expect(page[fts + 2]).toMatch(/^SEARCH p USING COVERING INDEX posts_id_filters_idx \(id=\? AND workspace_id=\?/);
-      expect(page.filter((s) => s.startsWith("CORRELATED"))).toHaveLength(1);
+      const q = buildPostsQueries(1, { ...BASE, ...filters });
+      expect(q.ranked).toBeDefined();
+      const steps = await plan(q.ranked!.candidates.sql, q.ranked!.candidates.params);
+      expect(steps.filter((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"))).toHaveLength(2);
+      expect(steps).toContain("MATERIALIZE cand");
+      expect(steps.filter((s) => s.startsWith("USE TEMP B-TREE"))).toEqual([]);
+      expect(steps.join(" | ")).not.toMatch(/\bp\b|posts_id|posts_ws/);
+      const page = await plan(q.ranked!.page([3, 1, 2]).sql, q.ranked!.page([3, 1, 2]).params);
+      expect(page).toContain("SEARCH p USING INTEGER PRIMARY KEY (rowid=?)");
     }
-    // Otherwise each hit's row is read by its primary key (an index lookup that leaves columns open would
-    // read two steps), or its entry in posts_id_subreddit_idx (below).
+    // By date: the rowids are the date order, so page and count are one walk of the index and only the
+    // page's posts are read (by primary key).
+    for (const filters of [
+      { search: '"customer support"', sortBy: "date" as const, includeArchived: true },
+      { search: "pricing", sortBy: "date" as const, subreddit: "saas" },
+    ]) {
+      const { page, countInPage, ranked } = await plansOf(filters);
+      expect(ranked).toBe(false);
+      expect(countInPage).toBe(true);
+      expect(page.filter((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"))).toHaveLength(1);
+      // FTS5 walks its rowids newest first (no sorter of the hits); the one sort is the page's rows put
+      // back in the order of their ids, as in every one-pass page.
+      expect(page.filter((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"))[0]).toMatch(
+        /^SCAN posts_fts VIRTUAL TABLE INDEX 192:/,
+      );
+      expect(page.filter((s) => s.startsWith("USE TEMP B-TREE"))).toEqual(["USE TEMP B-TREE FOR ORDER BY"]);
+      expect(page.at(-1)).toBe("USE TEMP B-TREE FOR ORDER BY");
+      expect(page.filter((s) => /^(SEARCH|SCAN) p\b/.test(s))).toEqual([
+        "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)",
+      ]);
+    }
+  });
+
+  it("a search with a filter the index does not hold looks each hit up once, by primary key", async () => {
     for (const filters of [
       { search: "pricing", sortBy: "score" as const },
       { search: "integrat*", keywordId: 3 },
-      { search: "pricing", subreddit: "SaaS", includeArchived: true },
+      { search: "pricing", subreddit: "saas", priority: "high" as const, sortBy: "score" as const },
     ]) {
-      const { page, count } = await plans(filters);
+      const { page, count, ranked } = await plansOf(filters);
+      expect(ranked).toBe(false);
       for (const steps of [page, count]) {
         const fts = steps.findIndex((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"));
         const rows = steps.indexOf("SEARCH p USING INTEGER PRIMARY KEY (rowid=?)");
@@ -130,27 +167,8 @@ describe("GET /posts statements use indexes", () => {
         expect(rows).toBe(fts + 1);
         expect(steps.join(" | ")).not.toMatch(/SEARCH p USING (COVERING )?INDEX/);
       }
-    }
-    // With a subreddit, each hit is looked up in posts_id_subreddit_idx with every column given (the rowid
-    // too): one entry or none, so a hit in another subreddit reads nothing (migration 0064).
-    for (const filters of [
-      { search: "pricing", subreddit: "SaaS" },
-      { search: "pricing", subreddit: "saas", priority: "high" as const, sortBy: "score" as const },
-    ]) {
-      const { page, count } = await plans(filters);
-      for (const steps of [page, count]) {
-        const fts = steps.findIndex((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"));
-        expect(fts).toBeGreaterThanOrEqual(0);
-        expect(steps[fts + 1]).toMatch(
-          /^SEARCH p USING (COVERING )?INDEX posts_id_subreddit_idx \(id=\? AND workspace_id=\? AND archived=\? AND subreddit=\? AND rowid=\?\)$/,
-        );
-      }
-    }
-    // The page matches once and materializes nothing (D1 counts a materialized table's rows again on every
-    // read): the candidates are counted and ranked in one pass over a co-routine.
-    for (const filters of [{ search: "pricing" }, { search: "integrat*", sortBy: "score" as const }]) {
-      const { page, countInPage } = await plans(filters);
-      expect(countInPage).toBe(true);
+      // The page matches once and materializes nothing (D1 counts a materialized table's rows again on
+      // every read): the candidates are counted and ordered in one pass over a co-routine.
       expect(page.filter((s) => s.startsWith("SCAN posts_fts VIRTUAL TABLE"))).toHaveLength(1);
       expect(page.filter((s) => s.startsWith("MATERIALIZE"))).toEqual([]);
       expect(page).toContain("CO-ROUTINE h");

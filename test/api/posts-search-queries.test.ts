@@ -7,8 +7,7 @@
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ftsTag, scopeSearch } from "../../src/db/fts-terms";
-import { ftsRowid } from "../../src/db/posts-query";
+import { archivedFacet, ftsTag, liveFacet, scopeSearch, subredditFacet } from "../../src/db/fts-terms";
 import * as schema from "../../src/db/schema";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { prng, SEARCH_WORDS, seedWorkspace } from "./seed";
@@ -74,40 +73,71 @@ async function ids(sql: string, ...params: (string | number)[]): Promise<Outcome
 const plainIds = (query: string) =>
   ids("SELECT rowid AS id FROM test_plain_fts WHERE test_plain_fts MATCH ? ORDER BY rowid", query);
 
-/** The posts the tagged query finds in the whole table (no rowid range), as post ids with their workspace. */
+/**
+ * The posts the tagged query finds in the whole table, as post ids (the rowid's low 31 bits, migration
+ * 0066; the rowid itself is past JavaScript's exact integers, so it is split in SQL).
+ */
 async function taggedIds(workspaceId: number, query: string): Promise<Outcome> {
   const tagged = scopeSearch(query, workspaceId);
-  const found = await ids("SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ? ORDER BY rowid", tagged);
-  if (found === "refused") return found;
-  // Not one post of another workspace, even without the route's rowid range.
-  for (const rowid of found) expect(Math.floor(rowid / 2 ** 32)).toBe(workspaceId);
-  return found.map((rowid) => rowid - ftsRowid(workspaceId, 0));
+  let found: { id: number; ws: number | null }[];
+  try {
+    found = (
+      await env.DB.prepare(
+        "SELECT f.id, p.workspace_id AS ws FROM (SELECT rowid & 2147483647 AS id FROM posts_fts WHERE posts_fts MATCH ?) AS f " +
+          "LEFT JOIN posts p ON p.id = f.id ORDER BY f.id",
+      )
+        .bind(tagged)
+        .all<{ id: number; ws: number | null }>()
+    ).results;
+  } catch {
+    return "refused";
+  }
+  // Not one post of another workspace: the tags alone keep them apart.
+  for (const hit of found) expect(hit.ws).toBe(workspaceId);
+  return found.map((hit) => hit.id);
 }
+
+const byPostColumnOffset = (lines: { post: number; col: string; o: number; term: string }[]) =>
+  lines
+    .sort((a, b) => a.post - b.post || (a.col < b.col ? -1 : a.col > b.col ? 1 : 0) || a.o - b.o)
+    .map((t) => `${t.post} ${t.col} ${t.o} ${t.term}`);
 
 /** The index's tokens of `workspaceId`'s posts, as (post, column, offset, token) lines. */
 async function indexedTokens(workspaceId: number) {
   const r = await env.DB.batch([
     env.DB.prepare("CREATE VIRTUAL TABLE IF NOT EXISTS test_posts_terms USING fts5vocab(posts_fts, instance)"),
     env.DB.prepare(
-      'SELECT doc - ? AS post, col, "offset" AS o, term FROM test_posts_terms WHERE doc BETWEEN ? AND ? ORDER BY post, col, o',
-    ).bind(ftsRowid(workspaceId, 0), ftsRowid(workspaceId, 0), ftsRowid(workspaceId, 2 ** 32 - 1)),
+      'SELECT p.id AS post, col, "offset" AS o, term, (doc >> 31) = unixepoch(p.created_utc) AS dated FROM test_posts_terms ' +
+        "JOIN posts p ON p.id = (doc & 2147483647) WHERE p.workspace_id = ?",
+    ).bind(workspaceId),
   ]);
-  return (r[1]!.results as { post: number; col: string; o: number; term: string }[]).map(
-    (t) => `${t.post} ${t.col} ${t.o} ${t.term}`,
-  );
+  const lines = r[1]!.results as { post: number; col: string; o: number; term: string; dated: number }[];
+  // Every entry's rowid is its post's date in seconds, then its id (migration 0066).
+  expect(lines.filter((t) => t.dated !== 1)).toEqual([]);
+  return byPostColumnOffset(lines);
 }
 
-/** What the index must hold: the plain table's tokens of today's text, each with the workspace's tag. */
+/**
+ * What the index must hold: the plain table's tokens of today's text, each with the workspace's tag, and
+ * every post's two facets (its subreddit, archived or not).
+ */
 async function expectedTokens(workspaceId: number) {
   await rebuildPlain(workspaceId);
   const r = await env.DB.batch([
     env.DB.prepare("CREATE VIRTUAL TABLE IF NOT EXISTS test_plain_terms USING fts5vocab(test_plain_fts, instance)"),
-    env.DB.prepare('SELECT doc AS post, col, "offset" AS o, term FROM test_plain_terms ORDER BY post, col, o'),
+    env.DB.prepare('SELECT doc AS post, col, "offset" AS o, term FROM test_plain_terms'),
+    env.DB.prepare("SELECT id, subreddit, archived FROM posts WHERE workspace_id = ?").bind(workspaceId),
   ]);
   const tag = ftsTag(workspaceId);
-  return (r[1]!.results as { post: number; col: string; o: number; term: string }[]).map(
-    (t) => `${t.post} ${t.col} ${t.o} ${tag}${t.term}`,
-  );
+  const words = (r[1]!.results as { post: number; col: string; o: number; term: string }[]).map((t) => ({
+    ...t,
+    term: `${tag}${t.term}`,
+  }));
+  const facets = (r[2]!.results as { id: number; subreddit: string; archived: number }[]).flatMap((p) => [
+    { post: p.id, col: "facets", o: 0, term: subredditFacet(workspaceId, p.subreddit) },
+    { post: p.id, col: "facets", o: 1, term: p.archived ? archivedFacet(workspaceId) : liveFacet(workspaceId) },
+  ]);
+  return byPostColumnOffset([...words, ...facets]);
 }
 
 /** Queries of every form FTS5 knows, and malformed ones; then random combinations of them. */
@@ -324,6 +354,35 @@ describe("the tagged full-text index answers like a plain one", () => {
     }
   });
 
+  it("with the filters the index answers beside the query (subreddit, not archived), the same posts as the plain table's filtered", async () => {
+    const kept = new Set(
+      (
+        await env.DB.prepare(
+          "SELECT id FROM posts WHERE workspace_id = ? AND subreddit = 'saas' COLLATE NOCASE AND archived = 0",
+        )
+          .bind(ws.id)
+          .all<{ id: number }>()
+      ).results.map((p) => p.id),
+    );
+    let found = 0;
+    for (const query of queries()) {
+      const expected = await plainIds(query);
+      const res = await callJson(
+        `/api/v1/posts?${new URLSearchParams({ search: query, subreddit: "saas", sort_by: "date", limit: "500" })}`,
+        { key: ws.readKey },
+      );
+      if (expected === "refused") {
+        expect(res.status, JSON.stringify(query)).toBe(400);
+        continue;
+      }
+      expect(res.status, JSON.stringify([query, res.body])).toBe(200);
+      const ids = (res.body.data as { id: number }[]).map((p) => p.id).sort((a, b) => a - b);
+      expect(ids, JSON.stringify(query)).toEqual(expected.filter((id) => kept.has(id)));
+      if (ids.length > 0) found++;
+    }
+    expect(found).toBeGreaterThan(100);
+  });
+
   it("the index holds exactly today's tokens, tagged, after inserts, updates and deletes", async () => {
     expect(await indexedTokens(ws.id)).toEqual(await expectedTokens(ws.id));
     const added = await insertPost(ws.id, "t3_added", "Brand new words", "zebra quagga okapi");
@@ -333,7 +392,8 @@ describe("the tagged full-text index answers like a plain one", () => {
       .run();
     expect(await taggedIds(ws.id, "quagga")).toEqual([]);
     expect(await taggedIds(ws.id, "narwhal OR renamed")).toEqual([added]);
-    // A change to other columns leaves the index alone; the post is still found.
+    // A change to other columns leaves the words alone (archiving changes the post's facet only); the post
+    // is still found.
     await env.DB.prepare("UPDATE posts SET score = score + 1, archived = 1 WHERE id = ?").bind(added).run();
     expect(await taggedIds(ws.id, "narwhal")).toEqual([added]);
     const gone = (await env.DB.prepare("SELECT id FROM posts WHERE workspace_id = ? AND forum_id = 't3_odd_0'")

@@ -8,8 +8,14 @@
 // inside a word against FTS5 itself.
 import { applyD1Migrations, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FTS_DIACRITIC_MARKS, ftsTag, scopeSearch } from "../../src/db/fts-terms";
-import { ftsRowid } from "../../src/db/posts-query";
+import {
+  archivedFacet,
+  FTS_DIACRITIC_MARKS,
+  ftsTag,
+  liveFacet,
+  scopeSearch,
+  subredditFacet,
+} from "../../src/db/fts-terms";
 import { createTestWorkspace } from "../helpers";
 
 const TEXTS: [title: string, body: string][] = [
@@ -128,14 +134,13 @@ const plainAnswer = (db: D1Database, query: string) =>
 
 /** The posts of `workspaceId` the tagged index answers, as positions in the workspace's insert order. */
 async function taggedAnswer(db: D1Database, workspaceId: number, query: string, postIds: number[]): Promise<Answer> {
-  const a = await answer(db, "SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH ?", [
+  // The post id is the rowid's low 31 bits (migration 0066).
+  const a = await answer(db, "SELECT rowid & 2147483647 AS id FROM posts_fts WHERE posts_fts MATCH ?", [
     scopeSearch(query, workspaceId),
   ]);
   if ("error" in a) return a;
   // Any hit outside the workspace's own posts would show as a position of 0 and fail the comparison.
-  return {
-    ids: a.ids.map((rowid) => postIds.findIndex((id) => ftsRowid(workspaceId, id) === rowid) + 1).sort((x, y) => x - y),
-  };
+  return { ids: a.ids.map((id) => postIds.indexOf(id) + 1).sort((x, y) => x - y) };
 }
 
 async function insertPosts(db: D1Database, workspaceId: number, prefix: string): Promise<number[]> {
@@ -196,10 +201,10 @@ describe("the full-text index keeps a vocabulary per workspace", () => {
       n: number;
     }>();
     expect(untagged!.n).toBe(0);
-    const tagged = await env.DB.prepare("SELECT rowid FROM posts_fts WHERE posts_fts MATCH ?")
+    const tagged = await env.DB.prepare("SELECT rowid & 2147483647 AS id FROM posts_fts WHERE posts_fts MATCH ?")
       .bind(`${ftsTag(a)}mailchimp`)
-      .all<{ rowid: number }>();
-    expect(tagged.results.map((r) => r.rowid)).toEqual([ftsRowid(a, aIds[0]!)]);
+      .all<{ id: number }>();
+    expect(tagged.results.map((r) => r.id)).toEqual([aIds[0]!]);
     expect(ftsTag(42)).toBe("w0000002a");
     // The scratch index that splits the words is left empty.
     const scratch = await env.DB.prepare("SELECT count(*) AS n FROM posts_fts_scratch_words").first<{ n: number }>();
@@ -244,8 +249,75 @@ describe("the full-text index keeps a vocabulary per workspace", () => {
   });
 });
 
-describe("migration 0065 turns the shared index into tagged words", () => {
-  it("gives the posts indexed before it the entries the triggers give new posts", async () => {
+/** The posts of `workspaceId` carrying each facet token, as sorted ids, and the posts as the table says. */
+async function facetsOf(db: D1Database, workspaceId: number) {
+  const rows = (
+    await db
+      .prepare("SELECT id, subreddit, archived FROM posts WHERE workspace_id = ? ORDER BY id")
+      .bind(workspaceId)
+      .all<{ id: number; subreddit: string; archived: number }>()
+  ).results;
+  const carrying = async (token: string) =>
+    (
+      await db
+        .prepare("SELECT rowid & 2147483647 AS id FROM posts_fts WHERE posts_fts MATCH ? ORDER BY id")
+        .bind(token)
+        .all<{ id: number }>()
+    ).results.map((r) => r.id);
+  const subreddits = [...new Set(rows.map((r) => r.subreddit.toLowerCase()))];
+  return {
+    found: {
+      archived: await carrying(archivedFacet(workspaceId)),
+      live: await carrying(liveFacet(workspaceId)),
+      bySubreddit: await Promise.all(subreddits.map((name) => carrying(subredditFacet(workspaceId, name)))),
+    },
+    expected: {
+      archived: rows.filter((r) => r.archived).map((r) => r.id),
+      live: rows.filter((r) => !r.archived).map((r) => r.id),
+      bySubreddit: subreddits.map((name) => rows.filter((r) => r.subreddit.toLowerCase() === name).map((r) => r.id)),
+    },
+  };
+}
+
+/** Entries whose rowid is not their post's date in seconds times 2^31 plus its id (migration 0066). */
+const misdated = async (db: D1Database) =>
+  (
+    await db.batch([
+      db.prepare("CREATE VIRTUAL TABLE IF NOT EXISTS test_dated_words USING fts5vocab(posts_fts, instance)"),
+      db.prepare(
+        "SELECT count(*) AS n FROM (SELECT DISTINCT doc FROM test_dated_words) AS d " +
+          "LEFT JOIN posts p ON p.id = (d.doc & 2147483647) WHERE p.id IS NULL OR (d.doc >> 31) <> unixepoch(p.created_utc)",
+      ),
+    ])
+  )[1]!.results[0] as { n: number };
+
+describe("the index's facets follow the posts (migration 0066)", () => {
+  it("every post carries its subreddit and archived state, and its date in the rowid, through edits", async () => {
+    const db = env.DB;
+    const ws = (await createTestWorkspace("facets")).id;
+    const ids = await insertPosts(db, ws, "t3_facet");
+    await db.batch([
+      db.prepare("UPDATE posts SET archived = 1 WHERE id = ?").bind(ids[1]!),
+      db.prepare("UPDATE posts SET subreddit = 'Start_Ups' WHERE id IN (?, ?)").bind(ids[2]!, ids[3]!),
+      db.prepare("UPDATE posts SET created_utc = '2025-01-02T03:04:05.000Z' WHERE id = ?").bind(ids[4]!),
+    ]);
+    const { found, expected } = await facetsOf(db, ws);
+    expect(expected.archived).toEqual([ids[1]]);
+    expect(expected.bySubreddit.length).toBe(2);
+    expect(found).toEqual(expected);
+    expect((await misdated(db)).n).toBe(0);
+    // The words moved with the post's new rowid.
+    expect(await taggedAnswer(db, ws, "mailchimp OR guide", ids)).toEqual(await plainAnswer(db, "mailchimp OR guide"));
+    // A date the rowid cannot hold is refused, and nothing is written.
+    await expect(
+      db.prepare("UPDATE posts SET created_utc = 'yesterday' WHERE id = ?").bind(ids[0]!).run(),
+    ).rejects.toThrow(/created_utc/);
+    expect((await misdated(db)).n).toBe(0);
+  });
+});
+
+describe("migrations 0065 and 0066 turn the shared index into tagged, dated words with facets", () => {
+  it("gives the posts indexed before them the entries the triggers give new posts", async () => {
     const db = env.DB_SHARD_1;
     const before = env.TEST_MIGRATIONS.filter((m) => m.name < "0065");
     expect(before.length).toBeLessThan(env.TEST_MIGRATIONS.length);
@@ -258,7 +330,18 @@ describe("migration 0065 turns the shared index into tagged words", () => {
       n: number;
     }>();
     expect(old!.n).toBeGreaterThan(0);
+    // Facets to carry over: an archived post, another subreddit, another date.
+    await db.batch([
+      db.prepare("UPDATE posts SET archived = 1 WHERE id = ?").bind(ids7[1]!),
+      db.prepare("UPDATE posts SET subreddit = 'startups' WHERE id = ?").bind(ids7[2]!),
+      db.prepare("UPDATE posts SET created_utc = '2024-02-29T23:59:59.000Z' WHERE id = ?").bind(ids8[3]!),
+    ]);
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
+    for (const ws of [7, 8]) {
+      const { found, expected } = await facetsOf(db, ws);
+      expect(found, String(ws)).toEqual(expected);
+    }
+    expect((await misdated(db)).n).toBe(0);
     await createPlainIndex(db);
     for (const query of QUERIES) {
       const plain = await plainAnswer(db, query);
