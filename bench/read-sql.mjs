@@ -1,7 +1,9 @@
 // npm run bench:read-sql [-- --dir DIR --rounds N]
 //
 // SQLite's own time for the small workspace's search page statements (src/db/posts-query.ts, the route's
-// statements with the route's parameters) alone in its database and among the 1,000,000 other posts,
+// statements with the route's parameters; for a search ranked by relevance its first statement, which
+// counts and ranks the candidates: the page's posts by id follow it) alone in its database and among the
+// 1,000,000 other posts,
 // read straight from the local D1 files `npm run bench:read` seeded (node:sqlite, read-only). No Worker,
 // no D1 round trip: what is left is the FTS5 work, so the comparison holds on a loaded machine far better
 // than the route's latency does. Alternates alone / among for each of `--rounds` rounds and prints the

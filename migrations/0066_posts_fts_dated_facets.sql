@@ -13,9 +13,9 @@
 --   `a` for an archived post or `l` for one that is not): the route adds `AND <subreddit token>` and
 --   `NOT <archived token>` to the MATCH, and FTS5 intersects them inside the module, where D1 counts
 --   nothing.
--- * bm25 weighs `facets` 0 (the table's `rank`), so a facet never moves a post's relevance; its two
---   tokens do count in every document's length, the same two for every post, so no post's score moves
---   against another's.
+-- * bm25 weighs `facets` 0 (the table's `rank`), so a facet adds nothing to a post's score; its two
+--   tokens do count in every document's length (two more words for every post: bm25's length
+--   normalisation softens very slightly; posts of equal length keep their order).
 --
 -- The words are carried over from the current index through fts5vocab, as 0065 did, so no text is read
 -- from `posts` again. Written by hand: drizzle-kit does not model virtual tables, views or triggers.

@@ -109,7 +109,9 @@ export function ingestLink(
   return { match, scored };
 }
 
-const createdIso = (link: ForumLink) => new Date(link.created_utc * 1000).toISOString();
+// Whole seconds, as the forum gives them (`1489294607.0`): the full-text index keys a post by its second and
+// id, which is then exactly the listing's order (migration 0066, docs/scaling.md).
+const createdIso = (link: ForumLink) => new Date(Math.floor(link.created_utc) * 1000).toISOString();
 
 function toPost(link: ForumLink, tracked: Tracked, now: number): IngestedPost | null {
   const fields = {
