@@ -26,7 +26,8 @@ describe("a monitoring pass", () => {
         id: "m1",
         title: "Best email marketing tool?",
         selftext: "Looking for a recommendation",
-        created_utc: now - 600,
+        // A fraction of a second is stored as the whole second (the full-text index keys posts by it).
+        created_utc: now - 600 + 0.75,
       },
       { id: "m2", title: "Weekly thread", selftext: "We moved off Mailchimp last month", created_utc: now - 7200 },
       {
