@@ -6,6 +6,7 @@
 // past it (a third reads the run's first hits by date).
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runOnD1 } from "../../src/db/posts";
 import { buildPostsQueries, type PostFilters, RANK_TIE_MARGIN, runPostsQueries } from "../../src/db/posts-query";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { prng } from "./seed";
@@ -83,12 +84,9 @@ async function statementsFor(filters: Partial<PostFilters>) {
     ...filters,
   };
   let statements = 0;
-  const result = await runPostsQueries(buildPostsQueries(ws.id, f), f, async (batch) => {
+  const result = await runPostsQueries(buildPostsQueries(ws.id, f), f, (batch) => {
     statements += batch.length;
-    return (await env.DB.batch(batch.map((s) => env.DB.prepare(s.sql).bind(...s.params)))).map((r) => ({
-      rows: r.results as Record<string, unknown>[],
-      rowsRead: r.meta.rows_read ?? 0,
-    }));
+    return runOnD1(env.DB)(batch);
   });
   return { statements, ids: result.rows.map((r) => Number(r.id)) };
 }

@@ -8,6 +8,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scopeSearch } from "../../src/db/fts-terms";
+import { runOnD1 } from "../../src/db/posts";
 import { buildPostsQueries, type PostFilters, runPostsQueries } from "../../src/db/posts-query";
 import { createTestWorkspace } from "../helpers";
 import { seedWorkspace } from "./seed";
@@ -18,15 +19,8 @@ const BASE: PostFilters = { includeArchived: false, sortOrder: "desc", limit: 10
 /** What GET /posts reads in `workspaceId` for `filters`, with what it answers. */
 async function request(workspaceId: number, filters: Partial<PostFilters>) {
   const f = { ...BASE, ...filters };
-  let statements = 0;
-  const page = await runPostsQueries(buildPostsQueries(workspaceId, f), f, async (batch) => {
-    statements += batch.length;
-    return (await env.DB.batch(batch.map((s) => env.DB.prepare(s.sql).bind(...s.params)))).map((r) => ({
-      rows: r.results as Record<string, unknown>[],
-      rowsRead: r.meta.rows_read ?? 0,
-    }));
-  });
-  return { rowsRead: page.rowsRead, rows: page.rows.length, count: page.count, statements };
+  const page = await runPostsQueries(buildPostsQueries(workspaceId, f), f, runOnD1(env.DB));
+  return { rowsRead: page.rowsRead, rows: page.rows.length, count: page.count };
 }
 
 describe("a search's rows read do not grow with other workspaces' hits", () => {
