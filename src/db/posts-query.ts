@@ -164,7 +164,7 @@ export interface PostsQueries {
  * exact up to `offset + limit + COUNT_LOOKAHEAD`; beyond it `count` is that bound and flagged as an
  * estimate, so a request never reads more than about 1,100 index entries for its count at the default
  * page, however many posts match. A search ranks, sorts and counts the same bounded candidate set: its
- * hits newest first (highest id, the order the index keeps), at most `countBound` of them.
+ * hits newest first (by date, then id: the order the index keeps, migration 0066), at most `countBound` of them.
  */
 export const COUNT_LOOKAHEAD = 1000;
 
@@ -211,7 +211,7 @@ const idsFromOneIndex = (f: PostFilters) =>
     ? !f.includeArchived || byDate(f)
     : rowFilterCount(f) === 1 && !f.includeArchived && byDate(f));
 
-/** Post ids are below 2^32 (migration 0060): at most 10 digits. */
+/** Post ids are below 2^31 (migration 0066 refuses larger ones): at most 10 digits. */
 const ID_DIGITS = 10;
 
 /**
