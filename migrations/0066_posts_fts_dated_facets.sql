@@ -45,7 +45,10 @@ INSERT INTO `posts_fts_dated`(rowid, title, selftext, facets)
       group_concat(CASE WHEN col = 'selftext' THEN term END, ' ' ORDER BY "offset") AS selftext
     FROM posts_fts_old_words GROUP BY doc
   ) AS w
-  JOIN posts p ON p.id = (w.doc & 4294967295) AND p.workspace_id = (w.doc >> 32);
+  JOIN posts p ON p.id = (w.doc & 4294967295) AND p.workspace_id = (w.doc >> 32)
+  -- The rowid holds a date from 1970 to 2106 and an id below 2^31; the triggers refuse any other post, and
+  -- one written before them stays out of the index rather than under a wrong rowid.
+  WHERE unixepoch(p.created_utc) BETWEEN 0 AND 4294967295 AND p.id < 2147483648;
 --> statement-breakpoint
 -- A post with no word at all had no entry and needs none: no search can find it. (Its next edit, like
 -- any new post, writes an entry with its facets alone.)
@@ -76,8 +79,9 @@ END;
 -- The rowid needs a readable date and an id below 2^31; a post without them is refused, not indexed
 -- under a wrong rowid.
 CREATE TRIGGER `posts_fts_ai` AFTER INSERT ON `posts` BEGIN
-  SELECT RAISE(ABORT, 'posts.created_utc must be an ISO 8601 time after 1970 and posts.id below 2^31')
-    WHERE unixepoch(new.created_utc) IS NULL OR unixepoch(new.created_utc) < 0 OR new.id >= 2147483648;
+  SELECT RAISE(ABORT, 'posts.created_utc must be an ISO 8601 time from 1970 to 2106 and posts.id below 2^31')
+    WHERE unixepoch(new.created_utc) IS NULL OR unixepoch(new.created_utc) NOT BETWEEN 0 AND 4294967295
+      OR new.id >= 2147483648;
   INSERT INTO posts_fts_writer(fts_rowid, workspace_id, title, selftext, subreddit, archived)
     VALUES (unixepoch(new.created_utc) * 2147483648 + new.id, new.workspace_id, new.title, new.selftext, new.subreddit, new.archived);
 END;
@@ -91,8 +95,8 @@ CREATE TRIGGER `posts_fts_au` AFTER UPDATE OF title, selftext, subreddit, archiv
   WHEN old.title IS NOT new.title OR old.selftext IS NOT new.selftext OR old.subreddit IS NOT new.subreddit
     OR old.archived IS NOT new.archived OR old.created_utc IS NOT new.created_utc OR old.workspace_id IS NOT new.workspace_id
 BEGIN
-  SELECT RAISE(ABORT, 'posts.created_utc must be an ISO 8601 time after 1970')
-    WHERE unixepoch(new.created_utc) IS NULL OR unixepoch(new.created_utc) < 0;
+  SELECT RAISE(ABORT, 'posts.created_utc must be an ISO 8601 time from 1970 to 2106')
+    WHERE unixepoch(new.created_utc) IS NULL OR unixepoch(new.created_utc) NOT BETWEEN 0 AND 4294967295;
   DELETE FROM posts_fts WHERE rowid = unixepoch(old.created_utc) * 2147483648 + old.id;
   INSERT INTO posts_fts_writer(fts_rowid, workspace_id, title, selftext, subreddit, archived)
     VALUES (unixepoch(new.created_utc) * 2147483648 + new.id, new.workspace_id, new.title, new.selftext, new.subreddit, new.archived);

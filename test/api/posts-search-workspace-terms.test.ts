@@ -309,9 +309,23 @@ describe("the index's facets follow the posts (migration 0066)", () => {
     // The words moved with the post's new rowid.
     expect(await taggedAnswer(db, ws, "mailchimp OR guide", ids)).toEqual(await plainAnswer(db, "mailchimp OR guide"));
     // A date the rowid cannot hold is refused, and nothing is written.
-    await expect(
-      db.prepare("UPDATE posts SET created_utc = 'yesterday' WHERE id = ?").bind(ids[0]!).run(),
-    ).rejects.toThrow(/created_utc/);
+    for (const date of ["yesterday", "1969-12-31T23:59:59.000Z", "2107-01-01T00:00:00.000Z"]) {
+      await expect(
+        db.prepare("UPDATE posts SET created_utc = ? WHERE id = ?").bind(date, ids[0]!).run(),
+        date,
+      ).rejects.toThrow(/created_utc/);
+      await expect(
+        db
+          .prepare(
+            `INSERT INTO posts (workspace_id, forum_id, subreddit, title, author, url, permalink, created_utc)
+             VALUES (?, 't3_facet_bad', 'SaaS', 'pricing', 'someone', 'u', 'p', ?)`,
+          )
+          .bind(ws, date)
+          .run(),
+        date,
+      ).rejects.toThrow(/created_utc/);
+    }
+    expect((await facetsOf(db, ws)).found).toEqual(expected);
     expect((await misdated(db)).n).toBe(0);
   });
 });
