@@ -326,13 +326,6 @@ const hitsFromIndexAlone = (f: PostFilters) =>
   f.hasCompetitors === undefined &&
   byDate(f);
 
-/**
- * How many hits past the page a ranked search takes from FTS5's own ranking, so that a page boundary
- * falling inside a run of equal scores can still be ordered by date and id (`runPostsQueries`). When the
- * run reaches past them too, the run's first hits by date are read on their own (`tieRun`).
- */
-export const RANK_TIE_MARGIN = 100;
-
 /** The hits a search reads, newest first (rowid order), at most the bound. */
 const newestHits = (match: string) =>
   `SELECT rowid AS k FROM posts_fts WHERE posts_fts MATCH ${match} ORDER BY rowid DESC LIMIT ?`;
@@ -347,11 +340,10 @@ const candidateBounds = `SELECT count(*) AS n, min(h.k) AS low FROM (${newestHit
  * - By date: the candidates are the page's order already (date, then id, newest first): page and count in
  *   one pass (`onePassPage`) over the rowids. Oldest first: counted from the newest end, then walked up
  *   from the lowest candidate.
- * - By relevance: `ranked` (below, run by `runPostsQueries`): one statement counts the candidates and keeps
- *   the lowest rowid among them, then FTS5 ranks the hits from that rowid on itself (`ORDER BY rank`, the
- *   table's bm25) and returns only the first `offset + limit + RANK_TIE_MARGIN`: D1 counts the rows FTS5
- *   returns, not the ones it ranked. Ties in score are ordered by date and id in the runner (a run of
- *   equal scores longer than the margin is completed by `tieRun`); the page's posts are read by id after.
+ * - By relevance: `ranked` (below, run by `runPostsQueries`): the same walk of the candidates takes each
+ *   one's score (`rank`, the table's bm25) and hands them all back in one aggregated row, so D1 counts
+ *   the candidates' entries and nothing more (a sort in SQLite would read every candidate once more); the
+ *   runner orders them exactly as documented (score, date, id) and the page's posts are read by id after.
  */
 function indexedSearchQueries(workspaceId: number, f: PostFilters, countBound: number): PostsQueries {
   const match = searchExpression(workspaceId, f);
@@ -377,23 +369,15 @@ function indexedSearchQueries(workspaceId: number, f: PostFilters, countBound: n
       countBound,
     };
   }
-  const rankDir = f.sortOrder === "asc" ? "DESC" : "ASC";
-  const take = f.offset + f.limit + RANK_TIE_MARGIN;
+  // Every candidate's score, date and id in one string: one row, whatever their number. `%.17g` writes a
+  // double so that it reads back the same, so equal scores stay equal and different ones different.
   const ranked: RankedSearch = {
     candidates: {
       sql:
-        `WITH cand AS MATERIALIZED (${candidateBounds}) ` +
-        `SELECT (SELECT n FROM cand) AS total_count, CAST((SELECT low FROM cand) AS TEXT) AS low, ` +
-        `rowid >> ${FTS_ID_BITS} AS secs, rowid & ${FTS_POST_ID_MASK} AS id, rank AS relevance FROM posts_fts ` +
-        `WHERE posts_fts MATCH ? AND rowid >= (SELECT low FROM cand) ORDER BY rank ${rankDir} LIMIT ?`,
-      params: [match, countBound, match, take],
+        `SELECT count(*) AS total_count, group_concat(printf('%.17g %d %d', h.r, h.k >> ${FTS_ID_BITS}, h.k & ${FTS_POST_ID_MASK}), ',') AS hits ` +
+        "FROM (SELECT rowid AS k, rank AS r FROM posts_fts WHERE posts_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AS h",
+      params: [match, countBound],
     },
-    tieRun: (low: string, score: number, count: number) => ({
-      sql:
-        `SELECT rowid >> ${FTS_ID_BITS} AS secs, rowid & ${FTS_POST_ID_MASK} AS id, rank AS relevance FROM posts_fts ` +
-        `WHERE posts_fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND +rank = ? ORDER BY rowid ${f.sortOrder === "asc" ? "ASC" : "DESC"} LIMIT ?`,
-      params: [match, low, score, count],
-    }),
     // Each id is one primary-key lookup beside its json_each step (200 rows read for 100 posts; a literal
     // IN list reads the same, through a temporary index of the ids). No ORDER BY: sorting the rows back
     // into the ids' order would read each once more, so the runner orders them.
@@ -405,17 +389,10 @@ function indexedSearchQueries(workspaceId: number, f: PostFilters, countBound: n
   return { page: ranked.candidates, count, countInPage: true, countBound, ranked };
 }
 
-/** The statements of a search ranked by FTS5 (`indexedSearchQueries`), run in turn by `runPostsQueries`. */
+/** The statements of a search by relevance (`indexedSearchQueries`), run in turn by `runPostsQueries`. */
 export interface RankedSearch {
-  /** The count, the lowest candidate rowid (as text) and the best `offset + limit + RANK_TIE_MARGIN` hits. */
+  /** One row: the candidates' count and, in `hits`, each candidate's score, date in seconds and id. */
   candidates: BuiltQuery;
-  /**
-   * The first `count` candidates scoring exactly `score`, in date order (the rowid's): when a run of equal
-   * scores reaches past the margin. FTS5 walks the candidates by rowid and SQLite keeps the equal scores,
-   * so it reads until it has `count` of them: few rows when the run is long, at most the candidates.
-   * (`+rank`: FTS5 reads a bare `rank = ?` as the name of a rank function.)
-   */
-  tieRun: (low: string, score: number, count: number) => BuiltQuery;
   /** The page's posts (in no order: the runner orders them as `ids`). */
   page: (ids: number[]) => BuiltQuery;
 }
@@ -446,9 +423,8 @@ export interface PostsPage {
 /**
  * Runs the statements of one GET /posts page (`buildPostsQueries`) and answers its rows and bounded count:
  * the route and the read benchmark's bare Worker both run it, so they run the same statements. Almost
- * always one round trip; two for a ranked search (its hits, then their posts), and one more when a page
- * past the last match carried no count, or a run of equal scores reaches past the ranked search's margin
- * (`tieRun`).
+ * always one round trip; two for a search by relevance (its candidates' scores, then the page's posts), and
+ * one more when a one-pass page past the last match carried no count.
  */
 export async function runPostsQueries(q: PostsQueries, f: PostFilters, run: RunStatements): Promise<PostsPage> {
   let rowsRead = 0;
@@ -458,21 +434,18 @@ export async function runPostsQueries(q: PostsQueries, f: PostFilters, run: RunS
     return r?.rows ?? [];
   };
   if (q.ranked !== undefined) {
-    const hits = await runOne(q.ranked.candidates);
-    const first = hits[0];
-    if (first === undefined) return { rows: [], count: 0, countIsEstimate: false, rowsRead };
-    const counted = Number(first.total_count);
-    let ordered = orderTies(hits as unknown as RankedHit[], f);
-    const tie = tieRunPastMargin(ordered, f);
-    if (tie !== undefined) {
-      // The hits scoring better than the run are all here; the run's first ones by date come from FTS5.
-      const better = ordered.filter((h) => h.relevance !== tie);
-      const needed = f.offset + f.limit - better.length;
-      const run = await runOne(q.ranked.tieRun(String(first.low), tie, needed));
-      ordered = [...better, ...(run as unknown as RankedHit[])];
-    }
-    const page = ordered.slice(f.offset, f.offset + f.limit);
-    const ids = page.map((h) => Number(h.id));
+    const [summary] = await runOne(q.ranked.candidates);
+    const counted = Number(summary?.total_count ?? 0);
+    const hits = String(summary?.hits ?? "")
+      .split(",")
+      .filter((hit) => hit !== "")
+      .map((hit): RankedHit => {
+        const [relevance, secs, id] = hit.split(" ").map(Number);
+        return { relevance: relevance ?? 0, secs: secs ?? 0, id: id ?? 0 };
+      });
+    const ids = orderHits(hits, f)
+      .slice(f.offset, f.offset + f.limit)
+      .map((h) => h.id);
     const found = ids.length > 0 ? await runOne(q.ranked.page(ids)) : [];
     const byId = new Map(found.map((row) => [Number(row.id), row]));
     // A post deleted between the two statements is left out, as it would be from a later request.
@@ -495,26 +468,15 @@ export async function runPostsQueries(q: PostsQueries, f: PostFilters, run: RunS
 }
 
 /**
- * The ranked hits in the page's order: FTS5 returns them by score, equal scores in no stated order; the
- * documented order breaks ties by date, then id, in the direction of the sort.
+ * The candidates in the page's order: by score (bm25, lower is better: best first for `desc`), then by
+ * date, then id, in the direction of the sort.
  */
-function orderTies(hits: RankedHit[], f: PostFilters): RankedHit[] {
+function orderHits(hits: RankedHit[], f: PostFilters): RankedHit[] {
   const sign = f.sortOrder === "asc" ? 1 : -1;
   return [...hits].sort((a, b) => {
     if (a.relevance !== b.relevance) return sign * (b.relevance - a.relevance);
     return sign * (a.secs - b.secs || a.id - b.id);
   });
-}
-
-/**
- * The score of the page's last hit when the hits FTS5 returned may leave out one that ties with it: they
- * filled their limit and the last of them scores the same. The hits past the limit may then hold that
- * score with a later date, which belongs on the page before some of these. `undefined` otherwise.
- */
-function tieRunPastMargin(ordered: RankedHit[], f: PostFilters): number | undefined {
-  if (ordered.length < f.offset + f.limit + RANK_TIE_MARGIN) return undefined;
-  const pageLast = ordered[f.offset + f.limit - 1]?.relevance;
-  return pageLast !== undefined && pageLast === ordered.at(-1)?.relevance ? pageLast : undefined;
 }
 
 export function buildPostByIdQuery(workspaceId: number, postId: number): BuiltQuery {
