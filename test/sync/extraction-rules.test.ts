@@ -187,6 +187,18 @@ describe("how much text is enough", () => {
   });
 });
 
+describe("when no pass finds enough text", () => {
+  it("the strict pass's short news item stands; the relaxed passes' longer result adds the footer it dropped", async () => {
+    const html = `<html><head><title>Coin swallow sends boy to hospital</title></head><body><div class="page"><div class="story"><p>A boy is in hospital after he swallowed a coin at home, police say.</p><p>He was flown by air ambulance to the city hospital on Monday evening.</p><p>The pilot says the coin had lodged in his throat.</p></div>
+<div class="footer"><p>Copyright, all rights reserved, no part may be copied, stored, or sent on, without leave.</p><p>Contact us, advertise, jobs, terms, privacy, and the site map.</p></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("A boy is in hospital");
+    expect(article.text).toContain("lodged in his throat");
+    expect(article.text).not.toContain("Copyright");
+    expect(article.text).not.toContain("Contact us");
+  });
+});
+
 describe("teasers", () => {
   it("a stream of teasers for the site's other stories goes; blocks opening with links to other sites stay", async () => {
     const teaser = (i: number, href: string) =>

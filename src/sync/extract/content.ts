@@ -371,6 +371,11 @@ export function grabArticle(
     if (length >= 500) return result;
     attempts.push({ ...result, length });
   }
+  // No pass found enough. The relaxed passes exist to find an article the strict one missed; when they find
+  // too little as well, what they add is what the strict pass dropped as boilerplate (a short news item
+  // beside comments, menus and notices). The strict pass's result stands when it found any text.
+  const strict = attempts[0]!;
+  if (strict.length > 0) return { content: strict.content, byline: strict.byline };
   attempts.sort((a, b) => b.length - a.length);
   const best = attempts[0]!;
   return { content: best.content, byline: best.byline };
