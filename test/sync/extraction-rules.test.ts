@@ -62,6 +62,20 @@ describe("content after </body>", () => {
   });
 });
 
+describe("a document pasted inside the body", () => {
+  it("its <html> and <body> tags make no elements, so the article's modules stay in one container", async () => {
+    const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+    const module = (ns: number[]) =>
+      `<html><body><div class="block"><div class="wrap"><div class="some"><div class="text">${ns.map(para).join("")}</div></div></div></div></body></html>`;
+    const html = `<!doctype html><html><head><title>A guide</title></head><body><header><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav></header>
+<main><div class="grid"><div class="content">${module(range(1, 3))}${module(range(4, 8))}${module(range(9, 12))}${module(range(13, 15))}</div></div></main>
+<footer><p>Copyright</p></footer></body></html>`;
+    const article = await extractArticle(html, "https://example.com/guide");
+    for (const n of [1, 3, 4, 8, 9, 15]) expect(article.text).toContain(`Paragraph ${n} of the post`);
+    expect(article.text).not.toContain("Copyright");
+  });
+});
+
 describe("forms", () => {
   it("a form beside the article (a subscription with its legal text) is not the article; one wrapping the page stays", async () => {
     // Short clauses full of commas: they score high while holding little text.
