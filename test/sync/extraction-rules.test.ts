@@ -189,6 +189,25 @@ ${[4, 5].map(para).join("")}</div></article></div></body></html>`;
   });
 });
 
+describe("a slideshow's numbered captions", () => {
+  it("a list whose items open with their slide's number out of the total goes; a numbered list of steps stays", async () => {
+    const slides = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<li><h2><span class="counter">${i + 1}/12</span> Slide ${i + 1} heading</h2><p>Caption ${i + 1} of the slideshow, about another story, with commas, names, and figures, long enough to score well.</p></li>`,
+    ).join("");
+    const steps = [1, 2, 3].map((n) => `<li>${n}. Step ${n} of the recipe, in plain words.</li>`).join("");
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}<ol>${steps}</ol>
+<div class="widget"><h2>News in pictures</h2><ul class="legends">${slides}</ul></div>${[4, 5].map(para).join("")}</article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).toContain("Step 3 of the recipe");
+    expect(article.text).not.toContain("Caption 1 of the slideshow");
+    expect(article.text).not.toContain("Caption 12 of the slideshow");
+  });
+});
+
 describe("how much text is enough", () => {
   it("a short Chinese news item is an article: Han characters count twice, so the strict pass stands", async () => {
     const zh = (n: number) =>

@@ -895,6 +895,8 @@ function prepArticle(content: ElementNode, flags: Flags, title: string, sites: S
   removeDatedStreams(content);
   // A short list of nothing but links to the site's own pages ("read also", a section menu).
   cleanMatching(content, (el) => el !== content && isInternalLinkList(el, sites));
+  // A slideshow's captions, each opening with its slide's number out of the total ("1/50", "2/50", ...).
+  cleanMatching(content, (el) => el !== content && isSlideCaptions(el));
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
@@ -977,6 +979,29 @@ function isInternalLinkList(el: ElementNode, sites: Set<string>): boolean {
   const links = findAll(el, "a");
   return links.length > 0 && allInternal(links, sites);
 }
+/**
+ * A list whose items open with "k/N" counting up, N the same for every item and at least the number of items:
+ * the numbered captions of a slideshow (its slides are shown one at a time; the captions are not the text of
+ * the article that embeds it). An article numbers its own list items, if at all, without their total.
+ */
+function isSlideCaptions(el: ElementNode): boolean {
+  if (el.tag !== "ul" && el.tag !== "ol") return false;
+  let items = 0;
+  let total = -1;
+  for (const child of el.children) {
+    if (!isElement(child) || child.tag !== "li") continue;
+    const counter = SLIDE_COUNTER.exec(innerText(child));
+    if (!counter) return false;
+    const n = Number(counter[2]);
+    if (Number(counter[1]) !== items + 1 || (total >= 0 && n !== total)) return false;
+    total = n;
+    items++;
+  }
+  return items >= SLIDE_CAPTIONS && total >= items;
+}
+const SLIDE_COUNTER = /^(\d{1,3}) ?\/ ?(\d{1,3})(?!\d)/;
+const SLIDE_CAPTIONS = 3;
+
 const INTERNAL_LIST_ITEMS = 3;
 const INTERNAL_LIST_DENSITY = 0.8;
 
