@@ -208,6 +208,26 @@ describe("a slideshow's numbered captions", () => {
   });
 });
 
+describe("a widget of controls", () => {
+  it("a video player's buttons, slider and settings menu go; a paragraph beside a button stays", async () => {
+    const menu = ["Video Quality", "Auto", "High (HD)", "Medium", "Low", "Closed Captions", "Language", "English"]
+      .map((label) => `<li class="item">${label}</li>`)
+      .join("");
+    const player = `<div class="player"><div class="main"><div class="bar"><div role="slider" aria-label="Seek"></div>
+<div role="button" aria-label="Play"></div><div role="button" aria-label="Mute"></div><div role="button" aria-label="Settings"><span>Settings</span></div></div>
+<div class="settings"><div class="header">Settings</div><ul>${menu}</ul><div class="preview">Captions will look like this</div></div></div></div>`;
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}${player}
+<div class="note"><p>A note after the video, written as a full sentence for the reader, and long enough to count as prose.</p><button>Share</button></div>
+${[4, 5].map(para).join("")}</article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).toContain("A note after the video");
+    expect(article.text).not.toContain("Video Quality");
+    expect(article.text).not.toContain("Captions will look like this");
+  });
+});
+
 describe("how much text is enough", () => {
   it("a short Chinese news item is an article: Han characters count twice, so the strict pass stands", async () => {
     const zh = (n: number) =>

@@ -397,6 +397,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
+  const controls = countControls(body);
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -571,7 +572,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     }
   }
 
-  prepArticle(content, flags, title, sites);
+  prepArticle(content, flags, title, sites, controls);
   return { content, byline };
 }
 
@@ -876,7 +877,13 @@ function prune(body: ElementNode): void {
 // ---------------------------------------------------------------------------------------------------------
 // Cleaning the chosen content
 
-function prepArticle(content: ElementNode, flags: Flags, title: string, sites: Set<string>): void {
+function prepArticle(
+  content: ElementNode,
+  flags: Flags,
+  title: string,
+  sites: Set<string>,
+  controls: Map<ElementNode, number>,
+): void {
   markDataTables(content);
   cleanConditionally(content, ["form"], flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
@@ -897,6 +904,8 @@ function prepArticle(content: ElementNode, flags: Flags, title: string, sites: S
   cleanMatching(content, (el) => el !== content && isInternalLinkList(el, sites));
   // A slideshow's captions, each opening with its slide's number out of the total ("1/50", "2/50", ...).
   cleanMatching(content, (el) => el !== content && isSlideCaptions(el));
+  // A widget of controls (a video player's buttons, sliders and settings menus): no prose, only labels.
+  removeControlPanels(content, controls);
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
@@ -1001,6 +1010,59 @@ function isSlideCaptions(el: ElementNode): boolean {
 }
 const SLIDE_COUNTER = /^(\d{1,3}) ?\/ ?(\d{1,3})(?!\d)/;
 const SLIDE_CAPTIONS = 3;
+
+/**
+ * A block holding three or more elements that the page marks as controls (ARIA roles: button, slider, tab,
+ * menu item, ...) and no text of a sentence's length anywhere is a widget's control panel (a video player
+ * with its play, volume and settings buttons and the labels of its settings menus), not article text.
+ */
+function removeControlPanels(content: ElementNode, controls: Map<ElementNode, number>): void {
+  if (!controls.size) return;
+  cleanMatching(content, (el) => (controls.get(el) ?? 0) >= PANEL_CONTROLS && !hasSentence(el));
+}
+
+/**
+ * How many controls each element holds, counted on the page as parsed: a player's buttons are often empty
+ * elements (an icon drawn by CSS), which the walk before scoring removes. Empty when the page has fewer than
+ * PANEL_CONTROLS.
+ */
+function countControls(body: ElementNode): Map<ElementNode, number> {
+  const counts = new Map<ElementNode, number>();
+  const controls = descendants(body).filter((el) => el.attrs.role && CONTROL_ROLES.has(el.attrs.role.toLowerCase()));
+  if (controls.length < PANEL_CONTROLS) return counts;
+  for (const control of controls)
+    for (let up: ElementNode | null = control; up && up !== body; up = up.parent)
+      counts.set(up, (counts.get(up) ?? 0) + 1);
+  return counts;
+}
+const CONTROL_ROLES = new Set([
+  "button",
+  "slider",
+  "tab",
+  "tablist",
+  "menu",
+  "menuitem",
+  "menuitemradio",
+  "menuitemcheckbox",
+  "checkbox",
+  "radio",
+  "switch",
+  "spinbutton",
+  "scrollbar",
+  "listbox",
+  "option",
+]);
+const PANEL_CONTROLS = 3;
+
+/** Whether any text node under `el` is as long as a sentence (PROSE_LENGTH characters, whitespace collapsed). */
+function hasSentence(el: ElementNode): boolean {
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (child.length >= PROSE_LENGTH && innerText(child).length >= PROSE_LENGTH) return true;
+    } else if (hasSentence(child)) return true;
+  }
+  return false;
+}
 
 const INTERNAL_LIST_ITEMS = 3;
 const INTERNAL_LIST_DENSITY = 0.8;
