@@ -228,6 +228,20 @@ ${[4, 5].map(para).join("")}</article></body></html>`;
   });
 });
 
+describe("an article in parts", () => {
+  it("a story body split over wrappers of one kind, with asides between them, is taken whole", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article class="story"><header><h1>A post</h1></header>
+<div class="part"><div class="body body-1">${[1, 2].map(para).join("")}</div><aside class="note"><a href="/other">Another story of the site</a></aside></div>
+<div class="part"><div class="body body-2">${[3, 4, 5, 6, 7, 8].map(para).join("")}</div><aside class="note"><a href="/more">More stories of the site</a></aside></div>
+</article></main></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 2 of the post");
+    expect(article.text).toContain("Paragraph 8 of the post");
+    expect(article.text).not.toContain("More stories of the site");
+  });
+});
+
 describe("how much text is enough", () => {
   it("a short Chinese news item is an article: Han characters count twice, so the strict pass stands", async () => {
     const zh = (n: number) =>

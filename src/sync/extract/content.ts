@@ -544,6 +544,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     topCandidate = climbFromList(topCandidate, top);
     topCandidate = refineTop(topCandidate, top, scores, body);
     topCandidate = narrowLayoutTable(topCandidate, scores);
+    topCandidate = climbToRepeatedWrapper(topCandidate, scores, body);
     content = newElement("div", null);
     const topScore = scores.get(topCandidate) ?? 0;
     const threshold = Math.max(10, topScore * 0.2);
@@ -574,6 +575,48 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
 
   prepArticle(content, flags, title, sites, controls);
   return { content, byline };
+}
+
+/**
+ * The article split over several wrappers of one kind (the same tag and class, side by side: a story body in
+ * parts, with asides between them): when the chosen block's parent has a sibling of its exact kind holding a
+ * block of the chosen block's kind (its tag and a class name in common) that scores as much as the merge of
+ * siblings asks, the parent is taken, and the
+ * merge of same-class siblings below brings in the other parts.
+ */
+function climbToRepeatedWrapper(
+  candidate: ElementNode,
+  scores: Map<ElementNode, number>,
+  body: ElementNode,
+): ElementNode {
+  const parent = candidate.parent;
+  if (!parent || parent === body || !parent.parent) return candidate;
+  const kind = className(parent);
+  if (!kind) return candidate;
+  // The part must score as a sibling the merge below would take (the same threshold).
+  const enough = Math.max(10, (scores.get(candidate) ?? 0) * 0.2);
+  for (const sibling of parent.parent.children)
+    if (
+      isElement(sibling) &&
+      sibling !== parent &&
+      sibling.tag === parent.tag &&
+      className(sibling) === kind &&
+      findDescendant(
+        sibling,
+        (el) => el.tag === candidate.tag && (scores.get(el) ?? 0) >= enough && sharesClass(el, candidate),
+      )
+    ) {
+      if (!scores.has(parent)) scores.set(parent, scores.get(candidate) ?? 0);
+      return parent;
+    }
+  return candidate;
+}
+
+/** Whether two elements share a class name (a part of a story body, "body body-1" and "body body-2"). */
+function sharesClass(a: ElementNode, b: ElementNode): boolean {
+  const mine = (b.attrs.class ?? "").split(/\s+/).filter(Boolean);
+  if (!mine.length) return false;
+  return (a.attrs.class ?? "").split(/\s+/).some((c) => c && mine.includes(c));
 }
 
 /**
