@@ -242,6 +242,27 @@ describe("an article in parts", () => {
   });
 });
 
+describe("labels placed by coordinates", () => {
+  it("a chart's figures laid over its image go; the article and a positioned caption of a sentence stay", async () => {
+    const labels = ["$915", "billion", "Interest payments", "$900", "600", "300", "$263", "'17", "'22", "'28"]
+      .map(
+        (t, i) =>
+          `<div class="label" style="top:${i * 9}%;margin-top:-9px;left:${i * 8}%;width:60px;"><p>${t}</p></div>`,
+      )
+      .join("");
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}
+<div class="graphic"><div class="artboard"><img src="/chart.png" alt="">${labels}</div></div>
+<div class="photo"><img src="/p.jpg" alt=""><p style="top:0;left:0">A caption placed over the photo, written as a whole sentence about what it shows.</p></div>
+${[4, 5].map(para).join("")}</article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).toContain("A caption placed over the photo");
+    expect(article.text).not.toContain("$915");
+    expect(article.text).not.toContain("Interest payments");
+  });
+});
+
 describe("how much text is enough", () => {
   it("a short Chinese news item is an article: Han characters count twice, so the strict pass stands", async () => {
     const zh = (n: number) =>

@@ -397,7 +397,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
-  const controls = countControls(body);
+  const { controls, placed } = findWidgets(body);
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -573,7 +573,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     }
   }
 
-  prepArticle(content, flags, title, sites, controls);
+  prepArticle(content, flags, title, sites, controls, placed);
   return { content, byline };
 }
 
@@ -926,6 +926,7 @@ function prepArticle(
   title: string,
   sites: Set<string>,
   controls: Map<ElementNode, number>,
+  placed: Set<ElementNode>,
 ): void {
   markDataTables(content);
   cleanConditionally(content, ["form"], flags);
@@ -949,6 +950,8 @@ function prepArticle(
   cleanMatching(content, (el) => el !== content && isSlideCaptions(el));
   // A widget of controls (a video player's buttons, sliders and settings menus): no prose, only labels.
   removeControlPanels(content, controls);
+  // A chart drawn as an image with its labels placed over it by coordinates.
+  removePlacedLabels(content, placed);
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
@@ -1065,18 +1068,28 @@ function removeControlPanels(content: ElementNode, controls: Map<ElementNode, nu
 }
 
 /**
- * How many controls each element holds, counted on the page as parsed: a player's buttons are often empty
- * elements (an icon drawn by CSS), which the walk before scoring removes. Empty when the page has fewer than
- * PANEL_CONTROLS.
+ * Read on the page as parsed, before the walk that prepares scoring changes it: how many controls each
+ * element holds (a player's buttons are often empty elements, an icon drawn by CSS, which the walk removes;
+ * empty when the page has fewer than PANEL_CONTROLS), and the labels placed by coordinates with everything
+ * inside them (the walk turns a `div` holding one paragraph into that paragraph, dropping the div's style).
  */
-function countControls(body: ElementNode): Map<ElementNode, number> {
+function findWidgets(body: ElementNode): { controls: Map<ElementNode, number>; placed: Set<ElementNode> } {
+  const controls: ElementNode[] = [];
+  const placed = new Set<ElementNode>();
+  for (const el of descendants(body)) {
+    const { role, style } = el.attrs;
+    if (role && CONTROL_ROLES.has(role.toLowerCase())) controls.push(el);
+    if (style && !placed.has(el) && PLACED_TOP.test(style) && PLACED_SIDE.test(style) && isLabel(el)) {
+      placed.add(el);
+      for (const inner of descendants(el)) placed.add(inner);
+    }
+  }
   const counts = new Map<ElementNode, number>();
-  const controls = descendants(body).filter((el) => el.attrs.role && CONTROL_ROLES.has(el.attrs.role.toLowerCase()));
-  if (controls.length < PANEL_CONTROLS) return counts;
-  for (const control of controls)
-    for (let up: ElementNode | null = control; up && up !== body; up = up.parent)
-      counts.set(up, (counts.get(up) ?? 0) + 1);
-  return counts;
+  if (controls.length >= PANEL_CONTROLS)
+    for (const control of controls)
+      for (let up: ElementNode | null = control; up && up !== body; up = up.parent)
+        counts.set(up, (counts.get(up) ?? 0) + 1);
+  return { controls: counts, placed };
 }
 const CONTROL_ROLES = new Set([
   "button",
@@ -1096,6 +1109,38 @@ const CONTROL_ROLES = new Set([
   "option",
 ]);
 const PANEL_CONTROLS = 3;
+
+/**
+ * Labels placed by coordinates (an inline style giving both `top` and `left` or `right`, and text shorter than a
+ * sentence) are a chart's or a map's: figures, years and axis names laid over an image. A block whose text is mostly such
+ * labels (PLACED_SHARE), five or more of them, goes.
+ */
+function removePlacedLabels(content: ElementNode, placed: Set<ElementNode>): void {
+  if (placed.size < PLACED_LABELS) return;
+  // The outermost placed elements still in the tree (a label inside another counts once, as the outer one).
+  const labels = descendants(content).filter((el) => placed.has(el) && !(el.parent && placed.has(el.parent)));
+  if (labels.length < PLACED_LABELS) return;
+  const counts = new Map<ElementNode, { n: number; length: number }>();
+  for (const label of labels) {
+    const length = textLength(label);
+    for (let up: ElementNode | null = label.parent; up && up !== content; up = up.parent) {
+      const c = counts.get(up) ?? { n: 0, length: 0 };
+      c.n++;
+      c.length += length;
+      counts.set(up, c);
+    }
+  }
+  cleanMatching(content, (el) => {
+    const c = counts.get(el);
+    return !!c && c.n >= PLACED_LABELS && c.length >= textLength(el) * PLACED_SHARE;
+  });
+}
+/** Short text, under a sentence's length: a figure, a year, an axis name. */
+const isLabel = (el: ElementNode) => textLength(el) > 0 && textLength(el) < PROSE_LENGTH;
+const PLACED_TOP = /(?:^|;)\s*top\s*:/i;
+const PLACED_SIDE = /(?:^|;)\s*(?:left|right)\s*:/i;
+const PLACED_LABELS = 5;
+const PLACED_SHARE = 0.8;
 
 /** Whether any text node under `el` is as long as a sentence (PROSE_LENGTH characters, whitespace collapsed). */
 function hasSentence(el: ElementNode): boolean {
