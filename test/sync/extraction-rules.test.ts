@@ -302,6 +302,24 @@ describe("teasers", () => {
   });
 });
 
+describe("cards of other stories", () => {
+  it("<article> cards whose headline link to the site follows a category word go; sections whose link follows their prose stay", async () => {
+    const card = (n: number) =>
+      `<article class="card"><div class="image"><img src="/i${n}.jpg" alt=""></div><div class="pre"><div class="content"><div class="categories">Front Page</div><div class="title"><a href="https://example.com/news/story-${n}">Headline of other story ${n}</a></div><div class="author">Webmaster</div><div class="date">December 19, 2025</div><div class="body">Summary ${n} of another story of the site, a line or two of it, with a comma, then cut...</div></div></div></article>`;
+    const section = (n: number) =>
+      `<article class="step"><h2>Step ${n}</h2><p>Section ${n} of the guide says what to do and why, in a sentence or two, with a comma.</p><div class="app"><a href="https://example.com/apps/tool-${n}">Tool ${n}</a></div></article>`;
+    const html = `<html><head><title>A post</title></head><body><main><div class="post">${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="steps">${[1, 2, 3].map(section).join("")}</div>
+<div class="more"><div class="slot">${[1, 2, 3, 4].map(card).join("")}</div></div></div></main></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).toContain("Section 1 of the guide");
+    expect(article.text).toContain("Section 3 of the guide");
+    expect(article.text).not.toContain("Summary 1 of another story");
+    expect(article.text).not.toContain("Summary 4 of another story");
+  });
+});
+
 describe("lists of the site's own links", () => {
   it("a short list of links to the site's other pages goes; a list of links to sources elsewhere stays", async () => {
     const readAlso = [1, 2, 3, 4]

@@ -939,6 +939,8 @@ function prepArticle(
   cleanMatching(content, (el) => /related/i.test(matchString(el)) && linkDensity(el) > 0.5);
   // "About the author" boxes: a bio is not the article.
   cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
+  // Cards of other stories marked up as <article>s, before conditional cleaning takes their headline links.
+  cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites, true));
   cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags);
   // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
@@ -1000,19 +1002,40 @@ function isTeaser(el: ElementNode, sites: Set<string>): boolean {
   if (length - linkTextLength(el) < TEASER_OWN_TEXT) return false;
   if (!el.children.some((c) => isElement(c) && (c.tag === "p" || c.tag === "div" || HEADING_TAGS.has(c.tag))))
     return false;
-  const link = openingLink(el);
+  // An <article> is a self-contained item by its tag: a card may open with a few words (its category) before
+  // its headline link.
+  const link = el.tag === "article" ? nearlyOpeningLink(el) : openingLink(el);
   return !!link && isInternal(link.attrs.href ?? "", sites);
+}
+
+/** The first link with text under `el` when less than TEASER_OWN_TEXT characters of text come before it. */
+function nearlyOpeningLink(el: ElementNode): ElementNode | null {
+  let before = 0;
+  const find = (node: ElementNode): ElementNode | null | undefined => {
+    for (const child of node.children) {
+      if (typeof child === "string") {
+        before += textLength(child);
+        if (before >= TEASER_OWN_TEXT) return null;
+        continue;
+      }
+      if (child.tag === "a" && textLength(child) > 0) return child;
+      const found = find(child);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return find(el) ?? null;
 }
 const TEASER_MAX_LENGTH = 600;
 const TEASER_OWN_TEXT = 20;
 
 /** A block whose children are three or more teasers holding 80 % of its text or more. */
-function isTeaserStream(el: ElementNode, sites: Set<string>): boolean {
+function isTeaserStream(el: ElementNode, sites: Set<string>, cards = false): boolean {
   if (el.children.length < TEASER_STREAM_ITEMS) return false;
   let teasers = 0;
   let text = 0;
   for (const kid of el.children) {
-    if (typeof kid === "string" || !isTeaser(kid, sites)) continue;
+    if (typeof kid === "string" || (cards && kid.tag !== "article") || !isTeaser(kid, sites)) continue;
     teasers++;
     text += textLength(kid);
   }
