@@ -99,6 +99,21 @@ describe("forms", () => {
   });
 });
 
+describe("the box around a form", () => {
+  it("a sign-up box (heading, a line of pitch, the form) goes with its form; prose beside a form stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3].map(para).join("")}
+<div class="box"><h3>Join our mailing list</h3><p>Tips every week.</p><form action="/subscribe"><input type="email" name="email"><button>Sign up</button></form></div>
+${[4, 5].map(para).join("")}
+<div class="note"><div class="inner"><p>A paragraph of the story that sits beside a search form, long enough to be prose, with commas, and more.</p><form action="/search"><input type="search" name="q"></form></div></div>
+</article></main></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).toContain("A paragraph of the story that sits beside a search form");
+    expect(article.text).not.toContain("Join our mailing list");
+    expect(article.text).not.toContain("Tips every week");
+  });
+});
+
 describe("the title's words", () => {
   it("a short news item beats a comma-heavy legal notice that shares none of the title's words", async () => {
     const notice = Array.from(

@@ -398,6 +398,8 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   const toScore: ElementNode[] = [];
   prune(body);
   const { controls, placed } = findWidgets(body);
+  // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
+  const formHolders: ElementNode[] = [];
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -454,6 +456,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
         return false;
       }
       if (el.tag === "form" && textLength(el) * 3 < pageText && hasField(el)) {
+        if (el.parent) formHolders.push(el.parent);
         removeNode(el);
         return false;
       }
@@ -574,6 +577,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   }
 
   prepArticle(content, flags, title, sites, controls, placed);
+  removeFormBoxes(content, formHolders);
   return { content, byline };
 }
 
@@ -1164,6 +1168,26 @@ const PLACED_TOP = /(?:^|;)\s*top\s*:/i;
 const PLACED_SIDE = /(?:^|;)\s*(?:left|right)\s*:/i;
 const PLACED_LABELS = 5;
 const PLACED_SHARE = 0.8;
+
+/**
+ * The box a removed form sat in (a newsletter sign-up: a heading, a line of pitch, the form) goes with it: the
+ * largest ancestor of the form's place, inside the article, holding no prose of its own.
+ */
+function removeFormBoxes(content: ElementNode, holders: ElementNode[]): void {
+  for (const holder of holders) {
+    if (!hasAncestorNode(holder, content)) continue;
+    let box: ElementNode | null = null;
+    for (let up: ElementNode | null = holder; up && up !== content; up = up.parent) {
+      if (holdsProseBlock(up)) break;
+      box = up;
+    }
+    if (box) removeNode(box);
+  }
+}
+
+function holdsProseBlock(el: ElementNode): boolean {
+  return (PROSE_TAGS.has(el.tag) && isProse(el)) || !!findDescendant(el, (d) => PROSE_TAGS.has(d.tag) && isProse(d));
+}
 
 /** Whether any text node under `el` is as long as a sentence (PROSE_LENGTH characters, whitespace collapsed). */
 function hasSentence(el: ElementNode): boolean {
