@@ -114,6 +114,20 @@ ${[4, 5].map(para).join("")}
   });
 });
 
+describe("a pager", () => {
+  it("ends the page's part of the article: the pager and the notices after it go", async () => {
+    const pager = `<div class="pages"><span>1</span><a href="/news/post_2.html">2</a><a href="/news/post_3.html">3</a><a href="/news/post_4.html">4</a><a href="/news/post_2.html">next</a></div>`;
+    const html = `<html><head><title>A post</title></head><body><div class="news">${[1, 2, 3, 4, 5].map(para).join("")}${pager}
+<p>Statement: the news of other media is reprinted here, which does not mean that this site agrees with it, or answers for it.</p>
+<p>Phone, fax, and mail of the desk, open from nine to six, every day of the week.</p></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).not.toContain("Statement:");
+    expect(article.text).not.toContain("Phone, fax");
+  });
+});
+
 describe("the title's words", () => {
   it("a short news item beats a comma-heavy legal notice that shares none of the title's words", async () => {
     const notice = Array.from(

@@ -933,6 +933,8 @@ function prepArticle(
   placed: Set<ElementNode>,
 ): void {
   markDataTables(content);
+  // A pager (links numbered 1, 2, 3, ...) ends the page's part of the article: what follows it is not the article.
+  cutAtPager(content);
   cleanConditionally(content, ["form"], flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
@@ -1187,6 +1189,63 @@ function removeFormBoxes(content: ElementNode, holders: ElementNode[]): void {
 
 function holdsProseBlock(el: ElementNode): boolean {
   return (PROSE_TAGS.has(el.tag) && isProse(el)) || !!findDescendant(el, (d) => PROSE_TAGS.has(d.tag) && isProse(d));
+}
+
+/**
+ * A pager: a block whose numbered links count 1, 2, 3, ... in order (three or more, the current page's number
+ * perhaps not a link; other links such as "next" aside) and whose text is its links' and a few characters more.
+ */
+function isPager(el: ElementNode): boolean {
+  if (el.tag === "a" || (PHRASING.has(el.tag) && el.tag !== "span")) return false;
+  const links = findAll(el, "a");
+  if (links.length < PAGER_LINKS) return false;
+  let expected = 1;
+  let numbered = 0;
+  for (const link of links) {
+    const text = innerText(link);
+    if (!/^\d{1,3}$/.test(text)) continue;
+    if (Number(text) === expected) {
+      numbered++;
+      expected++;
+    } else if (Number(text) === expected + 1 && expected === 1) {
+      // the current page (1) is often not a link
+      numbered++;
+      expected += 2;
+    } else return false;
+  }
+  if (numbered < PAGER_LINKS - 1) return false;
+  // Nothing but the pager's own words: its text is its links' and a few more characters.
+  return textLength(el) - linkTextLength(el) < 20;
+}
+const PAGER_LINKS = 3;
+
+/**
+ * A pager ends the page's part of an article (a story split over pages, a list over pages): what follows it in
+ * the chosen block (a notice, a rating, other stories) goes, with the pager. Not when more than half of the
+ * block's text follows it (a pager above the article).
+ */
+function cutAtPager(content: ElementNode): void {
+  const pager = findDescendant(content, isPager);
+  if (!pager) return;
+  const total = textLength(content);
+  // What follows the pager, sibling by sibling up to the chosen block.
+  const after: ElementNode[] = [];
+  let afterLength = 0;
+  for (let el: ElementNode = pager; el.parent && el !== content; el = el.parent) {
+    const kids = el.parent.children;
+    for (let i = kids.indexOf(el) + 1; i < kids.length; i++) {
+      const kid = kids[i]!;
+      if (typeof kid === "string") afterLength += textLength(kid);
+      else {
+        after.push(kid);
+        afterLength += textLength(kid);
+      }
+    }
+    if (el.parent === content) break;
+  }
+  if (afterLength * 2 > total) return;
+  for (const el of after) removeNode(el);
+  removeNode(pager);
 }
 
 /** Whether any text node under `el` is as long as a sentence (PROSE_LENGTH characters, whitespace collapsed). */
