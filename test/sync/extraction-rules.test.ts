@@ -128,6 +128,20 @@ describe("a pager", () => {
   });
 });
 
+describe("reader comments as a candidate", () => {
+  it("a comment section full of prose is passed over when the article is chosen (cleaning would empty it)", async () => {
+    const comment = (n: number) =>
+      `<div class="l"><b>reader${n}</b><p>Comment ${n}: I read this, and I think, honestly, that it is wrong, because, as everyone knows, milk is milk, and that is that, no matter what anyone says, really, truly, in every way, and more.</p></div>`;
+    const comments = Array.from({ length: 20 }, (_, i) => comment(i + 1)).join("");
+    const html = `<html><head><title>A post</title></head><body><div id="page"><div id="col"><div class="review"><div id="art"><h1>A post</h1>
+<div class="body">${[1, 2, 3].map(para).join("")}</div></div></div><div id="Comments"><div>${comments}</div></div></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 3 of the post");
+    expect(article.text).not.toContain("Comment 1:");
+  });
+});
+
 describe("the title's words", () => {
   it("a short news item beats a comma-heavy legal notice that shares none of the title's words", async () => {
     const notice = Array.from(

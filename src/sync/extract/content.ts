@@ -532,10 +532,16 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   for (const candidate of candidates) {
     scores.set(candidate, scores.get(candidate)! * (1 - linkDensity(candidate)));
   }
-  const top = [...candidates]
+  // Cleaning drops reader comments from the article (prepArticle), so a candidate inside a comment section
+  // could only come out empty: one is passed over. Comments survive the walk above when they hold much prose.
+  const sorted = [...candidates]
     .filter((c) => c === body || hasAncestorNode(c, body))
-    .sort((a, b) => scores.get(b)! - scores.get(a)!)
-    .slice(0, 5);
+    .sort((a, b) => scores.get(b)! - scores.get(a)!);
+  const top: ElementNode[] = [];
+  for (const c of sorted) {
+    if (top.length === 5) break;
+    if (!inCommentSection(c, body)) top.push(c);
+  }
 
   let topCandidate = top[0];
   let content: ElementNode;
@@ -1493,6 +1499,11 @@ function isCommentSection(el: ElementNode): boolean {
   if (el.attrs.class === undefined && el.attrs.id === undefined) return false;
   const tokens = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`.toLowerCase().split(/\s+/);
   return tokens.some((t) => COMMENT_TOKENS.has(t));
+}
+
+function inCommentSection(el: ElementNode, body: ElementNode): boolean {
+  for (let up: ElementNode | null = el; up && up !== body; up = up.parent) if (isCommentSection(up)) return true;
+  return false;
 }
 
 function cleanMatching(content: ElementNode, test: (el: ElementNode) => boolean): void {
