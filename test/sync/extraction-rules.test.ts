@@ -142,6 +142,21 @@ describe("reader comments as a candidate", () => {
   });
 });
 
+describe("strong candidates", () => {
+  it("boxes scoring by their class names but holding less than a sentence do not lift the article to their ancestor", async () => {
+    const box = (cls: string, id: string, n: number) =>
+      `<div class="${cls}" id="${id}"><img src="/p${n}.jpg" alt=""><p>Photo ${n}: the station, the crew, the truck, the hose, and the chief</p></div>`;
+    const html = `<html><head><title>A post</title></head><body><div id="pageWrapper"><div id="main">
+<div class="note"><span>Advertisement</span><div>Win a car today</div><div>Call us now</div></div>
+<div id="article">${[1, 2, 3, 4, 5, 6].map(para).join("")}</div>
+${box("articlePicture", "post-photo", 1)}${box("contentBox", "entry-box", 2)}${box("postPhoto", "article-image", 3)}</div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 6 of the post");
+    expect(article.text).not.toContain("Win a car today");
+  });
+});
+
 describe("the title's words", () => {
   it("a short news item beats a comma-heavy legal notice that shares none of the title's words", async () => {
     const notice = Array.from(

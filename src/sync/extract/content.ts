@@ -795,6 +795,12 @@ const TITLE_COVER_LOW = 0.2;
 const TITLE_COVER_HIGH = 0.5;
 const TITLE_SCORE_SHARE = 0.2;
 
+/** Whether a block holds at least a sentence's worth of text (PROSE_LENGTH, a Han character counting twice). */
+function holdsSentence(el: ElementNode): boolean {
+  const length = textLength(el);
+  return length >= PROSE_LENGTH || length + (textContent(el).match(HAN)?.length ?? 0) >= PROSE_LENGTH;
+}
+
 function hasAncestorNode(el: ElementNode, ancestor: ElementNode): boolean {
   for (let current = el.parent; current; current = current.parent) if (current === ancestor) return true;
   return false;
@@ -808,10 +814,11 @@ function refineTop(
 ): ElementNode {
   let topCandidate = initial;
   const topScore = scores.get(topCandidate)!;
-  // Several strong candidates under one ancestor: the article is that ancestor.
+  // Several strong candidates under one ancestor: the article is that ancestor. A strong candidate holds a
+  // sentence's worth of text: a picture box whose score is its class name's bonus ("article-picture") is not.
   const alternatives = top
     .slice(1)
-    .filter((c) => scores.get(c)! / topScore >= 0.75)
+    .filter((c) => scores.get(c)! / topScore >= 0.75 && holdsSentence(c))
     .map((c) => ancestors(c, 100));
   if (alternatives.length >= 3) {
     let parent = topCandidate.parent;
