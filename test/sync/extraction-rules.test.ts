@@ -157,6 +157,19 @@ ${box("articlePicture", "post-photo", 1)}${box("contentBox", "entry-box", 2)}${b
   });
 });
 
+describe("strong parts inside the best candidate", () => {
+  it("the best candidate already holding three strong parts stays; it does not climb to the page around it", async () => {
+    const part = (k: number) =>
+      `<div class="entry" id="article-${k}">${[1, 2, 3].map((n) => para(k * 10 + n)).join("")}</div>`;
+    const html = `<html><head><title>A post</title></head><body><div id="wrap"><div class="note"><div>Win a car today</div><div>Call us now, lines are open</div><div>Advertisement</div></div>
+<div id="content" class="post">${[1, 2, 3].map(part).join("")}</div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 11 of the post");
+    expect(article.text).toContain("Paragraph 33 of the post");
+    expect(article.text).not.toContain("Win a car today");
+  });
+});
+
 describe("the title's words", () => {
   it("a short news item beats a comma-heavy legal notice that shares none of the title's words", async () => {
     const notice = Array.from(

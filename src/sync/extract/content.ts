@@ -821,7 +821,8 @@ function refineTop(
     .filter((c) => scores.get(c)! / topScore >= 0.75 && holdsSentence(c))
     .map((c) => ancestors(c, 100));
   if (alternatives.length >= 3) {
-    let parent = topCandidate.parent;
+    // The candidate itself first: strong blocks inside it are its own parts, and it already holds them.
+    let parent: ElementNode | null = topCandidate;
     while (parent && parent !== body && parent.tag !== "#document") {
       const p = parent;
       const containing = alternatives.filter((list) => list.includes(p)).length;
