@@ -126,6 +126,25 @@ describe("a pager", () => {
     expect(article.text).not.toContain("Statement:");
     expect(article.text).not.toContain("Phone, fax");
   });
+
+  it("after a short article, however long the notices; not above the article, nor a code listing's line numbers", async () => {
+    const pager = `<div class="pages"><a href="/news/post.html">1</a><a href="/news/post_2.html">2</a><a href="/news/post_3.html">3</a></div>`;
+    const notices = [1, 2, 3, 4, 5, 6]
+      .map(
+        (n) =>
+          `<p>Notice ${n}: the news of other media is reprinted here, which does not mean that this site agrees with it.</p>`,
+      )
+      .join("");
+    const short = `<html><head><title>A post</title></head><body><div class="news"><h1>A post</h1>${para(1)}${pager}${notices}</div></body></html>`;
+    const a = await extractArticle(short, "https://example.com/news/post");
+    expect(a.text).toContain("Paragraph 1 of the post");
+    expect(a.text).not.toContain("Notice 1:");
+    const above = `<html><head><title>A post</title></head><body><div class="news">${pager}${[1, 2, 3, 4, 5].map(para).join("")}</div></body></html>`;
+    expect((await extractArticle(above, "https://example.com/news/post")).text).toContain("Paragraph 5 of the post");
+    const lines = `<table><tr><td><pre><code><a href="#l1">1</a>\n<a href="#l2">2</a>\n<a href="#l3">3</a></code></pre></td><td><pre><code>let a = 1;\nlet b = 2;\nprint(a + b);</code></pre></td></tr></table>`;
+    const code = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}${lines}${[4, 5].map(para).join("")}</article></body></html>`;
+    expect((await extractArticle(code, "https://example.com/news/post")).text).toContain("Paragraph 5 of the post");
+  });
 });
 
 describe("reader comments as a candidate", () => {

@@ -1213,6 +1213,13 @@ function isPager(el: ElementNode): boolean {
   if (el.tag === "a" || (PHRASING.has(el.tag) && el.tag !== "span")) return false;
   const links = findAll(el, "a");
   if (links.length < PAGER_LINKS) return false;
+  // A code listing's line numbers count 1, 2, 3 as links too.
+  if (
+    findDescendant(el, (d) => d.tag === "pre" || d.tag === "code") ||
+    hasAncestor(el, "pre", 0) ||
+    hasAncestor(el, "code", 0)
+  )
+    return false;
   let expected = 1;
   let numbered = 0;
   for (const link of links) {
@@ -1235,31 +1242,43 @@ const PAGER_LINKS = 3;
 
 /**
  * A pager ends the page's part of an article (a story split over pages, a list over pages): what follows it in
- * the chosen block (a notice, a rating, other stories) goes, with the pager. Not when more than half of the
- * block's text follows it (a pager above the article).
+ * the chosen block (a notice, a rating, other stories) goes, with the pager. Only when a unit of prose comes
+ * before it (a pager above the article ends nothing).
  */
 function cutAtPager(content: ElementNode): void {
   const pager = findDescendant(content, isPager);
-  if (!pager) return;
-  const total = textLength(content);
+  if (!pager || !proseBefore(content, pager)) return;
   // What follows the pager, sibling by sibling up to the chosen block.
   const after: ElementNode[] = [];
-  let afterLength = 0;
   for (let el: ElementNode = pager; el.parent && el !== content; el = el.parent) {
     const kids = el.parent.children;
     for (let i = kids.indexOf(el) + 1; i < kids.length; i++) {
       const kid = kids[i]!;
-      if (typeof kid === "string") afterLength += textLength(kid);
-      else {
-        after.push(kid);
-        afterLength += textLength(kid);
-      }
+      if (typeof kid !== "string") after.push(kid);
     }
     if (el.parent === content) break;
   }
-  if (afterLength * 2 > total) return;
   for (const el of after) removeNode(el);
   removeNode(pager);
+}
+
+/** Whether a unit of prose (isProse) comes before `el` in the block, in document order. */
+function proseBefore(content: ElementNode, el: ElementNode): boolean {
+  let stop = false;
+  const walk = (node: ElementNode): boolean => {
+    for (const child of node.children) {
+      if (typeof child === "string") continue;
+      if (child === el) {
+        stop = true;
+        return false;
+      }
+      if (PROSE_TAGS.has(child.tag) && isProse(child)) return true;
+      if (walk(child)) return true;
+      if (stop) return false;
+    }
+    return false;
+  };
+  return walk(content);
 }
 
 /** Whether any text node under `el` is as long as a sentence (PROSE_LENGTH characters, whitespace collapsed). */
