@@ -1119,13 +1119,18 @@ function removeControlPanels(content: ElementNode, controls: Map<ElementNode, nu
 function findWidgets(body: ElementNode): { controls: Map<ElementNode, number>; placed: Set<ElementNode> } {
   const controls: ElementNode[] = [];
   const placed = new Set<ElementNode>();
-  for (const el of descendants(body)) {
+  const stack: ElementNode[] = body.children.filter(isElement);
+  while (stack.length) {
+    const el = stack.pop()!;
     const { role, style } = el.attrs;
     if (role && CONTROL_ROLES.has(role.toLowerCase())) controls.push(el);
-    if (style && !placed.has(el) && PLACED_TOP.test(style) && PLACED_SIDE.test(style) && isLabel(el)) {
+    if (style && PLACED_TOP.test(style) && PLACED_SIDE.test(style) && isLabel(el)) {
+      // A label with everything inside it; its inside is not searched again.
       placed.add(el);
       for (const inner of descendants(el)) placed.add(inner);
+      continue;
     }
+    for (const child of el.children) if (typeof child !== "string") stack.push(child);
   }
   const counts = new Map<ElementNode, number>();
   if (controls.length >= PANEL_CONTROLS)
@@ -1211,6 +1216,9 @@ function holdsProseBlock(el: ElementNode): boolean {
  */
 function isPager(el: ElementNode): boolean {
   if (el.tag === "a" || (PHRASING.has(el.tag) && el.tag !== "span")) return false;
+  // Nothing but the pager's own words: its text is its links' and a few more characters (cached: checked first).
+  const length = textLength(el);
+  if (length === 0 || length - linkTextLength(el) >= PAGER_OWN_TEXT) return false;
   const links = findAll(el, "a");
   if (links.length < PAGER_LINKS) return false;
   // A code listing's line numbers count 1, 2, 3 as links too.
@@ -1234,11 +1242,10 @@ function isPager(el: ElementNode): boolean {
       expected += 2;
     } else return false;
   }
-  if (numbered < PAGER_LINKS - 1) return false;
-  // Nothing but the pager's own words: its text is its links' and a few more characters.
-  return textLength(el) - linkTextLength(el) < 20;
+  return numbered >= PAGER_LINKS - 1;
 }
 const PAGER_LINKS = 3;
+const PAGER_OWN_TEXT = 20;
 
 /**
  * A pager ends the page's part of an article (a story split over pages, a list over pages): what follows it in
