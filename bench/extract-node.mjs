@@ -7,6 +7,11 @@
 //                   interleaved within a round; prints the median, p90 and sum per set. With two bundles
 //                   (`--against DIR`, a checkout of another commit) both are timed interleaved page by page.
 //   --write FILE --against DIR  the outputs of DIR's engine (to check that a merge changed no output).
+//   --score         each set's F1 with its own metric (as bench:extract scores ours: readability pages by word
+//                   4-grams, WCXB and its snippets, DAnIEL, CleanPortalEval), to five places and summed, in
+//                   about 20 s for all four sets: the loop for tuning rules. `--dump FILE` writes every page's
+//                   F1, precision, recall and text; `--diff FILE` compares with such a dump page by page (how
+//                   many pages went up and down per set, and the largest moves).
 // Profile with `node --cpu-prof bench/extract-node.mjs --time --sets readability`.
 import fs from "node:fs";
 import os from "node:os";
@@ -15,13 +20,18 @@ import { build } from "esbuild";
 import { parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { CORPUS_DIR, READABILITY_TEST_PAGES, ROOT } from "../scripts/lib/paths.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
-import { pageSets } from "./extract-sets.mjs";
+import { score as gramScore } from "./extract-score.mjs";
+import { pageSets, scoredSets, snippets } from "./extract-sets.mjs";
+import { fragmentTexts } from "./extract-text.mjs";
 
-const USAGE = `usage: node bench/extract-node.mjs (--write FILE | --compare FILE | --time) [options]
+const USAGE = `usage: node bench/extract-node.mjs (--write FILE | --compare FILE | --time | --score) [options]
 
   --write FILE     write every page's output (JSON lines)
   --compare FILE   compare every page's output with FILE (exit 1 when any differs)
   --time           time every page (min over --rounds of the mean of --repeat runs)
+  --score          score every page with its set's metric; prints each set's F1 (five places) and sum
+  --dump FILE      with --score: write every page's scores and text (JSON)
+  --diff FILE      with --score: compare every page's F1 with a --dump FILE (pages up / down, largest moves)
   --against DIR    with --time: also time the engine of the checkout DIR, interleaved page by page;
                    with --write: write the outputs of DIR's engine instead of this checkout's
   --sets LIST      readability,wcxb,daniel,cleanportal,netnewswire (default all)
@@ -68,17 +78,22 @@ await runMain(async () => {
     write: { type: "string" },
     compare: { type: "string" },
     time: { type: "boolean", default: false },
+    score: { type: "boolean", default: false },
+    dump: { type: "string" },
+    diff: { type: "string" },
     against: { type: "string" },
     sets: { type: "string", default: Object.keys(SETS).join(",") },
     repeat: { type: "string", default: "5" },
     rounds: { type: "string", default: "3" },
   });
-  if (!values.write && !values.compare && !values.time) throw new UsageError(USAGE);
+  if (!values.write && !values.compare && !values.time && !values.score) throw new UsageError(USAGE);
   const sets = values.sets.split(",").map((s) => {
     if (!SETS[s]) throw new UsageError(`unknown set ${s}\n\n${USAGE}`);
     return { key: s, pages: SETS[s]().map((p) => ({ ...p, data: p.bytes() })) };
   });
   const mod = await engine(ROOT, "engine");
+
+  if (values.score) return scoreSets(mod, sets, values);
 
   if (values.write || values.compare) {
     // With --against, --write records the other checkout's outputs (e.g. a branch before a merge).
@@ -148,3 +163,68 @@ await runMain(async () => {
     }
   }
 }, USAGE);
+
+/** Every page scored with its set's metric (bench:extract's scoring of our side, without workerd or the peer). */
+async function scoreSets(mod, sets, { dump, diff }) {
+  const out = {};
+  const previous = diff ? JSON.parse(fs.readFileSync(diff, "utf8")) : null;
+  let slowest = { ms: 0, page: "" };
+  for (const set of sets) {
+    const metric = scoredSets[set.key];
+    const rows = {};
+    const snip = [0, 0, 0, 0];
+    for (const page of set.pages) {
+      const started = performance.now();
+      let article;
+      try {
+        article = await extract(mod, page.data, page.url);
+      } catch (err) {
+        console.log(`error: ${set.key}/${page.name}: ${err}`);
+        article = { title: "", text: "" };
+      }
+      const ms = performance.now() - started;
+      if (ms > slowest.ms) slowest = { ms, page: `${set.key}/${page.name}` };
+      let text;
+      let s;
+      if (set.key === "readability") {
+        text = article.text;
+        const expected = fs.readFileSync(path.join(READABILITY_TEST_PAGES, page.name, "expected.html"), "utf8");
+        s = gramScore(text, fragmentTexts(expected).rendered);
+      } else {
+        text = metric.withTitle ? `${article.title}\n\n${article.text}` : article.text;
+        s = metric.score(text, page);
+        if (page.with) {
+          const n = snippets(text, page.with, page.without);
+          snip[0] += n.literalFound;
+          snip[1] += n.withTotal;
+          snip[2] += n.literalAvoided;
+          snip[3] += n.withoutTotal;
+        }
+      }
+      rows[page.name] = { f1: s.f1, precision: s.precision, recall: s.recall, text };
+    }
+    out[set.key] = rows;
+    const f1s = Object.values(rows).map((r) => r.f1);
+    const sum = f1s.reduce((a, b) => a + b, 0);
+    const snipText = snip[1]
+      ? `  with ${(snip[0] / snip[1]).toFixed(4)} (${snip[0]}/${snip[1]}), without avoided ${(snip[2] / snip[3]).toFixed(4)} (${snip[2]}/${snip[3]})`
+      : "";
+    console.log(`${set.key.padEnd(12)} F1 ${(sum / f1s.length).toFixed(5)}  summed ${sum.toFixed(3)}${snipText}`);
+    if (previous?.[set.key]) {
+      const moves = Object.entries(rows)
+        .map(([name, r]) => [name, previous[set.key][name]?.f1 ?? 0, r.f1])
+        .filter(([, a, b]) => Math.abs(b - a) > 1e-9)
+        .sort((x, y) => x[2] - x[1] - (y[2] - y[1]));
+      const delta = moves.reduce((acc, [, a, b]) => acc + b - a, 0);
+      const up = moves.filter(([, a, b]) => b > a).length;
+      console.log(
+        `  against ${diff}: ${up} up, ${moves.length - up} down, summed ${delta >= 0 ? "+" : ""}${delta.toFixed(4)}`,
+      );
+      for (const [name, a, b] of [...moves.slice(0, 5), ...moves.slice(Math.max(5, moves.length - 5))])
+        console.log(`    ${name.slice(0, 64).padEnd(64)} ${a.toFixed(3)} -> ${b.toFixed(3)}`);
+    }
+  }
+  console.log(`slowest page ${slowest.ms.toFixed(1)} ms (${slowest.page}; Node, one run, not a timing)`);
+  if (dump) fs.writeFileSync(dump, JSON.stringify(out));
+  return 0;
+}

@@ -250,3 +250,41 @@ export function pageSets(corpus, readabilityDir) {
     netnewswire: () => netNewsWirePages(corpus),
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The metric of each set
+
+/**
+ * The scored article sets besides the readability pages, by the name `--sets` takes: each with its label,
+ * metric, pages, score function, and whether the headline is scored with the body.
+ */
+export const scoredSets = {
+  wcxb: {
+    label: "WCXB dev articles",
+    metric: "bag-of-words F1, \\w+ tokens",
+    pages: wcxbPages,
+    score: (text, page) => bagScore(text, page.gold),
+    withTitle: false,
+  },
+  daniel: {
+    label: "DAnIEL (en zh ru pl el)",
+    metric: "bag-of-words F1, Chinese by character, headline + body",
+    pages: danielPages,
+    score: (text, page) => bagScore(text, page.gold, cjkTokens),
+    withTitle: true,
+  },
+  cleanportal: {
+    label: "CleanPortalEval",
+    metric: "aligned word F1 (cleaneval), headline + body",
+    pages: cleanPortalPages,
+    score: (text, page) => alignedScore(text, page.gold),
+    withTitle: true,
+  },
+  netnewswire: {
+    label: "NetNewsWire pages",
+    metric: "bag-of-words F1 against the whole page's text",
+    pages: netNewsWirePages,
+    score: (text, page) => bagScore(text, page.gold),
+    withTitle: true,
+  },
+};

@@ -17,19 +17,8 @@ import { CORPUS_DIR as CORPUS, READABILITY_TEST_PAGES as PAGES } from "../script
 import { progress } from "../scripts/lib/progress.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
 import { score } from "./extract-score.mjs";
-import {
-  alignedScore,
-  bagScore,
-  cjkTokens,
-  cleanPortalPages,
-  danielPages,
-  netNewsWirePages,
-  sameDay,
-  sameText,
-  sameTitle,
-  snippets,
-  wcxbPages,
-} from "./extract-sets.mjs";
+import { sameDay, sameText, sameTitle, scoredSets, snippets } from "./extract-sets.mjs";
+import { fragmentTexts } from "./extract-text.mjs";
 
 const USAGE = `usage: npm run bench:extract [-- options] [PAGE...]
 
@@ -54,78 +43,6 @@ The corpus is read from ../shared/corpus, or from $CORPUS_DIR when set.`;
 
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const fmt = (x, d = 3) => x.toFixed(d);
-
-// "Body text" of an HTML fragment, two ways. `rendered`: the text as a reader sees it, with a line break at
-// every <br> and block boundary and a tab between table cells (like innerText), so the words on either side
-// of a <br> or of two cells stay apart. `raw`: DOM textContent, which glues them ("one<br>two" → "onetwo";
-// in CJK text, where words are not separated by spaces, whole cells run together). The expected text and
-// the peer's output go through the same function; ours is the engine's own `text`.
-const BLOCK = new Set([
-  "ADDRESS",
-  "ARTICLE",
-  "ASIDE",
-  "BLOCKQUOTE",
-  "DD",
-  "DIV",
-  "DL",
-  "DT",
-  "FIELDSET",
-  "FIGCAPTION",
-  "FIGURE",
-  "FOOTER",
-  "FORM",
-  "H1",
-  "H2",
-  "H3",
-  "H4",
-  "H5",
-  "H6",
-  "HEADER",
-  "HR",
-  "LI",
-  "MAIN",
-  "NAV",
-  "OL",
-  "P",
-  "PRE",
-  "SECTION",
-  "TABLE",
-  "TR",
-  "UL",
-  "CAPTION",
-  "THEAD",
-  "TBODY",
-  "TFOOT",
-]);
-
-function renderedText(node) {
-  const parts = [];
-  const walk = (n) => {
-    for (const child of n.childNodes) {
-      if (child.nodeType === 3) parts.push(child.textContent);
-      else if (child.nodeType === 1) {
-        const tag = child.tagName.toUpperCase();
-        if (tag === "BR") {
-          parts.push("\n");
-          continue;
-        }
-        if (tag === "SCRIPT" || tag === "STYLE") continue;
-        const block = BLOCK.has(tag);
-        if (block) parts.push("\n");
-        walk(child);
-        if (block) parts.push("\n");
-        else if (tag === "TD" || tag === "TH") parts.push("\t");
-      }
-    }
-  };
-  walk(node);
-  return parts.join("");
-}
-
-function fragmentTexts(html) {
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
-  return { rendered: renderedText(document.body), raw: document.body.textContent ?? "" };
-}
 
 // Each page is extracted at least REPEAT times on each side, and again until MIN_MS milliseconds have passed,
 // and the mean taken: workerd's clock only has whole milliseconds, so a few runs of a page of 2-3 ms would be
@@ -244,36 +161,7 @@ async function benchArticles(worker, { only, verbose, limit = Infinity, noPeer =
 // ---------------------------------------------------------------------------------------------------------
 // Every article set of the corpus, each with its own metric, beside the peer (bench/extract-sets.mjs).
 
-const SETS = {
-  wcxb: {
-    label: "WCXB dev articles",
-    metric: "bag-of-words F1, \\w+ tokens",
-    pages: wcxbPages,
-    score: (text, page) => bagScore(text, page.gold),
-    withTitle: false,
-  },
-  daniel: {
-    label: "DAnIEL (en zh ru pl el)",
-    metric: "bag-of-words F1, Chinese by character, headline + body",
-    pages: danielPages,
-    score: (text, page) => bagScore(text, page.gold, cjkTokens),
-    withTitle: true,
-  },
-  cleanportal: {
-    label: "CleanPortalEval",
-    metric: "aligned word F1 (cleaneval), headline + body",
-    pages: cleanPortalPages,
-    score: (text, page) => alignedScore(text, page.gold),
-    withTitle: true,
-  },
-  netnewswire: {
-    label: "NetNewsWire pages",
-    metric: "bag-of-words F1 against the whole page's text",
-    pages: netNewsWirePages,
-    score: (text, page) => bagScore(text, page.gold),
-    withTitle: true,
-  },
-};
+const SETS = scoredSets;
 
 function peerText(p) {
   return p.rendered;

@@ -62,6 +62,20 @@ describe("content after </body>", () => {
   });
 });
 
+describe("a document pasted inside the body", () => {
+  it("its <html> and <body> tags make no elements, so the article's modules stay in one container", async () => {
+    const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+    const module = (ns: number[]) =>
+      `<html><body><div class="block"><div class="wrap"><div class="some"><div class="text">${ns.map(para).join("")}</div></div></div></div></body></html>`;
+    const html = `<!doctype html><html><head><title>A guide</title></head><body><header><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav></header>
+<main><div class="grid"><div class="content">${module(range(1, 3))}${module(range(4, 8))}${module(range(9, 12))}${module(range(13, 15))}</div></div></main>
+<footer><p>Copyright</p></footer></body></html>`;
+    const article = await extractArticle(html, "https://example.com/guide");
+    for (const n of [1, 3, 4, 8, 9, 15]) expect(article.text).toContain(`Paragraph ${n} of the post`);
+    expect(article.text).not.toContain("Copyright");
+  });
+});
+
 describe("forms", () => {
   it("a form beside the article (a subscription with its legal text) is not the article; one wrapping the page stays", async () => {
     // Short clauses full of commas: they score high while holding little text.
@@ -82,6 +96,96 @@ describe("forms", () => {
     const b = await extractArticle(wrapped, "https://example.com/post");
     expect(b.text).toContain("Paragraph 1 of the post");
     expect(b.text).toContain("Paragraph 5 of the post");
+  });
+});
+
+describe("the box around a form", () => {
+  it("a sign-up box (heading, a line of pitch, the form) goes with its form; prose beside a form stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3].map(para).join("")}
+<div class="box"><h3>Join our mailing list</h3><p>Tips every week.</p><form action="/subscribe"><input type="email" name="email"><button>Sign up</button></form></div>
+${[4, 5].map(para).join("")}
+<div class="note"><div class="inner"><p>A paragraph of the story that sits beside a search form, long enough to be prose, with commas, and more.</p><form action="/search"><input type="search" name="q"></form></div></div>
+</article></main></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).toContain("A paragraph of the story that sits beside a search form");
+    expect(article.text).not.toContain("Join our mailing list");
+    expect(article.text).not.toContain("Tips every week");
+  });
+});
+
+describe("a pager", () => {
+  it("ends the page's part of the article: the pager and the notices after it go", async () => {
+    const pager = `<div class="pages"><span>1</span><a href="/news/post_2.html">2</a><a href="/news/post_3.html">3</a><a href="/news/post_4.html">4</a><a href="/news/post_2.html">next</a></div>`;
+    const html = `<html><head><title>A post</title></head><body><div class="news">${[1, 2, 3, 4, 5].map(para).join("")}${pager}
+<p>Statement: the news of other media is reprinted here, which does not mean that this site agrees with it, or answers for it.</p>
+<p>Phone, fax, and mail of the desk, open from nine to six, every day of the week.</p></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).not.toContain("Statement:");
+    expect(article.text).not.toContain("Phone, fax");
+  });
+
+  it("after a short article, however long the notices; not above the article, nor a code listing's line numbers", async () => {
+    const pager = `<div class="pages"><a href="/news/post.html">1</a><a href="/news/post_2.html">2</a><a href="/news/post_3.html">3</a></div>`;
+    const notices = [1, 2, 3, 4, 5, 6]
+      .map(
+        (n) =>
+          `<p>Notice ${n}: the news of other media is reprinted here, which does not mean that this site agrees with it.</p>`,
+      )
+      .join("");
+    const short = `<html><head><title>A post</title></head><body><div class="news"><h1>A post</h1>${para(1)}${pager}${notices}</div></body></html>`;
+    const a = await extractArticle(short, "https://example.com/news/post");
+    expect(a.text).toContain("Paragraph 1 of the post");
+    expect(a.text).not.toContain("Notice 1:");
+    const above = `<html><head><title>A post</title></head><body><div class="news">${pager}${[1, 2, 3, 4, 5].map(para).join("")}</div></body></html>`;
+    expect((await extractArticle(above, "https://example.com/news/post")).text).toContain("Paragraph 5 of the post");
+    const lines = `<table><tr><td><pre><code><a href="#l1">1</a>\n<a href="#l2">2</a>\n<a href="#l3">3</a></code></pre></td><td><pre><code>let a = 1;\nlet b = 2;\nprint(a + b);</code></pre></td></tr></table>`;
+    const code = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}${lines}${[4, 5].map(para).join("")}</article></body></html>`;
+    expect((await extractArticle(code, "https://example.com/news/post")).text).toContain("Paragraph 5 of the post");
+  });
+});
+
+describe("reader comments as a candidate", () => {
+  it("a comment section full of prose is passed over when the article is chosen (cleaning would empty it)", async () => {
+    const comment = (n: number) =>
+      `<div class="l"><b>reader${n}</b><p>Comment ${n}: I read this, and I think, honestly, that it is wrong, because, as everyone knows, milk is milk, and that is that, no matter what anyone says, really, truly, in every way, and more.</p></div>`;
+    const comments = Array.from({ length: 20 }, (_, i) => comment(i + 1)).join("");
+    const html = `<html><head><title>A post</title></head><body><div id="page"><div id="col"><div class="review"><div id="art"><h1>A post</h1>
+<div class="body">${[1, 2, 3].map(para).join("")}</div></div></div><div id="Comments"><div>${comments}</div></div></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 3 of the post");
+    expect(article.text).not.toContain("Comment 1:");
+  });
+});
+
+describe("strong candidates", () => {
+  it("boxes scoring by their class names but holding less than a sentence do not lift the article to their ancestor", async () => {
+    const box = (cls: string, id: string, n: number) =>
+      `<div class="${cls}" id="${id}"><img src="/p${n}.jpg" alt=""><p>Photo ${n}: the station, the crew, the truck, the hose, and the chief</p></div>`;
+    const html = `<html><head><title>A post</title></head><body><div id="pageWrapper"><div id="main">
+<div class="note"><span>Advertisement</span><div>Win a car today</div><div>Call us now</div></div>
+<div id="article">${[1, 2, 3, 4, 5, 6].map(para).join("")}</div>
+${box("articlePicture", "post-photo", 1)}${box("contentBox", "entry-box", 2)}${box("postPhoto", "article-image", 3)}</div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 6 of the post");
+    expect(article.text).not.toContain("Win a car today");
+  });
+});
+
+describe("strong parts inside the best candidate", () => {
+  it("the best candidate already holding three strong parts stays; it does not climb to the page around it", async () => {
+    const part = (k: number) =>
+      `<div class="entry" id="article-${k}">${[1, 2, 3].map((n) => para(k * 10 + n)).join("")}</div>`;
+    const html = `<html><head><title>A post</title></head><body><div id="wrap"><div class="note"><div>Win a car today</div><div>Call us now, lines are open</div><div>Advertisement</div></div>
+<div id="content" class="post">${[1, 2, 3].map(part).join("")}</div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 11 of the post");
+    expect(article.text).toContain("Paragraph 33 of the post");
+    expect(article.text).not.toContain("Win a car today");
   });
 });
 
@@ -175,6 +279,80 @@ ${[4, 5].map(para).join("")}</div></article></div></body></html>`;
   });
 });
 
+describe("a slideshow's numbered captions", () => {
+  it("a list whose items open with their slide's number out of the total goes; a numbered list of steps stays", async () => {
+    const slides = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<li><h2><span class="counter">${i + 1}/12</span> Slide ${i + 1} heading</h2><p>Caption ${i + 1} of the slideshow, about another story, with commas, names, and figures, long enough to score well.</p></li>`,
+    ).join("");
+    const steps = [1, 2, 3].map((n) => `<li>${n}. Step ${n} of the recipe, in plain words.</li>`).join("");
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}<ol>${steps}</ol>
+<div class="widget"><h2>News in pictures</h2><ul class="legends">${slides}</ul></div>${[4, 5].map(para).join("")}</article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).toContain("Step 3 of the recipe");
+    expect(article.text).not.toContain("Caption 1 of the slideshow");
+    expect(article.text).not.toContain("Caption 12 of the slideshow");
+  });
+});
+
+describe("a widget of controls", () => {
+  it("a video player's buttons, slider and settings menu go; a paragraph beside a button stays", async () => {
+    const menu = ["Video Quality", "Auto", "High (HD)", "Medium", "Low", "Closed Captions", "Language", "English"]
+      .map((label) => `<li class="item">${label}</li>`)
+      .join("");
+    const player = `<div class="player"><div class="main"><div class="bar"><div role="slider" aria-label="Seek"></div>
+<div role="button" aria-label="Play"></div><div role="button" aria-label="Mute"></div><div role="button" aria-label="Settings"><span>Settings</span></div></div>
+<div class="settings"><div class="header">Settings</div><ul>${menu}</ul><div class="preview">Captions will look like this</div></div></div></div>`;
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}${player}
+<div class="note"><p>A note after the video, written as a full sentence for the reader, and long enough to count as prose.</p><button>Share</button></div>
+${[4, 5].map(para).join("")}</article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).toContain("A note after the video");
+    expect(article.text).not.toContain("Video Quality");
+    expect(article.text).not.toContain("Captions will look like this");
+  });
+});
+
+describe("an article in parts", () => {
+  it("a story body split over wrappers of one kind, with asides between them, is taken whole", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article class="story"><header><h1>A post</h1></header>
+<div class="part"><div class="body body-1">${[1, 2].map(para).join("")}</div><aside class="note"><a href="/other">Another story of the site</a></aside></div>
+<div class="part"><div class="body body-2">${[3, 4, 5, 6, 7, 8].map(para).join("")}</div><aside class="note"><a href="/more">More stories of the site</a></aside></div>
+</article></main></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 2 of the post");
+    expect(article.text).toContain("Paragraph 8 of the post");
+    expect(article.text).not.toContain("More stories of the site");
+  });
+});
+
+describe("labels placed by coordinates", () => {
+  it("a chart's figures laid over its image go; the article and a positioned caption of a sentence stay", async () => {
+    const labels = ["$915", "billion", "Interest payments", "$900", "600", "300", "$263", "'17", "'22", "'28"]
+      .map(
+        (t, i) =>
+          `<div class="label" style="top:${i * 9}%;margin-top:-9px;left:${i * 8}%;width:60px;"><p>${t}</p></div>`,
+      )
+      .join("");
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}
+<div class="graphic"><div class="artboard"><img src="/chart.png" alt="">${labels}</div></div>
+<div class="photo"><img src="/p.jpg" alt=""><p style="top:0;left:0">A caption placed over the photo, written as a whole sentence about what it shows.</p></div>
+${[4, 5].map(para).join("")}</article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("Paragraph 1 of the post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).toContain("A caption placed over the photo");
+    expect(article.text).not.toContain("$915");
+    expect(article.text).not.toContain("Interest payments");
+  });
+});
+
 describe("how much text is enough", () => {
   it("a short Chinese news item is an article: Han characters count twice, so the strict pass stands", async () => {
     const zh = (n: number) =>
@@ -184,6 +362,18 @@ describe("how much text is enough", () => {
     const article = await extractArticle(html, "https://example.com/news/traffic");
     expect(article.text).toContain("第5段");
     expect(article.text).not.toContain("版权所有");
+  });
+});
+
+describe("when no pass finds enough text", () => {
+  it("the strict pass's short news item stands; the relaxed passes' longer result adds the footer it dropped", async () => {
+    const html = `<html><head><title>Coin swallow sends boy to hospital</title></head><body><div class="page"><div class="story"><p>A boy is in hospital after he swallowed a coin at home, police say.</p><p>He was flown by air ambulance to the city hospital on Monday evening.</p><p>The pilot says the coin had lodged in his throat.</p></div>
+<div class="footer"><p>Copyright, all rights reserved, no part may be copied, stored, or sent on, without leave.</p><p>Contact us, advertise, jobs, terms, privacy, and the site map.</p></div></div></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("A boy is in hospital");
+    expect(article.text).toContain("lodged in his throat");
+    expect(article.text).not.toContain("Copyright");
+    expect(article.text).not.toContain("Contact us");
   });
 });
 
@@ -199,6 +389,24 @@ describe("teasers", () => {
     expect(article.text).toContain("Paragraph 4 of the post");
     expect(article.text).toContain("Summary 6 of that story");
     expect(article.text).not.toContain("Summary 2 of that story");
+  });
+});
+
+describe("cards of other stories", () => {
+  it("<article> cards whose headline link to the site follows a category word go; sections whose link follows their prose stay", async () => {
+    const card = (n: number) =>
+      `<article class="card"><div class="image"><img src="/i${n}.jpg" alt=""></div><div class="pre"><div class="content"><div class="categories">Front Page</div><div class="title"><a href="https://example.com/news/story-${n}">Headline of other story ${n}</a></div><div class="author">Webmaster</div><div class="date">December 19, 2025</div><div class="body">Summary ${n} of another story of the site, a line or two of it, with a comma, then cut...</div></div></div></article>`;
+    const section = (n: number) =>
+      `<article class="step"><h2>Step ${n}</h2><p>Section ${n} of the guide says what to do and why, in a sentence or two, with a comma.</p><div class="app"><a href="https://example.com/apps/tool-${n}">Tool ${n}</a></div></article>`;
+    const html = `<html><head><title>A post</title></head><body><main><div class="post">${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="steps">${[1, 2, 3].map(section).join("")}</div>
+<div class="more"><div class="slot">${[1, 2, 3, 4].map(card).join("")}</div></div></div></main></body></html>`;
+    const article = await extractArticle(html, "https://example.com/news/post");
+    expect(article.text).toContain("Paragraph 5 of the post");
+    expect(article.text).toContain("Section 1 of the guide");
+    expect(article.text).toContain("Section 3 of the guide");
+    expect(article.text).not.toContain("Summary 1 of another story");
+    expect(article.text).not.toContain("Summary 4 of another story");
   });
 });
 

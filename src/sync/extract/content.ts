@@ -371,6 +371,11 @@ export function grabArticle(
     if (length >= 500) return result;
     attempts.push({ ...result, length });
   }
+  // No pass found enough. The relaxed passes exist to find an article the strict one missed; when they find
+  // too little as well, what they add is what the strict pass dropped as boilerplate (a short news item
+  // beside comments, menus and notices). The strict pass's result stands when it found any text.
+  const strict = attempts[0]!;
+  if (strict.length > 0) return { content: strict.content, byline: strict.byline };
   attempts.sort((a, b) => b.length - a.length);
   const best = attempts[0]!;
   return { content: best.content, byline: best.byline };
@@ -392,6 +397,9 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
+  const { controls, placed } = findWidgets(body);
+  // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
+  const formHolders: ElementNode[] = [];
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -448,6 +456,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
         return false;
       }
       if (el.tag === "form" && textLength(el) * 3 < pageText && hasField(el)) {
+        if (el.parent) formHolders.push(el.parent);
         removeNode(el);
         return false;
       }
@@ -523,10 +532,16 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   for (const candidate of candidates) {
     scores.set(candidate, scores.get(candidate)! * (1 - linkDensity(candidate)));
   }
-  const top = [...candidates]
+  // Cleaning drops reader comments from the article (prepArticle), so a candidate inside a comment section
+  // could only come out empty: one is passed over. Comments survive the walk above when they hold much prose.
+  const sorted = [...candidates]
     .filter((c) => c === body || hasAncestorNode(c, body))
-    .sort((a, b) => scores.get(b)! - scores.get(a)!)
-    .slice(0, 5);
+    .sort((a, b) => scores.get(b)! - scores.get(a)!);
+  const top: ElementNode[] = [];
+  for (const c of sorted) {
+    if (top.length === 5) break;
+    if (!inCommentSection(c, body)) top.push(c);
+  }
 
   let topCandidate = top[0];
   let content: ElementNode;
@@ -538,6 +553,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     topCandidate = climbFromList(topCandidate, top);
     topCandidate = refineTop(topCandidate, top, scores, body);
     topCandidate = narrowLayoutTable(topCandidate, scores);
+    topCandidate = climbToRepeatedWrapper(topCandidate, scores, body);
     content = newElement("div", null);
     const topScore = scores.get(topCandidate) ?? 0;
     const threshold = Math.max(10, topScore * 0.2);
@@ -566,8 +582,51 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     }
   }
 
-  prepArticle(content, flags, title, sites);
+  prepArticle(content, flags, title, sites, controls, placed);
+  removeFormBoxes(content, formHolders);
   return { content, byline };
+}
+
+/**
+ * The article split over several wrappers of one kind (the same tag and class, side by side: a story body in
+ * parts, with asides between them): when the chosen block's parent has a sibling of its exact kind holding a
+ * block of the chosen block's kind (its tag and a class name in common) that scores as much as the merge of
+ * siblings asks, the parent is taken, and the
+ * merge of same-class siblings below brings in the other parts.
+ */
+function climbToRepeatedWrapper(
+  candidate: ElementNode,
+  scores: Map<ElementNode, number>,
+  body: ElementNode,
+): ElementNode {
+  const parent = candidate.parent;
+  if (!parent || parent === body || !parent.parent) return candidate;
+  const kind = className(parent);
+  if (!kind) return candidate;
+  // The part must score as a sibling the merge below would take (the same threshold).
+  const enough = Math.max(10, (scores.get(candidate) ?? 0) * 0.2);
+  for (const sibling of parent.parent.children)
+    if (
+      isElement(sibling) &&
+      sibling !== parent &&
+      sibling.tag === parent.tag &&
+      className(sibling) === kind &&
+      findDescendant(
+        sibling,
+        (el) => el.tag === candidate.tag && (scores.get(el) ?? 0) >= enough && sharesClass(el, candidate),
+      )
+    ) {
+      if (!scores.has(parent)) scores.set(parent, scores.get(candidate) ?? 0);
+      return parent;
+    }
+  return candidate;
+}
+
+/** Whether two elements share a class name (a part of a story body, "body body-1" and "body body-2"). */
+function sharesClass(a: ElementNode, b: ElementNode): boolean {
+  const mine = (b.attrs.class ?? "").split(/\s+/).filter(Boolean);
+  if (!mine.length) return false;
+  return (a.attrs.class ?? "").split(/\s+/).some((c) => c && mine.includes(c));
 }
 
 /**
@@ -736,6 +795,12 @@ const TITLE_COVER_LOW = 0.2;
 const TITLE_COVER_HIGH = 0.5;
 const TITLE_SCORE_SHARE = 0.2;
 
+/** Whether a block holds at least a sentence's worth of text (PROSE_LENGTH, a Han character counting twice). */
+function holdsSentence(el: ElementNode): boolean {
+  const length = textLength(el);
+  return length >= PROSE_LENGTH || length + (textContent(el).match(HAN)?.length ?? 0) >= PROSE_LENGTH;
+}
+
 function hasAncestorNode(el: ElementNode, ancestor: ElementNode): boolean {
   for (let current = el.parent; current; current = current.parent) if (current === ancestor) return true;
   return false;
@@ -749,13 +814,15 @@ function refineTop(
 ): ElementNode {
   let topCandidate = initial;
   const topScore = scores.get(topCandidate)!;
-  // Several strong candidates under one ancestor: the article is that ancestor.
+  // Several strong candidates under one ancestor: the article is that ancestor. A strong candidate holds a
+  // sentence's worth of text: a picture box whose score is its class name's bonus ("article-picture") is not.
   const alternatives = top
     .slice(1)
-    .filter((c) => scores.get(c)! / topScore >= 0.75)
+    .filter((c) => scores.get(c)! / topScore >= 0.75 && holdsSentence(c))
     .map((c) => ancestors(c, 100));
   if (alternatives.length >= 3) {
-    let parent = topCandidate.parent;
+    // The candidate itself first: strong blocks inside it are its own parts, and it already holds them.
+    let parent: ElementNode | null = topCandidate;
     while (parent && parent !== body && parent.tag !== "#document") {
       const p = parent;
       const containing = alternatives.filter((list) => list.includes(p)).length;
@@ -871,8 +938,17 @@ function prune(body: ElementNode): void {
 // ---------------------------------------------------------------------------------------------------------
 // Cleaning the chosen content
 
-function prepArticle(content: ElementNode, flags: Flags, title: string, sites: Set<string>): void {
+function prepArticle(
+  content: ElementNode,
+  flags: Flags,
+  title: string,
+  sites: Set<string>,
+  controls: Map<ElementNode, number>,
+  placed: Set<ElementNode>,
+): void {
   markDataTables(content);
+  // A pager (links numbered 1, 2, 3, ...) ends the page's part of the article: what follows it is not the article.
+  cutAtPager(content);
   cleanConditionally(content, ["form"], flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
@@ -883,6 +959,8 @@ function prepArticle(content: ElementNode, flags: Flags, title: string, sites: S
   cleanMatching(content, (el) => /related/i.test(matchString(el)) && linkDensity(el) > 0.5);
   // "About the author" boxes: a bio is not the article.
   cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
+  // Cards of other stories marked up as <article>s, before conditional cleaning takes their headline links.
+  cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites, true));
   cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags);
   // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
@@ -890,6 +968,12 @@ function prepArticle(content: ElementNode, flags: Flags, title: string, sites: S
   removeDatedStreams(content);
   // A short list of nothing but links to the site's own pages ("read also", a section menu).
   cleanMatching(content, (el) => el !== content && isInternalLinkList(el, sites));
+  // A slideshow's captions, each opening with its slide's number out of the total ("1/50", "2/50", ...).
+  cleanMatching(content, (el) => el !== content && isSlideCaptions(el));
+  // A widget of controls (a video player's buttons, sliders and settings menus): no prose, only labels.
+  removeControlPanels(content, controls);
+  // A chart drawn as an image with its labels placed over it by coordinates.
+  removePlacedLabels(content, placed);
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
@@ -938,19 +1022,40 @@ function isTeaser(el: ElementNode, sites: Set<string>): boolean {
   if (length - linkTextLength(el) < TEASER_OWN_TEXT) return false;
   if (!el.children.some((c) => isElement(c) && (c.tag === "p" || c.tag === "div" || HEADING_TAGS.has(c.tag))))
     return false;
-  const link = openingLink(el);
+  // An <article> is a self-contained item by its tag: a card may open with a few words (its category) before
+  // its headline link.
+  const link = el.tag === "article" ? nearlyOpeningLink(el) : openingLink(el);
   return !!link && isInternal(link.attrs.href ?? "", sites);
+}
+
+/** The first link with text under `el` when less than TEASER_OWN_TEXT characters of text come before it. */
+function nearlyOpeningLink(el: ElementNode): ElementNode | null {
+  let before = 0;
+  const find = (node: ElementNode): ElementNode | null | undefined => {
+    for (const child of node.children) {
+      if (typeof child === "string") {
+        before += textLength(child);
+        if (before >= TEASER_OWN_TEXT) return null;
+        continue;
+      }
+      if (child.tag === "a" && textLength(child) > 0) return child;
+      const found = find(child);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return find(el) ?? null;
 }
 const TEASER_MAX_LENGTH = 600;
 const TEASER_OWN_TEXT = 20;
 
 /** A block whose children are three or more teasers holding 80 % of its text or more. */
-function isTeaserStream(el: ElementNode, sites: Set<string>): boolean {
+function isTeaserStream(el: ElementNode, sites: Set<string>, cards = false): boolean {
   if (el.children.length < TEASER_STREAM_ITEMS) return false;
   let teasers = 0;
   let text = 0;
   for (const kid of el.children) {
-    if (typeof kid === "string" || !isTeaser(kid, sites)) continue;
+    if (typeof kid === "string" || (cards && kid.tag !== "article") || !isTeaser(kid, sites)) continue;
     teasers++;
     text += textLength(kid);
   }
@@ -972,6 +1077,227 @@ function isInternalLinkList(el: ElementNode, sites: Set<string>): boolean {
   const links = findAll(el, "a");
   return links.length > 0 && allInternal(links, sites);
 }
+/**
+ * A list whose items open with "k/N" counting up, N the same for every item and at least the number of items:
+ * the numbered captions of a slideshow (its slides are shown one at a time; the captions are not the text of
+ * the article that embeds it). An article numbers its own list items, if at all, without their total.
+ */
+function isSlideCaptions(el: ElementNode): boolean {
+  if (el.tag !== "ul" && el.tag !== "ol") return false;
+  let items = 0;
+  let total = -1;
+  for (const child of el.children) {
+    if (!isElement(child) || child.tag !== "li") continue;
+    const counter = SLIDE_COUNTER.exec(innerText(child));
+    if (!counter) return false;
+    const n = Number(counter[2]);
+    if (Number(counter[1]) !== items + 1 || (total >= 0 && n !== total)) return false;
+    total = n;
+    items++;
+  }
+  return items >= SLIDE_CAPTIONS && total >= items;
+}
+const SLIDE_COUNTER = /^(\d{1,3}) ?\/ ?(\d{1,3})(?!\d)/;
+const SLIDE_CAPTIONS = 3;
+
+/**
+ * A block holding three or more elements that the page marks as controls (ARIA roles: button, slider, tab,
+ * menu item, ...) and no text of a sentence's length anywhere is a widget's control panel (a video player
+ * with its play, volume and settings buttons and the labels of its settings menus), not article text.
+ */
+function removeControlPanels(content: ElementNode, controls: Map<ElementNode, number>): void {
+  if (!controls.size) return;
+  cleanMatching(content, (el) => (controls.get(el) ?? 0) >= PANEL_CONTROLS && !hasSentence(el));
+}
+
+/**
+ * Read on the page as parsed, before the walk that prepares scoring changes it: how many controls each
+ * element holds (a player's buttons are often empty elements, an icon drawn by CSS, which the walk removes;
+ * empty when the page has fewer than PANEL_CONTROLS), and the labels placed by coordinates with everything
+ * inside them (the walk turns a `div` holding one paragraph into that paragraph, dropping the div's style).
+ */
+function findWidgets(body: ElementNode): { controls: Map<ElementNode, number>; placed: Set<ElementNode> } {
+  const controls: ElementNode[] = [];
+  const placed = new Set<ElementNode>();
+  const stack: ElementNode[] = body.children.filter(isElement);
+  while (stack.length) {
+    const el = stack.pop()!;
+    const { role, style } = el.attrs;
+    if (role && CONTROL_ROLES.has(role.toLowerCase())) controls.push(el);
+    if (style && PLACED_TOP.test(style) && PLACED_SIDE.test(style) && isLabel(el)) {
+      // A label with everything inside it; its inside is not searched again.
+      placed.add(el);
+      for (const inner of descendants(el)) placed.add(inner);
+      continue;
+    }
+    for (const child of el.children) if (typeof child !== "string") stack.push(child);
+  }
+  const counts = new Map<ElementNode, number>();
+  if (controls.length >= PANEL_CONTROLS)
+    for (const control of controls)
+      for (let up: ElementNode | null = control; up && up !== body; up = up.parent)
+        counts.set(up, (counts.get(up) ?? 0) + 1);
+  return { controls: counts, placed };
+}
+const CONTROL_ROLES = new Set([
+  "button",
+  "slider",
+  "tab",
+  "tablist",
+  "menu",
+  "menuitem",
+  "menuitemradio",
+  "menuitemcheckbox",
+  "checkbox",
+  "radio",
+  "switch",
+  "spinbutton",
+  "scrollbar",
+  "listbox",
+  "option",
+]);
+const PANEL_CONTROLS = 3;
+
+/**
+ * Labels placed by coordinates (an inline style giving both `top` and `left` or `right`, and text shorter than a
+ * sentence) are a chart's or a map's: figures, years and axis names laid over an image. A block whose text is mostly such
+ * labels (PLACED_SHARE), five or more of them, goes.
+ */
+function removePlacedLabels(content: ElementNode, placed: Set<ElementNode>): void {
+  if (placed.size < PLACED_LABELS) return;
+  // The outermost placed elements still in the tree (a label inside another counts once, as the outer one).
+  const labels = descendants(content).filter((el) => placed.has(el) && !(el.parent && placed.has(el.parent)));
+  if (labels.length < PLACED_LABELS) return;
+  const counts = new Map<ElementNode, { n: number; length: number }>();
+  for (const label of labels) {
+    const length = textLength(label);
+    for (let up: ElementNode | null = label.parent; up && up !== content; up = up.parent) {
+      const c = counts.get(up) ?? { n: 0, length: 0 };
+      c.n++;
+      c.length += length;
+      counts.set(up, c);
+    }
+  }
+  cleanMatching(content, (el) => {
+    const c = counts.get(el);
+    return !!c && c.n >= PLACED_LABELS && c.length >= textLength(el) * PLACED_SHARE;
+  });
+}
+/** Short text, under a sentence's length: a figure, a year, an axis name. */
+const isLabel = (el: ElementNode) => textLength(el) > 0 && textLength(el) < PROSE_LENGTH;
+const PLACED_TOP = /(?:^|;)\s*top\s*:/i;
+const PLACED_SIDE = /(?:^|;)\s*(?:left|right)\s*:/i;
+const PLACED_LABELS = 5;
+const PLACED_SHARE = 0.8;
+
+/**
+ * The box a removed form sat in (a newsletter sign-up: a heading, a line of pitch, the form) goes with it: the
+ * largest ancestor of the form's place, inside the article, holding no prose of its own.
+ */
+function removeFormBoxes(content: ElementNode, holders: ElementNode[]): void {
+  for (const holder of holders) {
+    if (!hasAncestorNode(holder, content)) continue;
+    let box: ElementNode | null = null;
+    for (let up: ElementNode | null = holder; up && up !== content; up = up.parent) {
+      if (holdsProseBlock(up)) break;
+      box = up;
+    }
+    if (box) removeNode(box);
+  }
+}
+
+function holdsProseBlock(el: ElementNode): boolean {
+  return (PROSE_TAGS.has(el.tag) && isProse(el)) || !!findDescendant(el, (d) => PROSE_TAGS.has(d.tag) && isProse(d));
+}
+
+/**
+ * A pager: a block whose numbered links count 1, 2, 3, ... in order (three or more, the current page's number
+ * perhaps not a link; other links such as "next" aside) and whose text is its links' and a few characters more.
+ */
+function isPager(el: ElementNode): boolean {
+  if (el.tag === "a" || (PHRASING.has(el.tag) && el.tag !== "span")) return false;
+  // Nothing but the pager's own words: its text is its links' and a few more characters (cached: checked first).
+  const length = textLength(el);
+  if (length === 0 || length - linkTextLength(el) >= PAGER_OWN_TEXT) return false;
+  const links = findAll(el, "a");
+  if (links.length < PAGER_LINKS) return false;
+  // A code listing's line numbers count 1, 2, 3 as links too.
+  if (
+    findDescendant(el, (d) => d.tag === "pre" || d.tag === "code") ||
+    hasAncestor(el, "pre", 0) ||
+    hasAncestor(el, "code", 0)
+  )
+    return false;
+  let expected = 1;
+  let numbered = 0;
+  for (const link of links) {
+    const text = innerText(link);
+    if (!/^\d{1,3}$/.test(text)) continue;
+    if (Number(text) === expected) {
+      numbered++;
+      expected++;
+    } else if (Number(text) === expected + 1 && expected === 1) {
+      // the current page (1) is often not a link
+      numbered++;
+      expected += 2;
+    } else return false;
+  }
+  return numbered >= PAGER_LINKS - 1;
+}
+const PAGER_LINKS = 3;
+const PAGER_OWN_TEXT = 20;
+
+/**
+ * A pager ends the page's part of an article (a story split over pages, a list over pages): what follows it in
+ * the chosen block (a notice, a rating, other stories) goes, with the pager. Only when a unit of prose comes
+ * before it (a pager above the article ends nothing).
+ */
+function cutAtPager(content: ElementNode): void {
+  const pager = findDescendant(content, isPager);
+  if (!pager || !proseBefore(content, pager)) return;
+  // What follows the pager, sibling by sibling up to the chosen block.
+  const after: ElementNode[] = [];
+  for (let el: ElementNode = pager; el.parent && el !== content; el = el.parent) {
+    const kids = el.parent.children;
+    for (let i = kids.indexOf(el) + 1; i < kids.length; i++) {
+      const kid = kids[i]!;
+      if (typeof kid !== "string") after.push(kid);
+    }
+    if (el.parent === content) break;
+  }
+  for (const el of after) removeNode(el);
+  removeNode(pager);
+}
+
+/** Whether a unit of prose (isProse) comes before `el` in the block, in document order. */
+function proseBefore(content: ElementNode, el: ElementNode): boolean {
+  let stop = false;
+  const walk = (node: ElementNode): boolean => {
+    for (const child of node.children) {
+      if (typeof child === "string") continue;
+      if (child === el) {
+        stop = true;
+        return false;
+      }
+      if (PROSE_TAGS.has(child.tag) && isProse(child)) return true;
+      if (walk(child)) return true;
+      if (stop) return false;
+    }
+    return false;
+  };
+  return walk(content);
+}
+
+/** Whether any text node under `el` is as long as a sentence (PROSE_LENGTH characters, whitespace collapsed). */
+function hasSentence(el: ElementNode): boolean {
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (child.length >= PROSE_LENGTH && innerText(child).length >= PROSE_LENGTH) return true;
+    } else if (hasSentence(child)) return true;
+  }
+  return false;
+}
+
 const INTERNAL_LIST_ITEMS = 3;
 const INTERNAL_LIST_DENSITY = 0.8;
 
@@ -1207,6 +1533,11 @@ function isCommentSection(el: ElementNode): boolean {
   if (el.attrs.class === undefined && el.attrs.id === undefined) return false;
   const tokens = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`.toLowerCase().split(/\s+/);
   return tokens.some((t) => COMMENT_TOKENS.has(t));
+}
+
+function inCommentSection(el: ElementNode, body: ElementNode): boolean {
+  for (let up: ElementNode | null = el; up && up !== body; up = up.parent) if (isCommentSection(up)) return true;
+  return false;
 }
 
 function cleanMatching(content: ElementNode, test: (el: ElementNode) => boolean): void {

@@ -62,6 +62,9 @@ export function createElement(
  * overflow the stack of every recursive walk over the tree.
  */
 export const MAX_DEPTH = 400;
+const ENTERED = 1;
+const FLAT = 0;
+const IGNORED = 2;
 
 /** Raw-text elements whose text is dropped from the tree (never shown); ld+json scripts are collected. */
 const SCRIPTING = new Set(["script", "style"]);
@@ -106,8 +109,11 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
   const jsonLd: string[] = [];
   let current = root;
   let depth = 0;
-  // For each open element, whether it was entered (false: attached flat at MAX_DEPTH).
-  const entered: boolean[] = [];
+  // For each open element: entered (ENTERED), attached flat at MAX_DEPTH (FLAT), or not built at all (IGNORED:
+  // an `<html>` or `<body>` start tag inside an open one).
+  const entered: number[] = [];
+  let openHtml = 0;
+  let openBody = 0;
   let script: string[] | null = null;
   let inScripting = false;
   // The open raw-text element, if any: its text is not decoded.
@@ -122,11 +128,20 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
           const value = attribs[key]!;
           if (value.includes("&")) attribs[key] = decodeHTMLAttribute(value);
         }
+        // A second `<html>` or `<body>` inside an open one (a fragment pasted with its whole document) makes no
+        // element, as in browsers (the HTML standard's "in body" mode only merges its attributes): its content
+        // goes on in the element that is open, so a module of the article is not a second body of its own.
+        if ((name === "body" && openBody > 0) || (name === "html" && openHtml > 0)) {
+          entered.push(IGNORED);
+          return;
+        }
+        if (name === "html") openHtml++;
+        else if (name === "body") openBody++;
         if (RAW_TEXT.has(name)) raw = name;
         const node = createElement(name, attribs, current);
         current.children.push(node);
         const enter = depth < MAX_DEPTH;
-        entered.push(enter);
+        entered.push(enter ? ENTERED : FLAT);
         if (enter) {
           current = node;
           depth++;
@@ -143,7 +158,11 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
           script = null;
           inScripting = false;
         }
-        if (!entered.pop()) return;
+        const how = entered.pop();
+        if (how === IGNORED) return;
+        if (name === "html") openHtml--;
+        else if (name === "body") openBody--;
+        if (how !== ENTERED) return;
         if (current.parent) {
           current = current.parent;
           depth--;
