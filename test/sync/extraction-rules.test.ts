@@ -475,3 +475,17 @@ describe("an article carried twice", () => {
     expect(article.text.split("The chorus comes back").length).toBe(3);
   });
 });
+
+describe("a block of prose with links in its sentences", () => {
+  it("two paragraphs of its own words stay though their links and a button raise its link density", async () => {
+    const part = `<div class="part"><p>The second part names <a href="https://source.example.org/report">the annual report of the survey</a> in its first sentence, and goes on, with commas, to a full stop.</p>
+<p>It then quotes <a href="https://other.example.org/">a second source by its name</a> and adds a sentence of its own words after it, to close the part.</p>
+<p><a href="https://source.example.org/report/full">Read the whole report</a></p></div>`;
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4, 5].map(para).join("")}${part}${para(6)}</div></div></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 6 of the post", "The second part names", "a sentence of its own words"], lacks: [] },
+      "https://www.example.com/news/post",
+    );
+  });
+});

@@ -1691,7 +1691,7 @@ function cleanTag(
       (!isList && li > p) ||
       input > Math.floor(p / 3) ||
       (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
-      (!isList && weight < 25 && density > 0.2) ||
+      (!isList && weight < 25 && density > 0.2 && !(density < 0.5 && heldByProse(el, contentLength))) ||
       (isList && weight < 25 && density > LINK_LIST_DENSITY && liCount >= LINK_LIST_ITEMS) ||
       (weight >= 25 && density > 0.5) ||
       (embeds === 1 && contentLength < 75) ||
@@ -1720,6 +1720,24 @@ function cleanTag(
  */
 const LINK_LIST_DENSITY = 0.9;
 const LINK_LIST_ITEMS = 10;
+
+/**
+ * A block whose text is mostly paragraphs of prose that open with words of their own (not a headline link):
+ * a part of the article whose links (a source named in a sentence, a button below it) raise its link density.
+ */
+function heldByProse(el: ElementNode, length: number): boolean {
+  if (openingLink(el)) return false;
+  for (const h of findAll(el, HEADING_TAGS))
+    if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0)) return false;
+  let prose = 0;
+  let count = 0;
+  for (const p of findAll(el, "p")) {
+    if (!isProse(p) || openingLink(p)) continue;
+    prose += textLength(p);
+    count++;
+  }
+  return count >= 2 && prose * 2 >= length;
+}
 
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 
