@@ -489,3 +489,25 @@ describe("a block of prose with links in its sentences", () => {
     );
   });
 });
+
+describe("a leaning class word against a passage of prose", () => {
+  it("three paragraphs of prose stay under a class naming a header; a two-paragraph banner still goes", async () => {
+    const steps = [1, 2, 3]
+      .map(
+        (i) =>
+          `<p>Step ${i} of the guide explains, in sentences of its own, what to do next and why it matters to the reader.</p>`,
+      )
+      .join("");
+    const banner = `<div class="banner-offer"><p>Our team has built hundreds of products for clients, and we can help you, too, starting today.</p><p>Talk to our experts about your project, and get a quote within one working day, for free.</p></div>`;
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="steps steps-header-left">${steps}</div>${para(6)}${banner}</div></div></body></html>`;
+    await expectText(
+      html,
+      {
+        has: ["Paragraph 6 of the post", "Step 1 of the guide", "Step 3 of the guide"],
+        lacks: ["Talk to our experts"],
+      },
+      "https://www.example.com/news/post",
+    );
+  });
+});

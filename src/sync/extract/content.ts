@@ -173,6 +173,16 @@ function classWeight(el: ElementNode, flags: Flags): number {
   return weight;
 }
 
+/**
+ * Whether the words that weigh a block down are only the leaning ones ("header", "caption", "sidebar"...),
+ * none of the words whose blocks are almost never article text ("comment", "related", "footer"...).
+ */
+function onlyLeaning(el: ElementNode): boolean {
+  for (const words of [attributeWords(el.attrs.class), idWords(el)])
+    if (words.some((w) => inVocabulary(w, BOILERPLATE_WORDS))) return false;
+  return true;
+}
+
 function initialScore(el: ElementNode, flags: Flags): number {
   let score = 0;
   switch (el.tag) {
@@ -1668,7 +1678,9 @@ function cleanTag(
     const isList = tag === "ul" || tag === "ol" || listTextRatio(el) > 0.9;
     // Only the class weight decides here: a list's or a container's own score is negative by construction
     // (lists start at -3) and says nothing about whether it is junk.
-    if (weight < 0) {
+    // A class word that only leans to boilerplate ("header", "caption") yields to a passage of prose: three
+    // paragraphs or more (a banner's two lines of sales copy still go).
+    if (weight < 0 && !(onlyLeaning(el) && heldByProse(el, textLength(el), 3))) {
       remove(el);
       continue;
     }
@@ -1722,10 +1734,12 @@ const LINK_LIST_DENSITY = 0.9;
 const LINK_LIST_ITEMS = 10;
 
 /**
- * A block whose text is mostly paragraphs of prose that open with words of their own (not a headline link):
- * a part of the article whose links (a source named in a sentence, a button below it) raise its link density.
+ * A block whose text is mostly paragraphs of prose (`paragraphs` or more) that open with words of their own
+ * (not a headline link), under no linked heading: a part of the article whose links (a source named in a
+ * sentence, a button below it) raise its link density, or whose class names only a layout detail
+ * ("pane-header-alignment-left").
  */
-function heldByProse(el: ElementNode, length: number): boolean {
+function heldByProse(el: ElementNode, length: number, paragraphs = 2): boolean {
   if (openingLink(el)) return false;
   for (const h of findAll(el, HEADING_TAGS))
     if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0)) return false;
@@ -1736,7 +1750,7 @@ function heldByProse(el: ElementNode, length: number): boolean {
     prose += textLength(p);
     count++;
   }
-  return count >= 2 && prose * 2 >= length;
+  return count >= paragraphs && prose * 2 >= length;
 }
 
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
