@@ -511,3 +511,21 @@ describe("a leaning class word against a passage of prose", () => {
     );
   });
 });
+
+describe("prose written as list items", () => {
+  it("three list items of prose count as the passage that outweighs a leaning class word", async () => {
+    const items = [1, 2, 3]
+      .map(
+        (i) =>
+          `<li>Criterion ${i} of the review weighs, in sentences of its own, how well each tool handles the daily work.</li>`,
+      )
+      .join("");
+    const html = `<html><body><div class="page"><div class="story">${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="accordion accordion-header-left"><ul>${items}</ul></div>${para(6)}</div></div></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 6 of the post", "Criterion 1 of the review", "Criterion 3 of the review"], lacks: [] },
+      "https://www.example.com/news/post",
+    );
+  });
+});

@@ -1734,7 +1734,8 @@ const LINK_LIST_DENSITY = 0.9;
 const LINK_LIST_ITEMS = 10;
 
 /**
- * A block whose text is mostly paragraphs of prose (`paragraphs` or more) that open with words of their own
+ * A block whose text is mostly paragraphs of prose (`paragraphs` or more; a list item holding no paragraph or
+ * item of its own is one) that open with words of their own
  * (not a headline link), under no linked heading: a part of the article whose links (a source named in a
  * sentence, a button below it) raise its link density, or whose class names only a layout detail
  * ("pane-header-alignment-left").
@@ -1745,13 +1746,16 @@ function heldByProse(el: ElementNode, length: number, paragraphs = 2): boolean {
     if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0)) return false;
   let prose = 0;
   let count = 0;
-  for (const p of findAll(el, "p")) {
+  for (const p of findAll(el, PROSE_UNITS)) {
+    if (p.tag === "li" && findDescendant(p, (d) => PROSE_UNITS.has(d.tag)) !== null) continue;
     if (!isProse(p) || openingLink(p)) continue;
     prose += textLength(p);
     count++;
   }
   return count >= paragraphs && prose * 2 >= length;
 }
+
+const PROSE_UNITS = new Set(["p", "li"]);
 
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 
