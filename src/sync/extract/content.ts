@@ -1680,7 +1680,7 @@ function cleanTag(
     // (lists start at -3) and says nothing about whether it is junk.
     // A class word that only leans to boilerplate ("header", "caption") yields to a passage of prose: three
     // paragraphs or more (a banner's two lines of sales copy still go).
-    if (weight < 0 && !(onlyLeaning(el) && heldByProse(el, textLength(el), 3))) {
+    if (weight < 0 && !(heldByProse(el, textLength(el), 3) && onlyLeaning(el))) {
       remove(el);
       continue;
     }
@@ -1741,7 +1741,8 @@ const LINK_LIST_ITEMS = 10;
  * ("pane-header-alignment-left").
  */
 function heldByProse(el: ElementNode, length: number, paragraphs = 2): boolean {
-  if (openingLink(el)) return false;
+  // Each unit of prose holds at least half a unit's length: a shorter block cannot hold enough of them.
+  if (length < paragraphs * (PROSE_LENGTH / 2) || openingLink(el)) return false;
   for (const h of findAll(el, HEADING_TAGS))
     if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0)) return false;
   let prose = 0;
