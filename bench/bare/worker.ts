@@ -5,7 +5,7 @@
 //
 // GET /posts?ws=<workspace id>&f=<PostFilters as JSON>  ->  {rows, count, rows_read, rows_returned}
 // GET /sql?q=<one statement>[&p=<its parameters as a JSON array>]  ->  {rows_read, rows}
-import { buildPostsQueries, type PostFilters, runPostsQueries } from "../../src/db/posts-query";
+import { buildPostsQueries, type PostFilters, runOnD1, runPostsQueries } from "../../src/db/posts-query";
 
 interface Env {
   DB: D1Database;
@@ -27,20 +27,13 @@ export default {
     const workspaceId = Number(url.searchParams.get("ws"));
     const filters = JSON.parse(url.searchParams.get("f") ?? "{}") as PostFilters;
     const q = buildPostsQueries(workspaceId, filters);
-    const page = await runPostsQueries(q, filters, async (statements) =>
-      (await env.DB.batch<Record<string, unknown>>(statements.map((s) => env.DB.prepare(s.sql).bind(...s.params)))).map(
-        (r) => ({ rows: r.results, rowsRead: r.meta.rows_read ?? 0 }),
-      ),
-    );
-    const rows = page.rows;
-    const bounded = { count: page.count, countIsEstimate: page.countIsEstimate };
-    const rowsRead = page.rowsRead;
+    const page = await runPostsQueries(q, filters, runOnD1(env.DB));
     return Response.json({
-      rows,
-      count: bounded.count,
-      count_is_estimate: bounded.countIsEstimate,
-      rows_read: rowsRead,
-      rows_returned: rows.length,
+      rows: page.rows,
+      count: page.count,
+      count_is_estimate: page.countIsEstimate,
+      rows_read: page.rowsRead,
+      rows_returned: page.rows.length,
     });
   },
 } satisfies ExportedHandler<Env>;

@@ -1,5 +1,6 @@
-// Builds the SQL of GET /posts. Pure (its one import is pure too, named with its extension), so the read
-// benchmark runs the very same statements directly against the SQLite file to compare the service with the raw query.
+// Builds the SQL of GET /posts and runs it through a binding it is given (runOnD1). It imports no I/O (its
+// one import is pure too, named with its extension), so the read benchmark runs the very same statements
+// directly against the SQLite file to compare the service with the raw query.
 
 import { searchMatch } from "./fts-terms.ts";
 
@@ -155,7 +156,7 @@ export interface PostsQueries {
    * bound (`count_is_estimate`); a search ranks and sorts only its newest `countBound` hits.
    */
   countBound: number;
-  /** A search ranked by FTS5 itself (`indexedSearchQueries`): its statements depend on each other's results. */
+  /** A search by relevance (`indexedSearchQueries`): its page's statement depends on the first one's result. */
   ranked?: RankedSearch;
 }
 
@@ -412,6 +413,15 @@ export interface StatementRows {
 /** Runs statements in one batch (one round trip), in order. */
 export type RunStatements = (statements: BuiltQuery[]) => Promise<StatementRows[]>;
 
+/** Runs a listing's statements on a D1 binding, one batch per call, with what D1 read for each. */
+export const runOnD1 =
+  (d1: D1Database): RunStatements =>
+  async (statements) =>
+    (await d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)))).map((r) => ({
+      rows: (r.results ?? []) as Record<string, unknown>[],
+      rowsRead: r.meta.rows_read ?? 0,
+    }));
+
 export interface PostsPage {
   rows: Record<string, unknown>[];
   count: number;
@@ -468,12 +478,12 @@ export async function runPostsQueries(q: PostsQueries, f: PostFilters, run: RunS
 }
 
 /**
- * The candidates in the page's order: by score (bm25, lower is better: best first for `desc`), then by
+ * The candidates, sorted in place into the page's order: by score (bm25, lower is better: best first for `desc`), then by
  * date, then id, in the direction of the sort.
  */
 function orderHits(hits: RankedHit[], f: PostFilters): RankedHit[] {
   const sign = f.sortOrder === "asc" ? 1 : -1;
-  return [...hits].sort((a, b) => {
+  return hits.sort((a, b) => {
     if (a.relevance !== b.relevance) return sign * (b.relevance - a.relevance);
     return sign * (a.secs - b.secs || a.id - b.id);
   });

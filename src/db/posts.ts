@@ -6,7 +6,7 @@ import {
   buildPostByIdQuery,
   buildPostsQueries,
   type PostFilters,
-  type RunStatements,
+  runOnD1,
   runPostsQueries,
   searchExpression,
 } from "./posts-query";
@@ -82,15 +82,6 @@ async function isMalformedSearch(w: WorkspaceDb, filters: PostFilters): Promise<
 }
 
 const prepare = (d1: D1Database, q: BuiltQuery) => d1.prepare(q.sql).bind(...q.params);
-
-/** Runs a listing's statements (runPostsQueries) as one D1 batch each, with what D1 read for each. */
-export const runOnD1 =
-  (d1: D1Database): RunStatements =>
-  async (statements) =>
-    (await d1.batch(statements.map((s) => prepare(d1, s)))).map((r) => ({
-      rows: (r.results ?? []) as Record<string, unknown>[],
-      rowsRead: r.meta.rows_read ?? 0,
-    }));
 
 const malformedSearch = () =>
   new DomainError("invalid_input", "search is not a valid full-text query", {

@@ -168,7 +168,7 @@ export const posts = sqliteTable(
     ),
     // include_archived=true in date order, without sorting the whole workspace.
     index("posts_ws_all_date_idx").on(t.workspaceId, t.createdUtc, t.id),
-    // Search hits are checked for workspace/archived (and ordered by date) from this narrow index, not the wide rows.
+    // One keyword's posts are counted against this narrow index (workspace, archived), not the wide rows.
     index("posts_id_filters_idx").on(t.id, t.workspaceId, t.archived, t.createdUtc),
   ],
 );

@@ -4,8 +4,7 @@
 // and dates repeat: every page, at every size and offset, must be exactly the documented order.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runOnD1 } from "../../src/db/posts";
-import { buildPostsQueries, type PostFilters, runPostsQueries } from "../../src/db/posts-query";
+import { buildPostsQueries, type PostFilters, runOnD1, runPostsQueries } from "../../src/db/posts-query";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { prng } from "./seed";
 

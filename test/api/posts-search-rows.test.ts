@@ -8,8 +8,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scopeSearch } from "../../src/db/fts-terms";
-import { runOnD1 } from "../../src/db/posts";
-import { buildPostsQueries, type PostFilters, runPostsQueries } from "../../src/db/posts-query";
+import { buildPostsQueries, type PostFilters, runOnD1, runPostsQueries } from "../../src/db/posts-query";
 import { createTestWorkspace } from "../helpers";
 import { seedWorkspace } from "./seed";
 
