@@ -95,7 +95,11 @@ const taggedPhrase = (text: string, tag: string) => `"${Array.from(text.matchAll
  * returned as it is, for FTS5 to refuse as before.
  */
 export function scopeSearch(query: string, workspaceId: number): string {
-  const tokens = lex(query);
+  return scopeTokens(query, lex(query), workspaceId);
+}
+
+/** `scopeSearch` over the query's tokens, already lexed (`null`: an unclosed quote, returned as written). */
+function scopeTokens(query: string, tokens: Token[] | null, workspaceId: number): string {
   if (tokens === null) return query;
   const tag = ftsTag(workspaceId);
   let out = "";
@@ -163,7 +167,7 @@ export function searchMatch(
   // FTS5 reads a query up to its first NUL and ignores the rest; so does this, before adding anything.
   const query = fullQuery.split("\u0000", 1)[0] as string;
   const tokens = lex(query);
-  const scoped = scopeSearch(query, workspaceId);
+  const scoped = scopeTokens(query, tokens, workspaceId);
   if (tokens === null || !parenthesesBalanced(tokens)) return scoped;
   let match = `(${scoped})`;
   if (facets.subreddit !== undefined) match = `${match} AND ${subredditFacet(workspaceId, facets.subreddit)}`;
