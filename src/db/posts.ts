@@ -113,8 +113,14 @@ export async function listPosts(
   const rows = page.rows as unknown as PostRow[];
   // An empty page may not have parsed the search at all: when the posts table is empty, SQLite ends the
   // one-pass statement at its first step (its empty-table check on the posts it would read by id comes
-  // before the hits' co-routine), so a malformed search must be asked about on its own.
-  if (rows.length === 0 && filters.search !== undefined && (await isMalformedSearch(w, filters)))
+  // before the hits' co-routine), so a malformed search must be asked about on its own. A search by
+  // relevance needs no such question: its first statement reads the full-text index alone, so it parsed.
+  if (
+    rows.length === 0 &&
+    filters.search !== undefined &&
+    q.ranked === undefined &&
+    (await isMalformedSearch(w, filters))
+  )
     throw malformedSearch();
   return { data: rows.map(serializePost), count: page.count, countIsEstimate: page.countIsEstimate };
 }
