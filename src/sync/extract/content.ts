@@ -806,8 +806,7 @@ const TITLE_COVER_HIGH = 0.5;
 const TITLE_SCORE_SHARE = 0.2;
 
 /** Whether a block holds at least a sentence's worth of text (PROSE_LENGTH, a Han character counting twice). */
-function holdsSentence(el: ElementNode): boolean {
-  const length = textLength(el);
+function holdsSentence(el: ElementNode, length = textLength(el)): boolean {
   return length >= PROSE_LENGTH || length + (textContent(el).match(HAN)?.length ?? 0) >= PROSE_LENGTH;
 }
 
@@ -1459,7 +1458,7 @@ const REPEAT_MIN_LENGTH = 100;
 function isProse(el: ElementNode): boolean {
   const length = textLength(el);
   if (length < PROSE_LENGTH / 2 || linkDensity(el) >= PROSE_LINK_DENSITY) return false;
-  return length >= PROSE_LENGTH || length + (textContent(el).match(HAN)?.length ?? 0) >= PROSE_LENGTH;
+  return holdsSentence(el, length);
 }
 const PROSE_LENGTH = 80;
 const PROSE_LINK_DENSITY = 0.3;
