@@ -12,6 +12,7 @@ import {
   type TreeNode,
   textContent,
 } from "../../src/sync/extract/html-tree";
+import { repairMojibake } from "../../src/sync/extract/mojibake";
 import { type Article, type Block, extractArticle, FetchError, fetchArticle } from "../../src/sync/index";
 import page001 from "../fixtures/extraction/001.html?raw";
 import baseUrlPage from "../fixtures/extraction/base-url-base-element-relative.html?raw";
@@ -178,6 +179,25 @@ describe("character sets and broken markup", () => {
     const article = await fetchArticle(`${env.FIXTURE_ORIGIN}/sync/cp1251-meta`, { policy });
     expect(article.title).toBe("Привет мир");
     expect(article.text).toContain("Это первый абзац статьи");
+  });
+
+  it("repairs text encoded twice (UTF-8 read as Windows-1252), and leaves accented text as written", async () => {
+    const written = "It’s a café — “quoted”, 新闻 😀, a\u00a0no-break space, £5 and ©";
+    // What a CMS stores when it reads the UTF-8 bytes as Windows-1252: "Itâ€™s a cafÃ© â€” â€œquotedâ€\u009d…".
+    const damaged = new TextDecoder("windows-1252").decode(new TextEncoder().encode(written));
+    expect(damaged).not.toBe(written);
+    expect(repairMojibake(damaged)).toBe(written);
+    // Real text with accented letters beside symbols is not damaged: "é »" would decode to 頻, "É…" to U+0245.
+    const accented = "CAFÉ… «DÉJÀ VU» SÃO PAULO, naïve Ærø, ÉTÉ», un traitement automatisé\u00a0»";
+    expect(repairMojibake(accented)).toBe(accented);
+    const body = `<p>${damaged} ${"More of the article, long enough to be its body. ".repeat(6)}</p>`;
+    const article = await extractArticle(
+      `<html><head><title>Itâ€™s here</title></head><body><article>${body}<p>${accented}</p></article></body></html>`,
+      "https://example.com/post",
+    );
+    expect(article.title).toBe("It’s here");
+    expect(article.text).toContain(written);
+    expect(article.text).toContain(accented);
   });
 
   it("reads malformed HTML the way browsers do (implied end tags, stray and missing closers)", async () => {

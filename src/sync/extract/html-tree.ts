@@ -4,6 +4,7 @@
 // scoring and cleaning walk (measured against htmlparser2's own DOM and parse5 in docs/extraction.md).
 import { decodeHTML, decodeHTMLAttribute } from "entities";
 import { Parser, Tokenizer } from "htmlparser2";
+import { repairMojibake } from "./mojibake";
 
 export interface ElementNode {
   tag: string;
@@ -131,6 +132,7 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
         // A second `<html>` or `<body>` inside an open one (a fragment pasted with its whole document) makes no
         // element, as in browsers (the HTML standard's "in body" mode only merges its attributes): its content
         // goes on in the element that is open, so a module of the article is not a second body of its own.
+        if (name === "meta" && attribs.content) attribs.content = repairMojibake(attribs.content);
         if ((name === "body" && openBody > 0) || (name === "html" && openHtml > 0)) {
           entered.push(IGNORED);
           return;
@@ -154,7 +156,7 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
       onclosetag(name) {
         if (name === raw) raw = null;
         if (SCRIPTING.has(name) && inScripting) {
-          if (script) jsonLd.push(script.join(""));
+          if (script) jsonLd.push(repairMojibake(script.join("")));
           script = null;
           inScripting = false;
         }
@@ -173,7 +175,8 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
           script?.push(text);
           return;
         }
-        if (!raw && text.includes("&")) text = decodeHTML(text);
+        // Text is decoded here (references, then text encoded twice: mojibake.ts); raw text stays as written.
+        if (!raw) text = repairMojibake(text.includes("&") ? decodeHTML(text) : text);
         const children = current.children;
         const last = children[children.length - 1];
         if (typeof last === "string") children[children.length - 1] = last + text;
