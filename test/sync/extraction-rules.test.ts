@@ -113,6 +113,16 @@ ${[4, 5].map(para).join("")}
       "https://example.com/news/post",
     );
   });
+  it("the box goes even when cleaning removed the wrapper the form had emptied", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="posts-box"><p><strong>Would you like to hear about new posts?</strong></p><div class="wrap"><form action="/s"><label>Email</label><input type="email" name="e"><input type="submit" value="Go"></form></div></div>
+</article></main></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 5 of the post"], lacks: ["Would you like to hear about new posts"] },
+      "https://example.com/news/post",
+    );
+  });
 });
 
 describe("a pager", () => {

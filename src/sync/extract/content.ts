@@ -409,7 +409,8 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   prune(body);
   const { controls, placed } = findWidgets(body);
   // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
-  const formHolders: ElementNode[] = [];
+  // The form's ancestors are kept, nearest first: cleaning may remove the emptied holder itself.
+  const formHolders: ElementNode[][] = [];
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -466,7 +467,9 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
         return false;
       }
       if (el.tag === "form" && textLength(el) * 3 < pageText && hasField(el)) {
-        if (el.parent) formHolders.push(el.parent);
+        const holders: ElementNode[] = [];
+        for (let up = el.parent; up; up = up.parent) holders.push(up);
+        formHolders.push(holders);
         removeNode(el);
         return false;
       }
@@ -1203,9 +1206,11 @@ const PLACED_SHARE = 0.8;
  * The box a removed form sat in (a newsletter sign-up: a heading, a line of pitch, the form) goes with it: the
  * largest ancestor of the form's place, inside the article, holding no prose of its own.
  */
-function removeFormBoxes(content: ElementNode, holders: ElementNode[]): void {
-  for (const holder of holders) {
-    if (!hasAncestorNode(holder, content)) continue;
+function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): void {
+  for (const holders of forms) {
+    // The nearest of the form's ancestors still in the article (cleaning may have removed the emptied ones).
+    const holder = holders.find((h) => hasAncestorNode(h, content));
+    if (!holder) continue;
     let box: ElementNode | null = null;
     for (let up: ElementNode | null = holder; up && up !== content; up = up.parent) {
       if (holdsProseBlock(up)) break;
