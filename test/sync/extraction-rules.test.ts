@@ -539,3 +539,21 @@ describe("prose written as list items", () => {
     );
   });
 });
+
+describe("calls to action", () => {
+  it("a box of a heading, a line of pitch and a button goes; a lone button in the article stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3].map(para).join("")}
+<div class="box"><h2>Ready to plan your trip?</h2><p>Our planners are one call away.</p><p><a class="btn btn-primary" href="/contact">Talk to us</a></p></div>
+${[4, 5].map(para).join("")}
+<p><a class="button" href="/files/report.pdf">Download the full report</a></p>
+</article></main></body></html>`;
+    await expectText(
+      html,
+      {
+        has: ["Paragraph 5 of the post", "Download the full report"],
+        lacks: ["Ready to plan your trip", "Our planners are one call away", "Talk to us"],
+      },
+      "https://example.com/news/post",
+    );
+  });
+});

@@ -961,6 +961,8 @@ function prepArticle(
   markDataTables(content);
   // A pager (links numbered 1, 2, 3, ...) ends the page's part of the article: what follows it is not the article.
   cutAtPager(content);
+  // A call to action (a heading, a line of pitch and a button) is not the article.
+  removeActionBoxes(content);
   cleanConditionally(content, ["form"], flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
@@ -1218,6 +1220,80 @@ function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): void {
     }
     if (box) removeNode(box);
   }
+}
+
+/** Class and id words of a link drawn as a button. */
+const BUTTON_WORDS = new Set(["btn", "button"]);
+
+/** A button: a `<button>`, a submit or button input, or a link the page draws as one (role or class). */
+function isButton(el: ElementNode): boolean {
+  if (el.tag === "button") return true;
+  if (el.tag === "input") return /^(?:submit|button)$/i.test(el.attrs.type ?? "");
+  if (el.tag !== "a") return false;
+  return (el.attrs.role ?? "").toLowerCase() === "button" || hasWord(el, BUTTON_WORDS);
+}
+
+/**
+ * A call to action: the box a button sits in, when that box holds no prose (a heading, a line of pitch, the
+ * button: "Ready to start? Book a demo"). The largest ancestor of the button inside the article with no unit of
+ * prose, no code, figure or caption, no list of three or more items of text (a product's pros and cons), and not the
+ * title's `h1`; it must hold some text besides the button's (a lone button in a paragraph's place stays), and
+ * it is not a card whose headline or image links where its button does (a listing of courses, of products).
+ */
+function removeActionBoxes(content: ElementNode): void {
+  const buttons: ElementNode[] = [];
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el !== content && isButton(el)) {
+      buttons.push(el);
+      continue;
+    }
+    for (const c of el.children) if (typeof c !== "string") stack.push(c);
+  }
+  for (const button of buttons) {
+    if (!hasAncestorNode(button, content)) continue;
+    const box = actionBox(button, content);
+    if (!box || textLength(box) < textLength(button) + ACTION_OWN_TEXT) continue;
+    const href = button.attrs.href;
+    if (href && findAll(box, "a").some((a) => a !== button && a.attrs.href === href)) continue;
+    removeNode(box);
+  }
+}
+const ACTION_OWN_TEXT = 20;
+const ACTION_LIST_ITEMS = 3;
+const ACTION_BOX_EXCLUDED = new Set(["pre", "figure", "figcaption", "h1"]);
+
+/**
+ * The largest ancestor of a button below `content` that may be a call to action's box: no unit of prose, no
+ * code, figure, caption or title heading, no list of three or more items of text (a product's pros and cons).
+ * Each level looks only at what the level below did not hold.
+ */
+function actionBox(button: ElementNode, content: ElementNode): ElementNode | null {
+  let items = 0;
+  // Whether an element inside the box (not the box itself) rules the box out.
+  const rulesOut = (d: ElementNode): boolean => {
+    if (ACTION_BOX_EXCLUDED.has(d.tag) || d.tag === "code" || (PROSE_TAGS.has(d.tag) && isProse(d))) return true;
+    if (d.tag === "li" && textLength(d) > 0 && linkDensity(d) < 0.5) items++;
+    return items >= ACTION_LIST_ITEMS;
+  };
+  let box: ElementNode | null = null;
+  for (let up: ElementNode | null = button; up && up !== content; up = up.parent) {
+    if (ACTION_BOX_EXCLUDED.has(up.tag) || (PROSE_TAGS.has(up.tag) && isProse(up))) break;
+    // The level below was the box so far; inside this one it is a descendant like any other.
+    if (box && rulesOut(box)) break;
+    let blocked = false;
+    for (const child of up.children) {
+      if (typeof child === "string" || child === box) continue;
+      if (rulesOut(child) || findDescendant(child, rulesOut)) {
+        blocked = true;
+        break;
+      }
+    }
+    if (blocked) break;
+    box = up;
+  }
+  return box;
 }
 
 function holdsProseBlock(el: ElementNode): boolean {
