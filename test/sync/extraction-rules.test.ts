@@ -113,6 +113,17 @@ ${[4, 5].map(para).join("")}
       "https://example.com/news/post",
     );
   });
+  it("a box whose pitch is one sentence of prose, short in all, goes with its form", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="box"><h3>Become a better saver</h3><p>School may not have taught you about money, but we will, one short letter every week.</p><form action="/s"><input type="email" name="e"><button>Join</button></form></div>
+${para(6)}</article></main></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 6 of the post"], lacks: ["Become a better saver", "School may not have taught you"] },
+      "https://example.com/news/post",
+    );
+  });
+
   it("the box goes even when cleaning removed the wrapper the form had emptied", async () => {
     const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3, 4, 5].map(para).join("")}
 <div class="posts-box"><p><strong>Would you like to hear about new posts?</strong></p><div class="wrap"><form action="/s"><label>Email</label><input type="email" name="e"><input type="submit" value="Go"></form></div></div>

@@ -1206,18 +1206,24 @@ const PLACED_SHARE = 0.8;
 
 /**
  * The box a removed form sat in (a newsletter sign-up: a heading, a line of pitch, the form) goes with it: the
- * largest ancestor of the form's place, inside the article, holding no prose of its own.
+ * largest ancestor of the form's place, inside the article, holding no prose of its own, or a heading and one
+ * paragraph of it in under 300 characters in all (the pitch written as a sentence or two).
  */
 function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): void {
   for (const holders of forms) {
     // The nearest of the form's ancestors still in the article (cleaning may have removed the emptied ones).
     const holder = holders.find((h) => hasAncestorNode(h, content));
     if (!holder) continue;
+    // The largest box without prose, and the largest holding a pitch (one unit of prose, short in all).
     let box: ElementNode | null = null;
+    let pitched: ElementNode | null = null;
     for (let up: ElementNode | null = holder; up && up !== content; up = up.parent) {
-      if (holdsProseBlock(up)) break;
-      box = up;
+      if (!holdsProseBlock(up)) box = up;
+      else if (textLength(up) <= FORM_BOX_PITCH && proseUnits(up) === 1) pitched = up;
+      else break;
     }
+    // A pitch goes only with a heading (a sign-up box); a paragraph beside a search form is the article's.
+    if (pitched && findDescendant(pitched, isHeading)) box = pitched;
     if (box) removeNode(box);
   }
 }
@@ -1295,6 +1301,17 @@ function actionBox(button: ElementNode, content: ElementNode): ElementNode | nul
   }
   return box;
 }
+
+const FORM_BOX_PITCH = 300;
+
+/** How many units of prose a block holds (itself included). */
+function proseUnits(el: ElementNode): number {
+  let n = PROSE_TAGS.has(el.tag) && isProse(el) ? 1 : 0;
+  for (const d of descendants(el)) if (PROSE_TAGS.has(d.tag) && isProse(d)) n++;
+  return n;
+}
+
+const isHeading = (el: ElementNode) => HEADING_TAGS.has(el.tag) || (el.attrs.role ?? "").toLowerCase() === "heading";
 
 function holdsProseBlock(el: ElementNode): boolean {
   return (PROSE_TAGS.has(el.tag) && isProse(el)) || !!findDescendant(el, (d) => PROSE_TAGS.has(d.tag) && isProse(d));
