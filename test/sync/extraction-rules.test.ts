@@ -124,6 +124,17 @@ ${para(6)}</article></main></body></html>`;
     );
   });
 
+  it("a form removed with its block (named a sign-up by its class) still takes its box", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3, 4, 5].map(para).join("")}
+<section class="band"><div class="col"><h2>Become a better saver</h2><p>No spam, ever.</p></div><div class="signup-container"><form><input type="text" name="email"><input type="submit" value="Go"></form></div></section>
+${para(6)}</article></main></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 6 of the post"], lacks: ["Become a better saver", "No spam, ever"] },
+      "https://example.com/news/post",
+    );
+  });
+
   it("the box goes even when cleaning removed the wrapper the form had emptied", async () => {
     const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3, 4, 5].map(para).join("")}
 <div class="posts-box"><p><strong>Would you like to hear about new posts?</strong></p><div class="wrap"><form action="/s"><label>Email</label><input type="email" name="e"><input type="submit" value="Go"></form></div></div>

@@ -456,6 +456,8 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
         el.tag !== "body" &&
         el.tag !== "a"
       ) {
+        // A sign-up block named by its words takes its form with it: its box is looked for as the form's.
+        if (findDescendant(el, (d) => d.tag === "form" && hasField(d))) formHolders.push(ancestorsOf(el));
         removeNode(el);
         return false;
       }
@@ -467,9 +469,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
         return false;
       }
       if (el.tag === "form" && textLength(el) * 3 < pageText && hasField(el)) {
-        const holders: ElementNode[] = [];
-        for (let up = el.parent; up; up = up.parent) holders.push(up);
-        formHolders.push(holders);
+        formHolders.push(ancestorsOf(el));
         removeNode(el);
         return false;
       }
@@ -1312,6 +1312,13 @@ function proseUnits(el: ElementNode): number {
 }
 
 const isHeading = (el: ElementNode) => HEADING_TAGS.has(el.tag) || (el.attrs.role ?? "").toLowerCase() === "heading";
+
+/** Every ancestor of an element, nearest first. */
+function ancestorsOf(el: ElementNode): ElementNode[] {
+  const out: ElementNode[] = [];
+  for (let up = el.parent; up; up = up.parent) out.push(up);
+  return out;
+}
 
 function holdsProseBlock(el: ElementNode): boolean {
   return (PROSE_TAGS.has(el.tag) && isProse(el)) || !!findDescendant(el, (d) => PROSE_TAGS.has(d.tag) && isProse(d));
