@@ -578,4 +578,19 @@ ${[4, 5].map(para).join("")}
       "https://example.com/news/post",
     );
   });
+  it("a box with a heading, one sentence of pitch and a button to the site's own page goes; a product's card sending its reader elsewhere stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3, 4].map(para).join("")}
+<div class="box"><h3>Quiet Lamp</h3><p>A reading lamp that dims to candle light, made of walnut and brass, and it runs for ten hours.</p><p><a class="btn" href="https://shop.example.org/lamp">Buy it</a></p></div>
+${para(5)}
+<section class="band"><h2>Built to last a lifetime</h2><p>Here at our workshop we make desks that bring calm, focus and a long life to your everyday work.</p><p><a class="btn" href="/collections/desks">Shop the desks</a></p></section>
+</article></main></body></html>`;
+    await expectText(
+      html,
+      {
+        has: ["Paragraph 5 of the post", "A reading lamp that dims to candle light"],
+        lacks: ["Built to last a lifetime", "Here at our workshop", "Shop the desks"],
+      },
+      "https://example.com/news/post",
+    );
+  });
 });

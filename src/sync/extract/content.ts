@@ -962,7 +962,7 @@ function prepArticle(
   // A pager (links numbered 1, 2, 3, ...) ends the page's part of the article: what follows it is not the article.
   cutAtPager(content);
   // A call to action (a heading, a line of pitch and a button) is not the article.
-  removeActionBoxes(content);
+  removeActionBoxes(content, sites);
   cleanConditionally(content, ["form"], flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
@@ -1246,7 +1246,7 @@ function isButton(el: ElementNode): boolean {
  * title's `h1`; it must hold some text besides the button's (a lone button in a paragraph's place stays), and
  * it is not a card whose headline or image links where its button does (a listing of courses, of products).
  */
-function removeActionBoxes(content: ElementNode): void {
+function removeActionBoxes(content: ElementNode, sites: Set<string>): void {
   const buttons: ElementNode[] = [];
   const stack: ElementNode[] = [content];
   while (stack.length) {
@@ -1259,7 +1259,11 @@ function removeActionBoxes(content: ElementNode): void {
   }
   for (const button of buttons) {
     if (!hasAncestorNode(button, content)) continue;
-    const box = actionBox(button, content);
+    // A button to another page of the site may come with a pitch of one unit of prose ("Built to last. Our
+    // desks are made to ...", then "Shop desks"); a product's card sends its reader elsewhere (a shop).
+    const target = button.attrs.href ?? "";
+    const ownPage = target !== "" && !target.startsWith("#") && isInternal(target, sites);
+    const box = actionBox(button, content, ownPage ? ACTION_PITCH : 0);
     if (!box || textLength(box) < textLength(button) + ACTION_OWN_TEXT) continue;
     const href = button.attrs.href;
     if (href && findAll(box, "a").some((a) => a !== button && a.attrs.href === href)) continue;
@@ -1267,38 +1271,48 @@ function removeActionBoxes(content: ElementNode): void {
   }
 }
 const ACTION_OWN_TEXT = 20;
+const ACTION_PITCH = 250;
 const ACTION_LIST_ITEMS = 3;
 const ACTION_BOX_EXCLUDED = new Set(["pre", "figure", "figcaption", "h1"]);
 
 /**
  * The largest ancestor of a button below `content` that may be a call to action's box: no unit of prose, no
  * code, figure, caption or title heading, no list of three or more items of text (a product's pros and cons).
+ * With a `pitch` length, the box may instead hold one unit of prose and a heading, `pitch` characters in all.
  * Each level looks only at what the level below did not hold.
  */
-function actionBox(button: ElementNode, content: ElementNode): ElementNode | null {
+function actionBox(button: ElementNode, content: ElementNode, pitch: number): ElementNode | null {
   let items = 0;
+  let prose = 0;
   // Whether an element inside the box (not the box itself) rules the box out.
   const rulesOut = (d: ElementNode): boolean => {
-    if (ACTION_BOX_EXCLUDED.has(d.tag) || d.tag === "code" || (PROSE_TAGS.has(d.tag) && isProse(d))) return true;
+    if (ACTION_BOX_EXCLUDED.has(d.tag) || d.tag === "code") return true;
+    if (PROSE_TAGS.has(d.tag) && isProse(d) && ++prose > (pitch ? 1 : 0)) return true;
     if (d.tag === "li" && textLength(d) > 0 && linkDensity(d) < 0.5) items++;
     return items >= ACTION_LIST_ITEMS;
   };
   let box: ElementNode | null = null;
-  for (let up: ElementNode | null = button; up && up !== content; up = up.parent) {
+  let pitched: ElementNode | null = null;
+  let prev: ElementNode | null = null;
+  for (let up: ElementNode | null = button; up && up !== content; prev = up, up = up.parent) {
     if (ACTION_BOX_EXCLUDED.has(up.tag) || (PROSE_TAGS.has(up.tag) && isProse(up))) break;
     // The level below was the box so far; inside this one it is a descendant like any other.
-    if (box && rulesOut(box)) break;
+    if (prev && rulesOut(prev)) break;
     let blocked = false;
     for (const child of up.children) {
-      if (typeof child === "string" || child === box) continue;
+      if (typeof child === "string" || child === prev) continue;
       if (rulesOut(child) || findDescendant(child, rulesOut)) {
         blocked = true;
         break;
       }
     }
     if (blocked) break;
-    box = up;
+    if (prose === 0) box = up;
+    else if (textLength(up) <= pitch) pitched = up;
+    else break;
   }
+  // A pitch goes only with a heading over it, as a form's does.
+  if (pitched && findDescendant(pitched, isHeading)) return pitched;
   return box;
 }
 
