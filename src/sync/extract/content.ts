@@ -407,7 +407,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
-  const { controls, placed } = findWidgets(body);
+  const { controls, placed, formAncestors } = findWidgets(body);
   // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
   // The form's ancestors are kept, nearest first: cleaning may remove the emptied holder itself.
   const formHolders: ElementNode[][] = [];
@@ -457,7 +457,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
         el.tag !== "a"
       ) {
         // A sign-up block named by its words takes its form with it: its box is looked for as the form's.
-        if (findDescendant(el, (d) => d.tag === "form" && hasField(d))) formHolders.push(ancestorsOf(el));
+        if (formAncestors.has(el)) formHolders.push(ancestorsOf(el));
         removeNode(el);
         return false;
       }
@@ -1130,14 +1130,22 @@ function removeControlPanels(content: ElementNode, controls: Map<ElementNode, nu
  * empty when the page has fewer than PANEL_CONTROLS), and the labels placed by coordinates with everything
  * inside them (the walk turns a `div` holding one paragraph into that paragraph, dropping the div's style).
  */
-function findWidgets(body: ElementNode): { controls: Map<ElementNode, number>; placed: Set<ElementNode> } {
+function findWidgets(body: ElementNode): {
+  controls: Map<ElementNode, number>;
+  placed: Set<ElementNode>;
+  formAncestors: Set<ElementNode>;
+} {
   const controls: ElementNode[] = [];
   const placed = new Set<ElementNode>();
+  // The blocks that hold a form a reader fills in (a block removed by its words takes its form with it).
+  const formAncestors = new Set<ElementNode>();
   const stack: ElementNode[] = body.children.filter(isElement);
   while (stack.length) {
     const el = stack.pop()!;
     const { role, style } = el.attrs;
     if (role && CONTROL_ROLES.has(role.toLowerCase())) controls.push(el);
+    if (el.tag === "form" && hasField(el))
+      for (let up = el.parent; up && !formAncestors.has(up); up = up.parent) formAncestors.add(up);
     if (style && PLACED_TOP.test(style) && PLACED_SIDE.test(style) && isLabel(el)) {
       // A label with everything inside it; its inside is not searched again.
       placed.add(el);
@@ -1151,7 +1159,7 @@ function findWidgets(body: ElementNode): { controls: Map<ElementNode, number>; p
     for (const control of controls)
       for (let up: ElementNode | null = control; up && up !== body; up = up.parent)
         counts.set(up, (counts.get(up) ?? 0) + 1);
-  return { controls: counts, placed };
+  return { controls: counts, placed, formAncestors };
 }
 const CONTROL_ROLES = new Set([
   "button",
