@@ -113,6 +113,38 @@ ${[4, 5].map(para).join("")}
       "https://example.com/news/post",
     );
   });
+  it("a box whose pitch is one sentence of prose, short in all, goes with its form", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="box"><h3>Become a better saver</h3><p>School may not have taught you about money, but we will, one short letter every week.</p><form action="/s"><input type="email" name="e"><button>Join</button></form></div>
+${para(6)}</article></main></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 6 of the post"], lacks: ["Become a better saver", "School may not have taught you"] },
+      "https://example.com/news/post",
+    );
+  });
+
+  it("a form removed with its block (named a sign-up by its class) still takes its box", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3, 4, 5].map(para).join("")}
+<section class="band"><div class="col"><h2>Become a better saver</h2><p>No spam, ever.</p></div><div class="signup-container"><form><input type="text" name="email"><input type="submit" value="Go"></form></div></section>
+${para(6)}</article></main></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 6 of the post"], lacks: ["Become a better saver", "No spam, ever"] },
+      "https://example.com/news/post",
+    );
+  });
+
+  it("the box goes even when cleaning removed the wrapper the form had emptied", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="posts-box"><p><strong>Would you like to hear about new posts?</strong></p><div class="wrap"><form action="/s"><label>Email</label><input type="email" name="e"><input type="submit" value="Go"></form></div></div>
+</article></main></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 5 of the post"], lacks: ["Would you like to hear about new posts"] },
+      "https://example.com/news/post",
+    );
+  });
 });
 
 describe("a pager", () => {
@@ -526,6 +558,39 @@ describe("prose written as list items", () => {
       html,
       { has: ["Paragraph 6 of the post", "Criterion 1 of the review", "Criterion 3 of the review"], lacks: [] },
       "https://www.example.com/news/post",
+    );
+  });
+});
+
+describe("calls to action", () => {
+  it("a box of a heading, a line of pitch and a button goes; a lone button in the article stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3].map(para).join("")}
+<div class="box"><h2>Ready to plan your trip?</h2><p>Our planners are one call away.</p><p><a class="btn btn-primary" href="/contact">Talk to us</a></p></div>
+${[4, 5].map(para).join("")}
+<p><a class="button" href="/files/report.pdf">Download the full report</a></p>
+</article></main></body></html>`;
+    await expectText(
+      html,
+      {
+        has: ["Paragraph 5 of the post", "Download the full report"],
+        lacks: ["Ready to plan your trip", "Our planners are one call away", "Talk to us"],
+      },
+      "https://example.com/news/post",
+    );
+  });
+  it("a box with a heading, one sentence of pitch and a button to the site's own page goes; a product's card sending its reader elsewhere stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>${[1, 2, 3, 4].map(para).join("")}
+<div class="box"><h3>Quiet Lamp</h3><p>A reading lamp that dims to candle light, made of walnut and brass, and it runs for ten hours.</p><p><a class="btn" href="https://shop.example.org/lamp">Buy it</a></p></div>
+${para(5)}
+<section class="band"><h2>Built to last a lifetime</h2><p>Here at our workshop we make desks that bring calm, focus and a long life to your everyday work.</p><p><a class="btn" href="/collections/desks">Shop the desks</a></p></section>
+</article></main></body></html>`;
+    await expectText(
+      html,
+      {
+        has: ["Paragraph 5 of the post", "A reading lamp that dims to candle light"],
+        lacks: ["Built to last a lifetime", "Here at our workshop", "Shop the desks"],
+      },
+      "https://example.com/news/post",
     );
   });
 });

@@ -407,9 +407,10 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
-  const { controls, placed } = findWidgets(body);
+  const { controls, placed, formAncestors } = findWidgets(body);
   // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
-  const formHolders: ElementNode[] = [];
+  // The form's ancestors are kept, nearest first: cleaning may remove the emptied holder itself.
+  const formHolders: ElementNode[][] = [];
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -455,6 +456,8 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
         el.tag !== "body" &&
         el.tag !== "a"
       ) {
+        // A sign-up block named by its words takes its form with it: its box is looked for as the form's.
+        if (formAncestors.has(el)) formHolders.push(ancestorsOf(el));
         removeNode(el);
         return false;
       }
@@ -466,7 +469,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
         return false;
       }
       if (el.tag === "form" && textLength(el) * 3 < pageText && hasField(el)) {
-        if (el.parent) formHolders.push(el.parent);
+        formHolders.push(ancestorsOf(el));
         removeNode(el);
         return false;
       }
@@ -958,6 +961,8 @@ function prepArticle(
   markDataTables(content);
   // A pager (links numbered 1, 2, 3, ...) ends the page's part of the article: what follows it is not the article.
   cutAtPager(content);
+  // A call to action (a heading, a line of pitch and a button) is not the article.
+  removeActionBoxes(content, sites);
   cleanConditionally(content, ["form"], flags);
   cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
@@ -1125,14 +1130,22 @@ function removeControlPanels(content: ElementNode, controls: Map<ElementNode, nu
  * empty when the page has fewer than PANEL_CONTROLS), and the labels placed by coordinates with everything
  * inside them (the walk turns a `div` holding one paragraph into that paragraph, dropping the div's style).
  */
-function findWidgets(body: ElementNode): { controls: Map<ElementNode, number>; placed: Set<ElementNode> } {
+function findWidgets(body: ElementNode): {
+  controls: Map<ElementNode, number>;
+  placed: Set<ElementNode>;
+  formAncestors: Set<ElementNode>;
+} {
   const controls: ElementNode[] = [];
   const placed = new Set<ElementNode>();
+  // The blocks that hold a form a reader fills in (a block removed by its words takes its form with it).
+  const formAncestors = new Set<ElementNode>();
   const stack: ElementNode[] = body.children.filter(isElement);
   while (stack.length) {
     const el = stack.pop()!;
     const { role, style } = el.attrs;
     if (role && CONTROL_ROLES.has(role.toLowerCase())) controls.push(el);
+    if (el.tag === "form" && hasField(el))
+      for (let up = el.parent; up && !formAncestors.has(up); up = up.parent) formAncestors.add(up);
     if (style && PLACED_TOP.test(style) && PLACED_SIDE.test(style) && isLabel(el)) {
       // A label with everything inside it; its inside is not searched again.
       placed.add(el);
@@ -1146,7 +1159,7 @@ function findWidgets(body: ElementNode): { controls: Map<ElementNode, number>; p
     for (const control of controls)
       for (let up: ElementNode | null = control; up && up !== body; up = up.parent)
         counts.set(up, (counts.get(up) ?? 0) + 1);
-  return { controls: counts, placed };
+  return { controls: counts, placed, formAncestors };
 }
 const CONTROL_ROLES = new Set([
   "button",
@@ -1201,18 +1214,132 @@ const PLACED_SHARE = 0.8;
 
 /**
  * The box a removed form sat in (a newsletter sign-up: a heading, a line of pitch, the form) goes with it: the
- * largest ancestor of the form's place, inside the article, holding no prose of its own.
+ * largest ancestor of the form's place, inside the article, holding no prose of its own, or a heading and one
+ * paragraph of it in under 300 characters in all (the pitch written as a sentence or two).
  */
-function removeFormBoxes(content: ElementNode, holders: ElementNode[]): void {
-  for (const holder of holders) {
-    if (!hasAncestorNode(holder, content)) continue;
+function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): void {
+  for (const holders of forms) {
+    // The nearest of the form's ancestors still in the article (cleaning may have removed the emptied ones).
+    const holder = holders.find((h) => hasAncestorNode(h, content));
+    if (!holder) continue;
+    // The largest box without prose, and the largest holding a pitch (one unit of prose, short in all).
     let box: ElementNode | null = null;
+    let pitched: ElementNode | null = null;
     for (let up: ElementNode | null = holder; up && up !== content; up = up.parent) {
-      if (holdsProseBlock(up)) break;
-      box = up;
+      if (!holdsProseBlock(up)) box = up;
+      else if (textLength(up) <= FORM_BOX_PITCH && proseUnits(up) === 1) pitched = up;
+      else break;
     }
+    // A pitch goes only with a heading (a sign-up box); a paragraph beside a search form is the article's.
+    if (pitched && findDescendant(pitched, isHeading)) box = pitched;
     if (box) removeNode(box);
   }
+}
+
+/** Class and id words of a link drawn as a button. */
+const BUTTON_WORDS = new Set(["btn", "button"]);
+
+/** A button: a `<button>`, a submit or button input, or a link the page draws as one (role or class). */
+function isButton(el: ElementNode): boolean {
+  if (el.tag === "button") return true;
+  if (el.tag === "input") return /^(?:submit|button)$/i.test(el.attrs.type ?? "");
+  if (el.tag !== "a") return false;
+  return (el.attrs.role ?? "").toLowerCase() === "button" || hasWord(el, BUTTON_WORDS);
+}
+
+/**
+ * A call to action: the box a button sits in, when that box holds no prose (a heading, a line of pitch, the
+ * button: "Ready to start? Book a demo"). The largest ancestor of the button inside the article with no unit of
+ * prose, no code, figure or caption, no list of three or more items of text (a product's pros and cons), and not the
+ * title's `h1`; it must hold some text besides the button's (a lone button in a paragraph's place stays), and
+ * it is not a card whose headline or image links where its button does (a listing of courses, of products).
+ */
+function removeActionBoxes(content: ElementNode, sites: Set<string>): void {
+  const buttons: ElementNode[] = [];
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el !== content && isButton(el)) {
+      buttons.push(el);
+      continue;
+    }
+    for (const c of el.children) if (typeof c !== "string") stack.push(c);
+  }
+  for (const button of buttons) {
+    if (!hasAncestorNode(button, content)) continue;
+    // A button to another page of the site may come with a pitch of one unit of prose ("Built to last. Our
+    // desks are made to ...", then "Shop desks"); a product's card sends its reader elsewhere (a shop).
+    const target = button.attrs.href ?? "";
+    const ownPage = target !== "" && !target.startsWith("#") && isInternal(target, sites);
+    const box = actionBox(button, content, ownPage ? ACTION_PITCH : 0);
+    if (!box || textLength(box) < textLength(button) + ACTION_OWN_TEXT) continue;
+    const href = button.attrs.href;
+    if (href && findAll(box, "a").some((a) => a !== button && a.attrs.href === href)) continue;
+    removeNode(box);
+  }
+}
+const ACTION_OWN_TEXT = 20;
+const ACTION_PITCH = 250;
+const ACTION_LIST_ITEMS = 3;
+const ACTION_BOX_EXCLUDED = new Set(["pre", "figure", "figcaption", "h1"]);
+
+/**
+ * The largest ancestor of a button below `content` that may be a call to action's box: no unit of prose, no
+ * code, figure, caption or title heading, no list of three or more items of text (a product's pros and cons).
+ * With a `pitch` length, the box may instead hold one unit of prose and a heading, `pitch` characters in all.
+ * Each level looks only at what the level below did not hold.
+ */
+function actionBox(button: ElementNode, content: ElementNode, pitch: number): ElementNode | null {
+  let items = 0;
+  let prose = 0;
+  // Whether an element inside the box (not the box itself) rules the box out.
+  const rulesOut = (d: ElementNode): boolean => {
+    if (ACTION_BOX_EXCLUDED.has(d.tag) || d.tag === "code") return true;
+    if (PROSE_TAGS.has(d.tag) && isProse(d) && ++prose > (pitch ? 1 : 0)) return true;
+    if (d.tag === "li" && textLength(d) > 0 && linkDensity(d) < 0.5) items++;
+    return items >= ACTION_LIST_ITEMS;
+  };
+  let box: ElementNode | null = null;
+  let pitched: ElementNode | null = null;
+  let prev: ElementNode | null = null;
+  for (let up: ElementNode | null = button; up && up !== content; prev = up, up = up.parent) {
+    if (ACTION_BOX_EXCLUDED.has(up.tag) || (PROSE_TAGS.has(up.tag) && isProse(up))) break;
+    // The level below was the box so far; inside this one it is a descendant like any other.
+    if (prev && rulesOut(prev)) break;
+    let blocked = false;
+    for (const child of up.children) {
+      if (typeof child === "string" || child === prev) continue;
+      if (rulesOut(child) || findDescendant(child, rulesOut)) {
+        blocked = true;
+        break;
+      }
+    }
+    if (blocked) break;
+    if (prose === 0) box = up;
+    else if (textLength(up) <= pitch) pitched = up;
+    else break;
+  }
+  // A pitch goes only with a heading over it, as a form's does.
+  if (pitched && findDescendant(pitched, isHeading)) return pitched;
+  return box;
+}
+
+const FORM_BOX_PITCH = 300;
+
+/** How many units of prose a block holds (itself included). */
+function proseUnits(el: ElementNode): number {
+  let n = PROSE_TAGS.has(el.tag) && isProse(el) ? 1 : 0;
+  for (const d of descendants(el)) if (PROSE_TAGS.has(d.tag) && isProse(d)) n++;
+  return n;
+}
+
+const isHeading = (el: ElementNode) => HEADING_TAGS.has(el.tag) || (el.attrs.role ?? "").toLowerCase() === "heading";
+
+/** Every ancestor of an element, nearest first. */
+function ancestorsOf(el: ElementNode): ElementNode[] {
+  const out: ElementNode[] = [];
+  for (let up = el.parent; up; up = up.parent) out.push(up);
+  return out;
 }
 
 function holdsProseBlock(el: ElementNode): boolean {
