@@ -324,6 +324,26 @@ describe("an article in parts", () => {
   });
 });
 
+describe("an article split over page-builder rows", () => {
+  it("the text modules of the best one's kind in the rows beside it are parts of the article; a label before them goes", async () => {
+    const row = (paragraphs: number[]) =>
+      `<div class="row"><div class="column"><div class="module"><div class="text-module">${paragraphs.map(para).join("")}</div></div></div></div>`;
+    const html = `<html><head><title>A post</title></head><body><main><div class="builder">
+<div><p class="counter">Page 1 of 3</p></div>${row([1, 2])}${row([3, 4, 5, 6])}${row([7, 8])}
+<div class="row"><div class="column"><div class="module"><div class="image-module"><img src="/photo.jpg" alt=""></div></div></div></div>${row([9, 10])}
+</div></main><div class="side"><p>Elsewhere on the site, a short note that is not about the post at all.</p></div></body></html>`;
+    await expectText(html, {
+      has: [
+        "Paragraph 1 of the post",
+        "Paragraph 6 of the post",
+        "Paragraph 8 of the post",
+        "Paragraph 10 of the post",
+      ],
+      lacks: ["Page 1 of 3", "Elsewhere on the site"],
+    });
+  });
+});
+
 describe("labels placed by coordinates", () => {
   it("a chart's figures laid over its image go; the article and a positioned caption of a sentence stay", async () => {
     const labels = ["$915", "billion", "Interest payments", "$900", "600", "300", "$263", "'17", "'22", "'28"]

@@ -253,6 +253,8 @@ function newElement(tag: string, parent: ElementNode | null, children: TreeNode[
 
 /** `<p>`s turned into containers of paragraphs: written as text by the author, so never cleaned away as a container. */
 const splitParagraphs = new WeakSet<ElementNode>();
+/** The best-scored block of an article gathered from parts, and its ancestors below the parts' common one. */
+const gathered = new WeakSet<ElementNode>();
 
 /**
  * `<br><br>` inside a container separates paragraphs: make them real paragraphs. A `<p>` that holds several
@@ -564,27 +566,13 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     topCandidate = refineTop(topCandidate, top, scores, body);
     topCandidate = narrowLayoutTable(topCandidate, scores);
     topCandidate = climbToRepeatedWrapper(topCandidate, scores, body);
+    topCandidate = gatherParts(topCandidate, top[0]!, scores, body);
     content = newElement("div", null);
-    const topScore = scores.get(topCandidate) ?? 0;
-    const threshold = Math.max(10, topScore * 0.2);
     const parent = topCandidate.parent;
     const siblings = parent ? [...parent.children] : [topCandidate];
     for (const sibling of siblings) {
       if (typeof sibling === "string") continue;
-      let append = sibling === topCandidate;
-      if (!append) {
-        let bonus = 0;
-        if (className(sibling) && className(sibling) === className(topCandidate)) bonus += topScore * 0.2;
-        const siblingScore = scores.get(sibling);
-        if (siblingScore !== undefined && siblingScore + bonus >= threshold) append = true;
-        else if (sibling.tag === "p") {
-          const density = linkDensity(sibling);
-          const text = innerText(sibling);
-          if (text.length > 80 && density < 0.25) append = true;
-          else if (text.length < 80 && text.length > 0 && density === 0 && /\.( |$)/.test(text)) append = true;
-        }
-      }
-      if (append) {
+      if (sibling === topCandidate || mergesWith(sibling, topCandidate, scores)) {
         content.children.push(sibling);
         sibling.parent = content;
         invalidate(content);
@@ -595,6 +583,21 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   prepArticle(content, flags, title, sites, controls, placed);
   removeFormBoxes(content, formHolders);
   return { content, byline };
+}
+
+/** Whether a sibling of the chosen block joins it: a block scoring a fifth of it (at least 10), or a paragraph of prose. */
+function mergesWith(sibling: ElementNode, candidate: ElementNode, scores: Map<ElementNode, number>): boolean {
+  const topScore = scores.get(candidate) ?? 0;
+  const threshold = Math.max(10, topScore * 0.2);
+  let bonus = 0;
+  if (className(sibling) && className(sibling) === className(candidate)) bonus += topScore * 0.2;
+  const siblingScore = scores.get(sibling);
+  if (siblingScore !== undefined && siblingScore + bonus >= threshold) return true;
+  if (sibling.tag !== "p") return false;
+  const density = linkDensity(sibling);
+  const text = innerText(sibling);
+  if (text.length > 80 && density < 0.25) return true;
+  return text.length < 80 && text.length > 0 && density === 0 && /\.( |$)/.test(text);
 }
 
 /**
@@ -631,6 +634,74 @@ function climbToRepeatedWrapper(
     }
   return candidate;
 }
+
+/** Whether the merge of the chosen block's siblings takes `el` already (it sits in a sibling that joins). */
+function mergedAlready(el: ElementNode, candidate: ElementNode, scores: Map<ElementNode, number>): boolean {
+  const parent = candidate.parent;
+  if (!parent) return false;
+  let sibling: ElementNode = el;
+  while (sibling.parent && sibling.parent !== parent) sibling = sibling.parent;
+  return sibling.parent === parent && mergesWith(sibling, candidate, scores);
+}
+
+/**
+ * An article that a page builder splits over rows or sections, one text module in each: other modules of the
+ * best-scored block's exact kind (its tag and class) that are parts of the article, as the best block is,
+ * lie outside the chosen block. A part scores at least a quarter of the best block, holds two paragraphs of
+ * prose or more (and is not a teaser: no linked heading, no opening link) and is not merged already with the
+ * chosen block's siblings; the chosen block becomes the lowest ancestor holding it and every part. A copy of
+ * the best block (the article carried twice) is not a part. What that ancestor holds before the first part
+ * and is no more than a label (under a sentence, no heading, no picture: "Page 1 of 8") goes, and the best
+ * block is not cleaned away by conditional cleaning (its links, once judged inside a larger block).
+ */
+function gatherParts(
+  candidate: ElementNode,
+  best: ElementNode,
+  scores: Map<ElementNode, number>,
+  body: ElementNode,
+): ElementNode {
+  const kind = className(best);
+  // Only when the chosen block is the best one or holds it (another may win by the title's words).
+  if (!kind || (best !== candidate && !hasAncestorNode(best, candidate))) return candidate;
+  const enough = (scores.get(best) ?? 0) * PART_SCORE_SHARE;
+  const bestLength = textLength(best);
+  const parts: ElementNode[] = [];
+  let common: ElementNode | null = candidate;
+  for (const [el, score] of scores) {
+    if (el === best || el.tag !== best.tag || score < enough || className(el) !== kind) continue;
+    if (el === candidate || hasAncestorNode(el, candidate) || hasAncestorNode(best, el) || hasAncestorNode(el, best))
+      continue;
+    const length = textLength(el);
+    if (length === bestLength && textContent(el) === textContent(best)) continue;
+    if (!hasAncestorNode(el, body) || !heldByProse(el, length) || mergedAlready(el, candidate, scores)) continue;
+    while (common && !hasAncestorNode(el, common)) common = common.parent;
+    parts.push(el);
+  }
+  if (!parts.length || !common || common === body || !hasAncestorNode(common, body)) return candidate;
+  const root = common;
+  if (!scores.has(root)) scores.set(root, scores.get(candidate) ?? 0);
+  const branch = (el: ElementNode): number => {
+    let b = el;
+    while (b.parent !== root) b = b.parent!;
+    return root.children.indexOf(b);
+  };
+  const first = Math.min(branch(best), ...parts.map(branch));
+  for (const kid of root.children.slice(0, first)) if (isElement(kid) && isBareLabel(kid)) removeNode(kid);
+  for (let el: ElementNode | null = best; el && el !== root; el = el.parent) gathered.add(el);
+  return root;
+}
+const PART_SCORE_SHARE = 0.25;
+
+/** A block that is only a label: under a sentence's length, with no heading and no picture. */
+function isBareLabel(el: ElementNode): boolean {
+  return (
+    textLength(el) < PROSE_LENGTH &&
+    !MEDIA_TAGS.has(el.tag) &&
+    !HEADING_TAGS.has(el.tag) &&
+    !findDescendant(el, (d) => MEDIA_TAGS.has(d.tag) || HEADING_TAGS.has(d.tag))
+  );
+}
+const MEDIA_TAGS = new Set(["img", "picture", "figure", "video", "audio", "iframe", "svg", "table"]);
 
 /** Whether two elements share a class name (a part of a story body, "body body-1" and "body body-2"). */
 function sharesClass(a: ElementNode, b: ElementNode): boolean {
@@ -1669,7 +1740,7 @@ function cleanTag(
   // Bottom-up so inner junk goes before its container is judged.
   nodes.reverse();
   for (const el of nodes) {
-    if (!el.parent || el === content || splitParagraphs.has(el)) continue;
+    if (!el.parent || el === content || splitParagraphs.has(el) || gathered.has(el)) continue;
     if (tag === "table" && isDataTable(el)) continue;
     if (hasAncestorTable(el)) continue;
     if (hasAncestor(el, "code", 0) || hasAncestor(el, "pre", 0)) continue;
