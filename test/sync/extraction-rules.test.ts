@@ -344,6 +344,30 @@ describe("an article split over page-builder rows", () => {
   });
 });
 
+describe("questions and answers after the article", () => {
+  it("an FAQ in a section below the article's column comes with it; a list of other stories there does not", async () => {
+    const faq = [1, 2, 3]
+      .map(
+        (n) =>
+          `<div class="faq-item"><div class="faq-question">Question ${n}: how does this work, and why?</div><div class="faq-answer"><p>Answer ${n} explains it in a sentence of prose, long enough to be read as one, with a comma.</p></div></div>`,
+      )
+      .join("");
+    const popular = [1, 2, 3]
+      .map(
+        (n) =>
+          `<div class="card"><h3><a href="/story-${n}">Popular story ${n}, is it worth a read?</a></h3><p>A short excerpt of popular story ${n}, which is another page of the site, with a comma.</p></div>`,
+      )
+      .join("");
+    const html = `<html><head><title>A post</title></head><body><main><section class="article"><div class="column"><div class="body">${[1, 2, 3, 4, 5].map(para).join("")}</div></div></section>
+<section class="faq"><h2>FAQ</h2><div class="faq-list">${faq}</div></section>
+<section class="popular"><div class="cards">${popular}</div></section></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Question 1: how does this work", "Answer 3 explains it"],
+      lacks: ["Popular story"],
+    });
+  });
+});
+
 describe("labels placed by coordinates", () => {
   it("a chart's figures laid over its image go; the article and a positioned caption of a sentence stay", async () => {
     const labels = ["$915", "billion", "Interest payments", "$900", "600", "300", "$263", "'17", "'22", "'28"]

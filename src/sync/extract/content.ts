@@ -568,6 +568,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     topCandidate = climbToRepeatedWrapper(topCandidate, scores, body);
     topCandidate = gatherParts(topCandidate, top[0]!, scores, body);
     content = newElement("div", null);
+    const questions = questionListsAfter(topCandidate, body);
     const parent = topCandidate.parent;
     const siblings = parent ? [...parent.children] : [topCandidate];
     for (const sibling of siblings) {
@@ -578,12 +579,92 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
         invalidate(content);
       }
     }
+    for (const list of questions) {
+      if (list.parent === content) continue;
+      removeNode(list);
+      content.children.push(list);
+      list.parent = content;
+      invalidate(content);
+    }
   }
 
   prepArticle(content, flags, title, sites, controls, placed);
   removeFormBoxes(content, formHolders);
   return { content, byline };
 }
+
+/**
+ * Questions and answers after the article (an FAQ, often in a section of its own below the article's
+ * column): a block following the chosen block, or one of its two ancestors below the body, that is a list
+ * of three or more items of one kind (tag and class) with few links, three or more of them opening with a
+ * short line holding a question mark (the question, not a link: cards of other stories open with their
+ * headline link) and holding a paragraph of prose (the answer), the items making most of the list's text.
+ */
+function questionListsAfter(candidate: ElementNode, body: ElementNode): ElementNode[] {
+  const found: ElementNode[] = [];
+  let level = 0;
+  for (let a: ElementNode | null = candidate; a && a !== body && a.parent && level < QUESTION_LEVELS; a = a.parent) {
+    level++;
+    const kids = a.parent.children;
+    for (let i = kids.indexOf(a) + 1; i < kids.length; i++) {
+      const kid = kids[i]!;
+      if (isElement(kid) && isQuestionList(kid)) found.push(kid);
+    }
+  }
+  return found;
+}
+const QUESTION_LEVELS = 3;
+
+function isQuestionList(el: ElementNode): boolean {
+  const length = textLength(el);
+  if (length < PROSE_LENGTH * 3 || linkDensity(el) > 0.3) return false;
+  // The list is the block itself or a block inside holding most of its text (under a heading "FAQ"): at most
+  // one child holds 80 % of a block's text, so this follows a single path down.
+  for (let list: ElementNode | undefined = el; list; ) {
+    if (hasQuestionItems(list)) return true;
+    list = list.children.find((c): c is ElementNode => isElement(c) && textLength(c) * 10 >= length * 8);
+  }
+  return false;
+}
+
+function hasQuestionItems(list: ElementNode): boolean {
+  const items = list.children.filter(isElement);
+  if (items.length < 3) return false;
+  const kind = `${items[0]!.tag} ${className(items[0]!)}`;
+  let text = 0;
+  let answered = 0;
+  for (const item of items) {
+    if (`${item.tag} ${className(item)}` !== kind) continue;
+    if (nearlyOpeningLink(item)) return false;
+    text += textLength(item);
+    const question = questionOf(item);
+    if (
+      question &&
+      QUESTION_MARK.test(question) &&
+      findAll(item, PROSE_UNITS).some((p) => isProse(p) && !openingLink(p))
+    )
+      answered++;
+  }
+  return answered >= 3 && text * 10 >= textLength(list) * 8;
+}
+const QUESTION_MARK = /[?？]/;
+
+/** The first line of an item: its first child with text, looked into while that child holds all of the item's text. */
+function questionOf(item: ElementNode): string | null {
+  let el = item;
+  for (;;) {
+    const first = el.children.find((c) => (typeof c === "string" ? c.trim() !== "" : textLength(c) > 0));
+    if (first === undefined) return null;
+    if (typeof first === "string") return first.trim();
+    if (textLength(first) >= textLength(el) - 1 && first.children.some(isElement)) {
+      el = first;
+      continue;
+    }
+    if (textLength(first) > QUESTION_LENGTH) return null;
+    return textContent(first).trim();
+  }
+}
+const QUESTION_LENGTH = 300;
 
 /** Whether a sibling of the chosen block joins it: a block scoring a fifth of it (at least 10), or a paragraph of prose. */
 function mergesWith(sibling: ElementNode, candidate: ElementNode, scores: Map<ElementNode, number>): boolean {
