@@ -42,6 +42,19 @@ describe("hidden blocks", () => {
   });
 });
 
+describe("collapsed panels", () => {
+  it("a block hidden by style that a control opens (aria-controls) is text; other hidden blocks still go", async () => {
+    const step = (n: number) =>
+      `<div class="step"><button aria-controls="step-${n}" aria-expanded="false">Step ${n}</button><div id="step-${n}" style="display:none"><p>Step ${n} of the guide says what to do, in a sentence of prose long enough to be content, with a comma.</p></div></div>`;
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2].map(para).join("")}${[1, 2, 3].map(step).join("")}
+<div id="note" style="display:none"><p>Secret words of a hidden note that no control opens, long enough to be a paragraph, with a comma.</p></div></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 2 of the post", "Step 1 of the guide", "Step 3 of the guide"],
+      lacks: ["Secret words"],
+    });
+  });
+});
+
 describe("the page's body", () => {
   it("is the <body> with the text, not an empty one pasted into the head first", async () => {
     const html = `<!doctype html><html><head><title>A post</title><html><head></head><body></body></html><meta name="x" content="y"></head>

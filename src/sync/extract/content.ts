@@ -409,7 +409,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
-  const { controls, placed } = findWidgets(body);
+  const { controls, placed, panels } = findWidgets(body);
   // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
   const formHolders: ElementNode[] = [];
   replaceDoubleBreaks(body);
@@ -432,8 +432,14 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   const pageText = textLength(body);
   const visit = (el: ElementNode): boolean => {
     // A `hidden` block holding most of the page's text is the page waiting for a script to show it (pages
-    // that stream their content into a hidden element and then reveal it), not hidden furniture.
-    if (isHidden(el) && !("hidden" in el.attrs && textLength(el) * 2 >= pageText)) {
+    // that stream their content into a hidden element and then reveal it), not hidden furniture. A hidden
+    // block that a control names in its `aria-controls` is a collapsed panel (an accordion's step, a tab): the
+    // reader opens it, so it is text of the page.
+    if (
+      isHidden(el) &&
+      !("hidden" in el.attrs && textLength(el) * 2 >= pageText) &&
+      !(el.attrs.id !== undefined && panels.has(el.attrs.id))
+    ) {
       removeNode(el);
       return false;
     }
@@ -1277,13 +1283,21 @@ function removeControlPanels(content: ElementNode, controls: Map<ElementNode, nu
  * empty when the page has fewer than PANEL_CONTROLS), and the labels placed by coordinates with everything
  * inside them (the walk turns a `div` holding one paragraph into that paragraph, dropping the div's style).
  */
-function findWidgets(body: ElementNode): { controls: Map<ElementNode, number>; placed: Set<ElementNode> } {
+function findWidgets(body: ElementNode): {
+  controls: Map<ElementNode, number>;
+  placed: Set<ElementNode>;
+  panels: Set<string>;
+} {
   const controls: ElementNode[] = [];
   const placed = new Set<ElementNode>();
+  const panels = new Set<string>();
   const stack: ElementNode[] = body.children.filter(isElement);
   while (stack.length) {
     const el = stack.pop()!;
     const { role, style } = el.attrs;
+    const controlled = el.attrs["aria-controls"];
+    // A collapsed panel (an accordion's answer, a tab) is named by the control that opens it.
+    if (controlled) for (const id of controlled.split(/\s+/)) if (id) panels.add(id);
     if (role && CONTROL_ROLES.has(role.toLowerCase())) controls.push(el);
     if (style && PLACED_TOP.test(style) && PLACED_SIDE.test(style) && isLabel(el)) {
       // A label with everything inside it; its inside is not searched again.
@@ -1298,7 +1312,7 @@ function findWidgets(body: ElementNode): { controls: Map<ElementNode, number>; p
     for (const control of controls)
       for (let up: ElementNode | null = control; up && up !== body; up = up.parent)
         counts.set(up, (counts.get(up) ?? 0) + 1);
-  return { controls: counts, placed };
+  return { controls: counts, placed, panels };
 }
 const CONTROL_ROLES = new Set([
   "button",
