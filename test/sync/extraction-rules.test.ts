@@ -42,6 +42,23 @@ describe("hidden blocks", () => {
   });
 });
 
+describe("a reading list", () => {
+  it("a long list of links to other sites stays with the article; one of the site's own pages goes", async () => {
+    const items = (host: string, label: string) =>
+      Array.from(
+        { length: 10 },
+        (_, i) => `<li><a href="${host}/page-${i}">${label} ${i + 1} titled at some length</a></li>`,
+      ).join("");
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3, 4, 5, 6].map(para).join("")}
+<h2>Further reading</h2><ul>${items("https://other.org", "Source")}</ul>
+<h2>More from us</h2><ul>${items("/stories", "Our story")}</ul></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 6 of the post", "Source 1 titled", "Source 10 titled"],
+      lacks: ["Our story"],
+    });
+  });
+});
+
 describe("collapsed panels", () => {
   it("a block hidden by style that a control opens (aria-controls) is text; other hidden blocks still go", async () => {
     const step = (n: number) =>

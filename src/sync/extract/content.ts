@@ -1128,7 +1128,7 @@ function prepArticle(
   cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
   // Cards of other stories marked up as <article>s, before conditional cleaning takes their headline links.
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites, true));
-  cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags);
+  cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags, sites);
   // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
   // Reader comments and news tickers: a block of many short lines carrying a time of day, after the article.
@@ -1803,14 +1803,14 @@ function tagVectors(root: ElementNode): Map<ElementNode, Int32Array> {
 }
 
 /** Conditional cleaning of each tag of `tags` in turn (the tag counts are kept up to date across them). */
-function cleanConditionally(content: ElementNode, tags: string[], flags: Flags): void {
+function cleanConditionally(content: ElementNode, tags: string[], flags: Flags, sites: Set<string> = new Set()): void {
   if (!flags.cleanConditionally) return;
   let vectors: Map<ElementNode, Int32Array> | null = null;
   for (const tag of tags) {
     const nodes = findAll(content, tag);
     if (!nodes.length) continue;
     vectors ??= tagVectors(content);
-    cleanTag(tag, nodes, vectors, content, flags);
+    cleanTag(tag, nodes, vectors, content, flags, sites);
   }
 }
 
@@ -1820,6 +1820,7 @@ function cleanTag(
   vectors: Map<ElementNode, Int32Array>,
   content: ElementNode,
   flags: Flags,
+  sites: Set<string>,
 ): void {
   const remove = (el: ElementNode) => {
     // The removed subtree no longer counts for its ancestors.
@@ -1869,7 +1870,11 @@ function cleanTag(
       input > Math.floor(p / 3) ||
       (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
       (!isList && weight < 25 && density > 0.2 && !(density < 0.5 && heldByProse(el, contentLength))) ||
-      (isList && weight < 25 && density > LINK_LIST_DENSITY && liCount >= LINK_LIST_ITEMS) ||
+      (isList &&
+        weight < 25 &&
+        density > LINK_LIST_DENSITY &&
+        liCount >= LINK_LIST_ITEMS &&
+        !isReadingList(el, sites)) ||
       (weight >= 25 && density > 0.5) ||
       (embeds === 1 && contentLength < 75) ||
       embeds > 1 ||
@@ -1896,6 +1901,17 @@ function cleanTag(
  * other stories, not the article's own list (which holds words of its own, or a few references).
  */
 const LINK_LIST_DENSITY = 0.9;
+
+/**
+ * A reading list the article gives: nine links in ten or more go to other sites (its sources, further reading).
+ * A menu or a column of other stories links to the site's own pages.
+ */
+function isReadingList(el: ElementNode, sites: Set<string>): boolean {
+  const links = findAll(el, "a");
+  let outside = 0;
+  for (const a of links) if (!isInternal(a.attrs.href ?? "", sites)) outside++;
+  return outside * 10 >= links.length * 9;
+}
 const LINK_LIST_ITEMS = 10;
 
 /**
