@@ -42,6 +42,19 @@ describe("hidden blocks", () => {
   });
 });
 
+describe("an accordion's toggles", () => {
+  it("items opening with a link to '#' are questions opening their answers, not teasers of other stories", async () => {
+    const item = (n: number) =>
+      `<li class="item"><a href="#" class="title">Question ${n} asked by readers</a><div class="answer"><p>Answer ${n} to the question, in a sentence of prose long enough to read, with a comma.</p></div></li>`;
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3, 4, 5].map(para).join("")}
+<h2>Questions</h2><ul class="accordion">${[1, 2, 3, 4].map(item).join("")}</ul></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Answer 1 to the question", "Answer 4 to the question"],
+      lacks: [],
+    });
+  });
+});
+
 describe("a reading list", () => {
   it("a long list of links to other sites stays with the article; one of the site's own pages goes", async () => {
     const items = (host: string, label: string) =>

@@ -655,6 +655,12 @@ function hasQuestionItems(list: ElementNode): boolean {
 }
 const QUESTION_MARK = /[?？]/;
 
+/** A link that opens nothing but a toggle: no address, a fragment, or a script. */
+function isToggleLink(a: ElementNode): boolean {
+  const href = (a.attrs.href ?? "").trim();
+  return href === "" || href.startsWith("#") || /^javascript:/i.test(href);
+}
+
 /** The first line of an item: its first child with text, looked into while that child holds all of the item's text. */
 function questionOf(item: ElementNode): string | null {
   let el = item;
@@ -1192,7 +1198,8 @@ function isTeaser(el: ElementNode, sites: Set<string>): boolean {
   // An <article> is a self-contained item by its tag: a card may open with a few words (its category) before
   // its headline link.
   const link = el.tag === "article" ? nearlyOpeningLink(el) : openingLink(el);
-  return !!link && isInternal(link.attrs.href ?? "", sites);
+  // A link to "#" (or to a script) opens an accordion's answer in place: a toggle, not another story's headline.
+  return !!link && !isToggleLink(link) && isInternal(link.attrs.href ?? "", sites);
 }
 
 /** The first link with text under `el` when less than TEASER_OWN_TEXT characters of text come before it. */
