@@ -636,13 +636,14 @@ function isQuestionList(el: ElementNode): boolean {
 function hasQuestionItems(list: ElementNode): boolean {
   const items = list.children.filter(isElement);
   if (items.length < 3) return false;
-  const kind = `${items[0]!.tag} ${className(items[0]!)}`;
-  let text = 0;
+  const first = items[0]!;
+  const same = items.filter((item) => item.tag === first.tag && className(item) === className(first));
+  // The items make most of the list's text (cheap, from cached lengths: most blocks fail here).
+  if (same.length < 3 || same.reduce((sum, item) => sum + textLength(item), 0) * 10 < textLength(list) * 8)
+    return false;
   let answered = 0;
-  for (const item of items) {
-    if (`${item.tag} ${className(item)}` !== kind) continue;
+  for (const item of same) {
     if (nearlyOpeningLink(item)) return false;
-    text += textLength(item);
     const question = questionOf(item);
     if (
       question &&
@@ -651,7 +652,7 @@ function hasQuestionItems(list: ElementNode): boolean {
     )
       answered++;
   }
-  return answered >= 3 && text * 10 >= textLength(list) * 8;
+  return answered >= 3;
 }
 const QUESTION_MARK = /[?？]/;
 
