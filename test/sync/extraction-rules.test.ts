@@ -42,6 +42,19 @@ describe("hidden blocks", () => {
   });
 });
 
+describe("the lead before the article", () => {
+  it("a preceding block of prose paragraphs, scored too deep to join by score, comes with the article", async () => {
+    const lead = (n: number) =>
+      `<div class="cell"><p>Lead ${n} opens the post in plain words, a sentence of prose long enough to be read.</p><span></span></div>`;
+    const html = `<html><head><title>A post</title></head><body><main><div class="intro"><div class="cells">${[1, 2].map(lead).join("")}</div></div>
+<div class="body">${[1, 2, 3, 4, 5, 6].map(para).join("")}</div></main></body></html>`;
+    await expectText(html, {
+      has: ["Lead 1 opens the post", "Lead 2 opens the post", "Paragraph 6 of the post"],
+      lacks: [],
+    });
+  });
+});
+
 describe("an accordion's toggles", () => {
   it("items opening with a link to '#' are questions opening their answers, not teasers of other stories", async () => {
     const item = (n: number) =>

@@ -577,9 +577,10 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     const questions = questionListsAfter(topCandidate, body);
     const parent = topCandidate.parent;
     const siblings = parent ? [...parent.children] : [topCandidate];
-    for (const sibling of siblings) {
+    const at = siblings.indexOf(topCandidate);
+    for (const [index, sibling] of siblings.entries()) {
       if (typeof sibling === "string") continue;
-      if (sibling === topCandidate || mergesWith(sibling, topCandidate, scores)) {
+      if (sibling === topCandidate || mergesWith(sibling, topCandidate, scores) || (index < at && isLead(sibling))) {
         content.children.push(sibling);
         sibling.parent = content;
         invalidate(content);
@@ -678,6 +679,17 @@ function questionOf(item: ElementNode): string | null {
   }
 }
 const QUESTION_LENGTH = 300;
+
+/**
+ * The article's lead, written before the chosen block in a wrapper of its own (an intro scored too deep to
+ * join by score): a preceding sibling held by prose (two paragraphs or more that open with words of their own,
+ * most of its text, under no linked heading), with fewer than two times of day (a ticker of other news is
+ * dated line by line).
+ */
+function isLead(el: ElementNode): boolean {
+  if (el.tag === "p" || !heldByProse(el, textLength(el))) return false;
+  return countMatches(textContent(el), TIME_OF_DAYS, 2) < 2;
+}
 
 /** Whether a sibling of the chosen block joins it: a block scoring a fifth of it (at least 10), or a paragraph of prose. */
 function mergesWith(sibling: ElementNode, candidate: ElementNode, scores: Map<ElementNode, number>): boolean {
