@@ -42,6 +42,62 @@ describe("hidden blocks", () => {
   });
 });
 
+describe("the lead before the article", () => {
+  it("a preceding block of prose paragraphs, scored too deep to join by score, comes with the article", async () => {
+    const lead = (n: number) =>
+      `<div class="cell"><p>Lead ${n} opens the post in plain words, a sentence of prose long enough to be read.</p><span></span></div>`;
+    const html = `<html><head><title>A post</title></head><body><main><div class="intro"><div class="cells">${[1, 2].map(lead).join("")}</div></div>
+<div class="body">${[1, 2, 3, 4, 5, 6].map(para).join("")}</div></main></body></html>`;
+    await expectText(html, {
+      has: ["Lead 1 opens the post", "Lead 2 opens the post", "Paragraph 6 of the post"],
+      lacks: [],
+    });
+  });
+});
+
+describe("an accordion's toggles", () => {
+  it("items opening with a link to '#' are questions opening their answers, not teasers of other stories", async () => {
+    const item = (n: number) =>
+      `<li class="item"><a href="#" class="title">Question ${n} asked by readers</a><div class="answer"><p>Answer ${n} to the question, in a sentence of prose long enough to read, with a comma.</p></div></li>`;
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3, 4, 5].map(para).join("")}
+<h2>Questions</h2><ul class="accordion">${[1, 2, 3, 4].map(item).join("")}</ul></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Answer 1 to the question", "Answer 4 to the question"],
+      lacks: [],
+    });
+  });
+});
+
+describe("a reading list", () => {
+  it("a long list of links to other sites stays with the article; one of the site's own pages goes", async () => {
+    const items = (host: string, label: string) =>
+      Array.from(
+        { length: 10 },
+        (_, i) => `<li><a href="${host}/page-${i}">${label} ${i + 1} titled at some length</a></li>`,
+      ).join("");
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3, 4, 5, 6].map(para).join("")}
+<h2>Further reading</h2><ul>${items("https://other.org", "Source")}</ul>
+<h2>More from us</h2><ul>${items("/stories", "Our story")}</ul></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 6 of the post", "Source 1 titled", "Source 10 titled"],
+      lacks: ["Our story"],
+    });
+  });
+});
+
+describe("collapsed panels", () => {
+  it("a block hidden by style that a control opens (aria-controls) is text; other hidden blocks still go", async () => {
+    const step = (n: number) =>
+      `<div class="step"><button aria-controls="step-${n}" aria-expanded="false">Step ${n}</button><div id="step-${n}" style="display:none"><p>Step ${n} of the guide says what to do, in a sentence of prose long enough to be content, with a comma.</p></div></div>`;
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2].map(para).join("")}${[1, 2, 3].map(step).join("")}
+<div id="note" style="display:none"><p>Secret words of a hidden note that no control opens, long enough to be a paragraph, with a comma.</p></div></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 2 of the post", "Step 1 of the guide", "Step 3 of the guide"],
+      lacks: ["Secret words"],
+    });
+  });
+});
+
 describe("the page's body", () => {
   it("is the <body> with the text, not an empty one pasted into the head first", async () => {
     const html = `<!doctype html><html><head><title>A post</title><html><head></head><body></body></html><meta name="x" content="y"></head>
@@ -352,6 +408,50 @@ describe("an article in parts", () => {
     await expectText(html, {
       has: ["Paragraph 1 of the post", "Paragraph 2 of the post", "Paragraph 8 of the post"],
       lacks: ["More stories of the site"],
+    });
+  });
+});
+
+describe("an article split over page-builder rows", () => {
+  it("the text modules of the best one's kind in the rows beside it are parts of the article; a label before them goes", async () => {
+    const row = (paragraphs: number[]) =>
+      `<div class="row"><div class="column"><div class="module"><div class="text-module">${paragraphs.map(para).join("")}</div></div></div></div>`;
+    const html = `<html><head><title>A post</title></head><body><main><div class="builder">
+<div><p class="counter">Page 1 of 3</p></div>${row([1, 2])}${row([3, 4, 5, 6])}${row([7, 8])}
+<div class="row"><div class="column"><div class="module"><div class="image-module"><img src="/photo.jpg" alt=""></div></div></div></div>${row([9, 10])}
+</div></main><div class="side"><p>Elsewhere on the site, a short note that is not about the post at all.</p></div></body></html>`;
+    await expectText(html, {
+      has: [
+        "Paragraph 1 of the post",
+        "Paragraph 6 of the post",
+        "Paragraph 8 of the post",
+        "Paragraph 10 of the post",
+      ],
+      lacks: ["Page 1 of 3", "Elsewhere on the site"],
+    });
+  });
+});
+
+describe("questions and answers after the article", () => {
+  it("an FAQ in a section below the article's column comes with it; a list of other stories there does not", async () => {
+    const faq = [1, 2, 3]
+      .map(
+        (n) =>
+          `<div class="faq-item"><div class="faq-question">Question ${n}: how does this work, and why?</div><div class="faq-answer"><p>Answer ${n} explains it in a sentence of prose, long enough to be read as one, with a comma.</p></div></div>`,
+      )
+      .join("");
+    const popular = [1, 2, 3]
+      .map(
+        (n) =>
+          `<div class="card"><h3><a href="/story-${n}">Popular story ${n}, is it worth a read?</a></h3><p>A short excerpt of popular story ${n}, which is another page of the site, with a comma.</p></div>`,
+      )
+      .join("");
+    const html = `<html><head><title>A post</title></head><body><main><section class="article"><div class="column"><div class="body">${[1, 2, 3, 4, 5].map(para).join("")}</div></div></section>
+<section class="faq"><h2>FAQ</h2><div class="faq-list">${faq}</div></section>
+<section class="popular"><div class="cards">${popular}</div></section></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Question 1: how does this work", "Answer 3 explains it"],
+      lacks: ["Popular story"],
     });
   });
 });

@@ -253,6 +253,8 @@ function newElement(tag: string, parent: ElementNode | null, children: TreeNode[
 
 /** `<p>`s turned into containers of paragraphs: written as text by the author, so never cleaned away as a container. */
 const splitParagraphs = new WeakSet<ElementNode>();
+/** The best-scored block of an article gathered from parts, and its ancestors below the parts' common one. */
+const gathered = new WeakSet<ElementNode>();
 
 /**
  * `<br><br>` inside a container separates paragraphs: make them real paragraphs. A `<p>` that holds several
@@ -407,7 +409,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
-  const { controls, placed, formAncestors } = findWidgets(body);
+  const { controls, placed, formAncestors, panels } = findWidgets(body);
   // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
   // The form's ancestors are kept, nearest first: cleaning may remove the emptied holder itself.
   const formHolders: ElementNode[][] = [];
@@ -431,8 +433,14 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   const pageText = textLength(body);
   const visit = (el: ElementNode): boolean => {
     // A `hidden` block holding most of the page's text is the page waiting for a script to show it (pages
-    // that stream their content into a hidden element and then reveal it), not hidden furniture.
-    if (isHidden(el) && !("hidden" in el.attrs && textLength(el) * 2 >= pageText)) {
+    // that stream their content into a hidden element and then reveal it), not hidden furniture. A hidden
+    // block that a control names in its `aria-controls` is a collapsed panel (an accordion's step, a tab): the
+    // reader opens it, so it is text of the page.
+    if (
+      isHidden(el) &&
+      !("hidden" in el.attrs && textLength(el) * 2 >= pageText) &&
+      !(el.attrs.id !== undefined && panels.has(el.attrs.id))
+    ) {
       removeNode(el);
       return false;
     }
@@ -567,37 +575,138 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     topCandidate = refineTop(topCandidate, top, scores, body);
     topCandidate = narrowLayoutTable(topCandidate, scores);
     topCandidate = climbToRepeatedWrapper(topCandidate, scores, body);
+    topCandidate = gatherParts(topCandidate, top[0]!, scores, body);
     content = newElement("div", null);
-    const topScore = scores.get(topCandidate) ?? 0;
-    const threshold = Math.max(10, topScore * 0.2);
+    const questions = questionListsAfter(topCandidate, body);
     const parent = topCandidate.parent;
     const siblings = parent ? [...parent.children] : [topCandidate];
-    for (const sibling of siblings) {
+    const at = siblings.indexOf(topCandidate);
+    for (const [index, sibling] of siblings.entries()) {
       if (typeof sibling === "string") continue;
-      let append = sibling === topCandidate;
-      if (!append) {
-        let bonus = 0;
-        if (className(sibling) && className(sibling) === className(topCandidate)) bonus += topScore * 0.2;
-        const siblingScore = scores.get(sibling);
-        if (siblingScore !== undefined && siblingScore + bonus >= threshold) append = true;
-        else if (sibling.tag === "p") {
-          const density = linkDensity(sibling);
-          const text = innerText(sibling);
-          if (text.length > 80 && density < 0.25) append = true;
-          else if (text.length < 80 && text.length > 0 && density === 0 && /\.( |$)/.test(text)) append = true;
-        }
-      }
-      if (append) {
+      if (sibling === topCandidate || mergesWith(sibling, topCandidate, scores) || (index < at && isLead(sibling))) {
         content.children.push(sibling);
         sibling.parent = content;
         invalidate(content);
       }
+    }
+    for (const list of questions) {
+      if (list.parent === content) continue;
+      removeNode(list);
+      content.children.push(list);
+      list.parent = content;
+      invalidate(content);
     }
   }
 
   prepArticle(content, flags, title, sites, controls, placed);
   removeFormBoxes(content, formHolders);
   return { content, byline };
+}
+
+/**
+ * Questions and answers after the article (an FAQ, often in a section of its own below the article's
+ * column): a block following the chosen block, or one of its two ancestors below the body, that is a list
+ * of three or more items of one kind (tag and class) with few links, three or more of them opening with a
+ * short line holding a question mark (the question, not a link: cards of other stories open with their
+ * headline link) and holding a paragraph of prose (the answer), the items making most of the list's text.
+ */
+function questionListsAfter(candidate: ElementNode, body: ElementNode): ElementNode[] {
+  const found: ElementNode[] = [];
+  let level = 0;
+  for (let a: ElementNode | null = candidate; a && a !== body && a.parent && level < QUESTION_LEVELS; a = a.parent) {
+    level++;
+    const kids = a.parent.children;
+    for (let i = kids.indexOf(a) + 1; i < kids.length; i++) {
+      const kid = kids[i]!;
+      if (isElement(kid) && isQuestionList(kid)) found.push(kid);
+    }
+  }
+  return found;
+}
+const QUESTION_LEVELS = 3;
+
+function isQuestionList(el: ElementNode): boolean {
+  const length = textLength(el);
+  if (length < PROSE_LENGTH * 3 || linkDensity(el) > 0.3) return false;
+  // The list is the block itself or a block inside holding most of its text (under a heading "FAQ"): at most
+  // one child holds 80 % of a block's text, so this follows a single path down.
+  for (let list: ElementNode | undefined = el; list; ) {
+    if (hasQuestionItems(list)) return true;
+    list = list.children.find((c): c is ElementNode => isElement(c) && textLength(c) * 10 >= length * 8);
+  }
+  return false;
+}
+
+function hasQuestionItems(list: ElementNode): boolean {
+  const items = list.children.filter(isElement);
+  if (items.length < 3) return false;
+  const first = items[0]!;
+  const same = items.filter((item) => item.tag === first.tag && className(item) === className(first));
+  // The items make most of the list's text (cheap, from cached lengths: most blocks fail here).
+  if (same.length < 3 || same.reduce((sum, item) => sum + textLength(item), 0) * 10 < textLength(list) * 8)
+    return false;
+  let answered = 0;
+  for (const item of same) {
+    if (nearlyOpeningLink(item)) return false;
+    const question = questionOf(item);
+    if (
+      question &&
+      QUESTION_MARK.test(question) &&
+      findAll(item, PROSE_UNITS).some((p) => isProse(p) && !openingLink(p))
+    )
+      answered++;
+  }
+  return answered >= 3;
+}
+const QUESTION_MARK = /[?？]/;
+
+/** A link that opens nothing but a toggle: no address, a fragment, or a script. */
+function isToggleLink(a: ElementNode): boolean {
+  const href = (a.attrs.href ?? "").trim();
+  return href === "" || href.startsWith("#") || /^javascript:/i.test(href);
+}
+
+/** The first line of an item: its first child with text, looked into while that child holds all of the item's text. */
+function questionOf(item: ElementNode): string | null {
+  let el = item;
+  for (;;) {
+    const first = el.children.find((c) => (typeof c === "string" ? c.trim() !== "" : textLength(c) > 0));
+    if (first === undefined) return null;
+    if (typeof first === "string") return first.trim();
+    if (textLength(first) >= textLength(el) - 1 && first.children.some(isElement)) {
+      el = first;
+      continue;
+    }
+    if (textLength(first) > QUESTION_LENGTH) return null;
+    return textContent(first).trim();
+  }
+}
+const QUESTION_LENGTH = 300;
+
+/**
+ * The article's lead, written before the chosen block in a wrapper of its own (an intro scored too deep to
+ * join by score): a preceding sibling held by prose (two paragraphs or more that open with words of their own,
+ * most of its text, under no linked heading), with fewer than two times of day (a ticker of other news is
+ * dated line by line).
+ */
+function isLead(el: ElementNode): boolean {
+  if (el.tag === "p" || !heldByProse(el, textLength(el))) return false;
+  return countMatches(textContent(el), TIME_OF_DAYS, 2) < 2;
+}
+
+/** Whether a sibling of the chosen block joins it: a block scoring a fifth of it (at least 10), or a paragraph of prose. */
+function mergesWith(sibling: ElementNode, candidate: ElementNode, scores: Map<ElementNode, number>): boolean {
+  const topScore = scores.get(candidate) ?? 0;
+  const threshold = Math.max(10, topScore * 0.2);
+  let bonus = 0;
+  if (className(sibling) && className(sibling) === className(candidate)) bonus += topScore * 0.2;
+  const siblingScore = scores.get(sibling);
+  if (siblingScore !== undefined && siblingScore + bonus >= threshold) return true;
+  if (sibling.tag !== "p") return false;
+  const density = linkDensity(sibling);
+  const text = innerText(sibling);
+  if (text.length > 80 && density < 0.25) return true;
+  return text.length < 80 && text.length > 0 && density === 0 && /\.( |$)/.test(text);
 }
 
 /**
@@ -634,6 +743,74 @@ function climbToRepeatedWrapper(
     }
   return candidate;
 }
+
+/** Whether the merge of the chosen block's siblings takes `el` already (it sits in a sibling that joins). */
+function mergedAlready(el: ElementNode, candidate: ElementNode, scores: Map<ElementNode, number>): boolean {
+  const parent = candidate.parent;
+  if (!parent) return false;
+  let sibling: ElementNode = el;
+  while (sibling.parent && sibling.parent !== parent) sibling = sibling.parent;
+  return sibling.parent === parent && mergesWith(sibling, candidate, scores);
+}
+
+/**
+ * An article that a page builder splits over rows or sections, one text module in each: other modules of the
+ * best-scored block's exact kind (its tag and class) that are parts of the article, as the best block is,
+ * lie outside the chosen block. A part scores at least a quarter of the best block, holds two paragraphs of
+ * prose or more (and is not a teaser: no linked heading, no opening link) and is not merged already with the
+ * chosen block's siblings; the chosen block becomes the lowest ancestor holding it and every part. A copy of
+ * the best block (the article carried twice) is not a part. What that ancestor holds before the first part
+ * and is no more than a label (under a sentence, no heading, no picture: "Page 1 of 8") goes, and the best
+ * block is not cleaned away by conditional cleaning (its links, once judged inside a larger block).
+ */
+function gatherParts(
+  candidate: ElementNode,
+  best: ElementNode,
+  scores: Map<ElementNode, number>,
+  body: ElementNode,
+): ElementNode {
+  const kind = className(best);
+  // Only when the chosen block is the best one or holds it (another may win by the title's words).
+  if (!kind || (best !== candidate && !hasAncestorNode(best, candidate))) return candidate;
+  const enough = (scores.get(best) ?? 0) * PART_SCORE_SHARE;
+  const bestLength = textLength(best);
+  const parts: ElementNode[] = [];
+  let common: ElementNode | null = candidate;
+  for (const [el, score] of scores) {
+    if (el === best || el.tag !== best.tag || score < enough || className(el) !== kind) continue;
+    if (el === candidate || hasAncestorNode(el, candidate) || hasAncestorNode(best, el) || hasAncestorNode(el, best))
+      continue;
+    const length = textLength(el);
+    if (length === bestLength && textContent(el) === textContent(best)) continue;
+    if (!hasAncestorNode(el, body) || !heldByProse(el, length) || mergedAlready(el, candidate, scores)) continue;
+    while (common && !hasAncestorNode(el, common)) common = common.parent;
+    parts.push(el);
+  }
+  if (!parts.length || !common || common === body || !hasAncestorNode(common, body)) return candidate;
+  const root = common;
+  if (!scores.has(root)) scores.set(root, scores.get(candidate) ?? 0);
+  const branch = (el: ElementNode): number => {
+    let b = el;
+    while (b.parent !== root) b = b.parent!;
+    return root.children.indexOf(b);
+  };
+  const first = Math.min(branch(best), ...parts.map(branch));
+  for (const kid of root.children.slice(0, first)) if (isElement(kid) && isBareLabel(kid)) removeNode(kid);
+  for (let el: ElementNode | null = best; el && el !== root; el = el.parent) gathered.add(el);
+  return root;
+}
+const PART_SCORE_SHARE = 0.25;
+
+/** A block that is only a label: under a sentence's length, with no heading and no picture. */
+function isBareLabel(el: ElementNode): boolean {
+  return (
+    textLength(el) < PROSE_LENGTH &&
+    !MEDIA_TAGS.has(el.tag) &&
+    !HEADING_TAGS.has(el.tag) &&
+    !findDescendant(el, (d) => MEDIA_TAGS.has(d.tag) || HEADING_TAGS.has(d.tag))
+  );
+}
+const MEDIA_TAGS = new Set(["img", "picture", "figure", "video", "audio", "iframe", "svg", "table"]);
 
 /** Whether two elements share a class name (a part of a story body, "body body-1" and "body body-2"). */
 function sharesClass(a: ElementNode, b: ElementNode): boolean {
@@ -975,7 +1152,7 @@ function prepArticle(
   cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
   // Cards of other stories marked up as <article>s, before conditional cleaning takes their headline links.
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites, true));
-  cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags);
+  cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags, sites);
   // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
   // Reader comments and news tickers: a block of many short lines carrying a time of day, after the article.
@@ -1039,7 +1216,8 @@ function isTeaser(el: ElementNode, sites: Set<string>): boolean {
   // An <article> is a self-contained item by its tag: a card may open with a few words (its category) before
   // its headline link.
   const link = el.tag === "article" ? nearlyOpeningLink(el) : openingLink(el);
-  return !!link && isInternal(link.attrs.href ?? "", sites);
+  // A link to "#" (or to a script) opens an accordion's answer in place: a toggle, not another story's headline.
+  return !!link && !isToggleLink(link) && isInternal(link.attrs.href ?? "", sites);
 }
 
 /** The first link with text under `el` when less than TEASER_OWN_TEXT characters of text come before it. */
@@ -1134,15 +1312,20 @@ function findWidgets(body: ElementNode): {
   controls: Map<ElementNode, number>;
   placed: Set<ElementNode>;
   formAncestors: Set<ElementNode>;
+  panels: Set<string>;
 } {
   const controls: ElementNode[] = [];
   const placed = new Set<ElementNode>();
   // The blocks that hold a form a reader fills in (a block removed by its words takes its form with it).
   const formAncestors = new Set<ElementNode>();
+  const panels = new Set<string>();
   const stack: ElementNode[] = body.children.filter(isElement);
   while (stack.length) {
     const el = stack.pop()!;
     const { role, style } = el.attrs;
+    const controlled = el.attrs["aria-controls"];
+    // A collapsed panel (an accordion's answer, a tab) is named by the control that opens it.
+    if (controlled) for (const id of controlled.split(/\s+/)) if (id) panels.add(id);
     if (role && CONTROL_ROLES.has(role.toLowerCase())) controls.push(el);
     if (el.tag === "form" && hasField(el))
       for (let up = el.parent; up && !formAncestors.has(up); up = up.parent) formAncestors.add(up);
@@ -1159,7 +1342,7 @@ function findWidgets(body: ElementNode): {
     for (const control of controls)
       for (let up: ElementNode | null = control; up && up !== body; up = up.parent)
         counts.set(up, (counts.get(up) ?? 0) + 1);
-  return { controls: counts, placed, formAncestors };
+  return { controls: counts, placed, formAncestors, panels };
 }
 const CONTROL_ROLES = new Set([
   "button",
@@ -1764,14 +1947,14 @@ function tagVectors(root: ElementNode): Map<ElementNode, Int32Array> {
 }
 
 /** Conditional cleaning of each tag of `tags` in turn (the tag counts are kept up to date across them). */
-function cleanConditionally(content: ElementNode, tags: string[], flags: Flags): void {
+function cleanConditionally(content: ElementNode, tags: string[], flags: Flags, sites: Set<string> = new Set()): void {
   if (!flags.cleanConditionally) return;
   let vectors: Map<ElementNode, Int32Array> | null = null;
   for (const tag of tags) {
     const nodes = findAll(content, tag);
     if (!nodes.length) continue;
     vectors ??= tagVectors(content);
-    cleanTag(tag, nodes, vectors, content, flags);
+    cleanTag(tag, nodes, vectors, content, flags, sites);
   }
 }
 
@@ -1781,6 +1964,7 @@ function cleanTag(
   vectors: Map<ElementNode, Int32Array>,
   content: ElementNode,
   flags: Flags,
+  sites: Set<string>,
 ): void {
   const remove = (el: ElementNode) => {
     // The removed subtree no longer counts for its ancestors.
@@ -1796,7 +1980,7 @@ function cleanTag(
   // Bottom-up so inner junk goes before its container is judged.
   nodes.reverse();
   for (const el of nodes) {
-    if (!el.parent || el === content || splitParagraphs.has(el)) continue;
+    if (!el.parent || el === content || splitParagraphs.has(el) || gathered.has(el)) continue;
     if (tag === "table" && isDataTable(el)) continue;
     if (hasAncestorTable(el)) continue;
     if (hasAncestor(el, "code", 0) || hasAncestor(el, "pre", 0)) continue;
@@ -1830,7 +2014,11 @@ function cleanTag(
       input > Math.floor(p / 3) ||
       (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
       (!isList && weight < 25 && density > 0.2 && !(density < 0.5 && heldByProse(el, contentLength))) ||
-      (isList && weight < 25 && density > LINK_LIST_DENSITY && liCount >= LINK_LIST_ITEMS) ||
+      (isList &&
+        weight < 25 &&
+        density > LINK_LIST_DENSITY &&
+        liCount >= LINK_LIST_ITEMS &&
+        !isReadingList(el, sites)) ||
       (weight >= 25 && density > 0.5) ||
       (embeds === 1 && contentLength < 75) ||
       embeds > 1 ||
@@ -1857,6 +2045,17 @@ function cleanTag(
  * other stories, not the article's own list (which holds words of its own, or a few references).
  */
 const LINK_LIST_DENSITY = 0.9;
+
+/**
+ * A reading list the article gives: nine links in ten or more go to other sites (its sources, further reading).
+ * A menu or a column of other stories links to the site's own pages.
+ */
+function isReadingList(el: ElementNode, sites: Set<string>): boolean {
+  const links = findAll(el, "a");
+  let outside = 0;
+  for (const a of links) if (!isInternal(a.attrs.href ?? "", sites)) outside++;
+  return outside * 10 >= links.length * 9;
+}
 const LINK_LIST_ITEMS = 10;
 
 /**
