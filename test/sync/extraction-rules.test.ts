@@ -42,6 +42,21 @@ describe("hidden blocks", () => {
   });
 });
 
+describe("streamed rendering", () => {
+  it("hidden segments take their placeholders' places, and the placeholders' fallbacks go", async () => {
+    // Comments kept (the fallback runs to the comment) and stripped (the fallback is the short next element).
+    const html = `<html><body><article><h1>A post</h1>${para(1)}<!--$?--><template id="B:0"></template><div>Loading text...</div><!--/$-->
+${para(4)}<template id="B:1"></template><div>Loading text...</div>${para(7)}</article><footer>Site footer</footer>
+<div hidden id="S:1">${para(5)}<template id="P:2"></template></div><div hidden id="S:0">${para(2)}${para(3)}</div>
+<div hidden id="S:2">${para(6)}</div></body></html>`;
+    const { text } = await extractArticle(html, "https://example.com/post");
+    const order = [1, 2, 3, 4, 5, 6, 7].map((n) => text.indexOf(`Paragraph ${n} of`));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(text).not.toContain("Loading");
+  });
+});
+
 describe("the lead before the article", () => {
   it("a preceding block of prose paragraphs, scored too deep to join by score, comes with the article", async () => {
     const lead = (n: number) =>

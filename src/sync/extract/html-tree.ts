@@ -119,6 +119,12 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
   let inScripting = false;
   // The open raw-text element, if any: its text is not decoded.
   let raw: string | null = null;
+  // Streamed rendering (fillStreamedSegments): placeholder templates and hidden segments named "prefix:key".
+  const placeholders: ElementNode[] = [];
+  const fallbackEnds = new Map<ElementNode, number>();
+  const segments: ElementNode[] = [];
+  // The placeholder template whose fallback (the nodes after it) runs until the next comment in its parent.
+  let openFallback: ElementNode | null = null;
   // Character references are decoded here, not by the tokenizer: with decoding off it skips through text
   // and attribute values with a search for the next "<" or quote instead of a step per character (the
   // parse of the readability pages took a third less time), and most text holds no "&" at all.
@@ -142,6 +148,12 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
         if (RAW_TEXT.has(name)) raw = name;
         const node = createElement(name, attribs, current);
         current.children.push(node);
+        if (attribs.id !== undefined && attribs.id.indexOf(":") > 0) {
+          if (name === "template") {
+            placeholders.push(node);
+            openFallback = node;
+          } else if ("hidden" in attribs) segments.push(node);
+        }
         const enter = depth < MAX_DEPTH;
         entered.push(enter ? ENTERED : FLAT);
         if (enter) {
@@ -170,6 +182,13 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
           depth--;
         }
       },
+      oncomment() {
+        // A comment closes the fallback of the placeholder before it in the same parent.
+        if (openFallback && openFallback.parent === current) {
+          fallbackEnds.set(openFallback, current.children.length);
+          openFallback = null;
+        }
+      },
       ontext(text) {
         if (inScripting) {
           script?.push(text);
@@ -193,6 +212,7 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
   );
   parser.end(html);
   moveTrailingContentIntoBody(root);
+  if (placeholders.length && segments.length) fillStreamedSegments(placeholders, segments, fallbackEnds);
   return { root, jsonLd };
 }
 
@@ -217,6 +237,70 @@ function moveTrailingContentIntoBody(root: ElementNode): void {
     body.children.push(node);
     if (isElement(node)) node.parent = body;
   }
+}
+
+/**
+ * Streamed rendering: a server that streams a page sends a placeholder first (an empty `<template>` with an
+ * id, a short fallback such as "Loading..." after it, up to a comment) and the content later, in a `hidden`
+ * element at the end of the body whose id has the same key after another prefix ("B:3" and "S:3"), and a
+ * script moves the content into the placeholder's place. We do that move: the content takes the
+ * placeholder's place, the fallback goes, and the article is read in its order instead of as hidden blocks.
+ * `fallbackEnds` gives, for a placeholder whose fallback ends at a comment, the parent's child count there.
+ */
+function fillStreamedSegments(
+  placeholders: ElementNode[],
+  segments: ElementNode[],
+  fallbackEnds: Map<ElementNode, number>,
+): void {
+  const byKey = new Map<string, ElementNode>();
+  for (const segment of segments) {
+    const id = segment.attrs.id!;
+    byKey.set(id.slice(id.indexOf(":") + 1), segment);
+  }
+  // Placeholders are filled from the last to the first, so a fallback's recorded end still counts the
+  // parent's children as parsed (a later placeholder in the same parent is filled first).
+  for (let i = placeholders.length - 1; i >= 0; i--) {
+    const template = placeholders[i]!;
+    const id = template.attrs.id!;
+    const colon = id.indexOf(":");
+    const segment = byKey.get(id.slice(colon + 1));
+    const parent = template.parent;
+    if (!segment || !parent || segment.attrs.id!.slice(0, colon + 1) === id.slice(0, colon + 1)) continue;
+    // A segment holding its own placeholder would be moved into itself.
+    let inside = false;
+    for (let p: ElementNode | null = parent; p && !inside; p = p.parent) inside = p === segment;
+    if (inside) continue;
+    const at = parent.children.indexOf(template);
+    const end = fallbackEnds.get(template);
+    let drop = 1;
+    if (end !== undefined && end > at) drop = end - at;
+    else {
+      // Pages saved without their comments: the fallback is the next element when it is a short notice
+      // or an empty skeleton (no heading, paragraph, link or list of its own).
+      let next = at + 1;
+      while (
+        next < parent.children.length &&
+        textLength(parent.children[next]!) === 0 &&
+        !isElement(parent.children[next]!)
+      )
+        next++;
+      const sibling = parent.children[next];
+      if (sibling && isElement(sibling) && isFallback(sibling)) drop = next - at + 1;
+    }
+    const moved = segment.children;
+    segment.children = [];
+    for (const child of moved) if (isElement(child)) child.parent = parent;
+    parent.children.splice(at, drop, ...moved);
+    template.parent = null;
+    byKey.delete(id.slice(colon + 1));
+  }
+}
+
+const NOT_FALLBACK = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p", "a", "li", "img", "picture", "figure", "table"]);
+
+/** A placeholder's fallback: under 40 characters of text, and no content element of its own. */
+function isFallback(el: ElementNode): boolean {
+  return textLength(el) < 40 && !NOT_FALLBACK.has(el.tag) && !findDescendant(el, (d) => NOT_FALLBACK.has(d.tag));
 }
 
 // ---------------------------------------------------------------------------------------------------------
