@@ -111,6 +111,17 @@ describe("collapsed panels", () => {
       lacks: ["Secret words"],
     });
   });
+
+  it("a hidden block right after a toggle (aria-expanded, no aria-controls) or after the heading holding it is text", async () => {
+    const answer = (n: number) =>
+      `<div class="item"><h3><button aria-expanded="false">Question ${n}</button></h3><div hidden><p>Answer ${n} of the questions says what to do, in a sentence of prose long enough to be content, with a comma.</p></div></div>`;
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2].map(para).join("")}${[1, 2, 3].map(answer).join("")}
+<div hidden><p>Secret words of a hidden note that no toggle opens, long enough to be a paragraph, with a comma.</p></div></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 2 of the post", "Answer 1 of the questions", "Answer 3 of the questions"],
+      lacks: ["Secret words"],
+    });
+  });
 });
 
 describe("the page's body", () => {

@@ -409,7 +409,7 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
-  const { controls, placed, formAncestors, panels } = findWidgets(body);
+  const { controls, placed, formAncestors, panels, toggledPanels } = findWidgets(body);
   // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
   // The form's ancestors are kept, nearest first: cleaning may remove the emptied holder itself.
   const formHolders: ElementNode[][] = [];
@@ -435,11 +435,12 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
     // A `hidden` block holding most of the page's text is the page waiting for a script to show it (pages
     // that stream their content into a hidden element and then reveal it), not hidden furniture. A hidden
     // block that a control names in its `aria-controls` is a collapsed panel (an accordion's step, a tab): the
-    // reader opens it, so it is text of the page.
+    // reader opens it, so it is text of the page; so is the hidden block right after a toggle that names none.
     if (
       isHidden(el) &&
       !("hidden" in el.attrs && textLength(el) * 2 >= pageText) &&
-      !(el.attrs.id !== undefined && panels.has(el.attrs.id))
+      !(el.attrs.id !== undefined && panels.has(el.attrs.id)) &&
+      !toggledPanels.has(el)
     ) {
       removeNode(el);
       return false;
@@ -1292,6 +1293,21 @@ function isSlideCaptions(el: ElementNode): boolean {
 const SLIDE_COUNTER = /^(\d{1,3}) ?\/ ?(\d{1,3})(?!\d)/;
 const SLIDE_CAPTIONS = 3;
 
+/** The hidden block following a toggle, or following the parent the toggle is the only element of. */
+function panelAfter(toggle: ElementNode): ElementNode | null {
+  for (let el: ElementNode | null = toggle, up = 0; el?.parent && up < 2; el = el.parent, up++) {
+    const siblings = el.parent.children;
+    let next: ElementNode | null = null;
+    for (let i = siblings.indexOf(el) + 1; i < siblings.length && !next; i++) {
+      const sibling = siblings[i]!;
+      if (isElement(sibling)) next = sibling;
+    }
+    if (next) return isHidden(next) ? next : null;
+    if (el.parent.children.some((c) => isElement(c) && c !== el)) return null;
+  }
+  return null;
+}
+
 /**
  * A block holding three or more elements that the page marks as controls (ARIA roles: button, slider, tab,
  * menu item, ...) and no text of a sentence's length anywhere is a widget's control panel (a video player
@@ -1313,19 +1329,28 @@ function findWidgets(body: ElementNode): {
   placed: Set<ElementNode>;
   formAncestors: Set<ElementNode>;
   panels: Set<string>;
+  toggledPanels: Set<ElementNode>;
 } {
   const controls: ElementNode[] = [];
   const placed = new Set<ElementNode>();
   // The blocks that hold a form a reader fills in (a block removed by its words takes its form with it).
   const formAncestors = new Set<ElementNode>();
   const panels = new Set<string>();
+  const toggledPanels = new Set<ElementNode>();
   const stack: ElementNode[] = body.children.filter(isElement);
   while (stack.length) {
     const el = stack.pop()!;
     const { role, style } = el.attrs;
     const controlled = el.attrs["aria-controls"];
     // A collapsed panel (an accordion's answer, a tab) is named by the control that opens it.
-    if (controlled) for (const id of controlled.split(/\s+/)) if (id) panels.add(id);
+    if (controlled) {
+      for (const id of controlled.split(/\s+/)) if (id) panels.add(id);
+    } else if (el.attrs["aria-expanded"] !== undefined) {
+      // A disclosure's toggle that names no panel opens the hidden block right after it (or after the heading
+      // it sits in): an accordion's answer.
+      const panel = panelAfter(el);
+      if (panel) toggledPanels.add(panel);
+    }
     if (role && CONTROL_ROLES.has(role.toLowerCase())) controls.push(el);
     if (el.tag === "form" && hasField(el))
       for (let up = el.parent; up && !formAncestors.has(up); up = up.parent) formAncestors.add(up);
@@ -1342,7 +1367,7 @@ function findWidgets(body: ElementNode): {
     for (const control of controls)
       for (let up: ElementNode | null = control; up && up !== body; up = up.parent)
         counts.set(up, (counts.get(up) ?? 0) + 1);
-  return { controls: counts, placed, formAncestors, panels };
+  return { controls: counts, placed, formAncestors, panels, toggledPanels };
 }
 const CONTROL_ROLES = new Set([
   "button",
