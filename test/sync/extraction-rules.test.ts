@@ -124,6 +124,20 @@ describe("collapsed panels", () => {
   });
 });
 
+describe("an aside of prose", () => {
+  it("an <aside> in the article held by three paragraphs of prose is a note of the article; a short one goes", async () => {
+    const note = (n: number) =>
+      `<p>Note ${n} of the aside adds a remark in plain words, long enough to be prose, with a comma or two.</p>`;
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}
+<aside><h3><a href="#a-note">A note on other things</a></h3>${[1, 2, 3].map(note).join("")}</aside>${[4, 5].map(para).join("")}
+<aside><p>Sponsor words in a short box beside the post, long enough to be a paragraph, with a comma.</p></aside></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Note 1 of the aside", "Note 3 of the aside"],
+      lacks: ["Sponsor words"],
+    });
+  });
+});
+
 describe("the page's body", () => {
   it("is the <body> with the text, not an empty one pasted into the head first", async () => {
     const html = `<!doctype html><html><head><title>A post</title><html><head></head><body></body></html><meta name="x" content="y"></head>

@@ -1142,7 +1142,12 @@ function prepArticle(
   // A call to action (a heading, a line of pitch and a button) is not the article.
   removeActionBoxes(content, sites);
   cleanConditionally(content, ["form"], flags);
-  cleanMatching(content, (el) => el.tag === "footer" || el.tag === "aside" || el.tag === "nav");
+  // An aside held by a passage of prose (three paragraphs or more) is a boxed part of the article: a note.
+  cleanMatching(
+    content,
+    (el) =>
+      el.tag === "footer" || el.tag === "nav" || (el.tag === "aside" && !heldByProse(el, textLength(el), ASIDE_PROSE)),
+  );
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
   cleanMatching(content, isCommentSection);
@@ -1180,6 +1185,8 @@ function prepArticle(
     (el) => el.tag === "p" && ((textLength(el) === 0 && !hasMedia(el)) || isLinksParagraph(el, sites)),
   );
 }
+
+const ASIDE_PROSE = 3;
 
 function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
   if (linkDensity(el) <= LINK_LIST_DENSITY) return false;
@@ -2085,16 +2092,18 @@ const LINK_LIST_ITEMS = 10;
 
 /**
  * A block whose text is mostly paragraphs of prose (`paragraphs` or more; a list item holding no paragraph or
- * item of its own is one) that open with words of their own
- * (not a headline link), under no linked heading: a part of the article whose links (a source named in a
- * sentence, a button below it) raise its link density, or whose class names only a layout detail
- * ("pane-header-alignment-left").
+ * item of its own is one) that open with words of their own (not a headline link), under no linked heading (a
+ * link to a place on the page, a section's own anchor, or to no address is not a headline): a part of the
+ * article whose links (a source named in a sentence, a button below it) raise its link density, or whose class
+ * names only a layout detail ("pane-header-alignment-left").
  */
 function heldByProse(el: ElementNode, length: number, paragraphs = 2): boolean {
   // Each unit of prose holds at least half a unit's length: a shorter block cannot hold enough of them.
-  if (length < paragraphs * (PROSE_LENGTH / 2) || openingLink(el)) return false;
+  if (length < paragraphs * (PROSE_LENGTH / 2)) return false;
+  const opening = openingLink(el);
+  if (opening && !isToggleLink(opening)) return false;
   for (const h of findAll(el, HEADING_TAGS))
-    if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0)) return false;
+    if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && !isToggleLink(d))) return false;
   let prose = 0;
   let count = 0;
   for (const p of findAll(el, PROSE_UNITS)) {
