@@ -138,6 +138,16 @@ describe("an aside of prose", () => {
   });
 });
 
+describe("entries written alike", () => {
+  it("a listicle's entry whose links to other sites raise its density stays beside an entry of its kind held by prose", async () => {
+    const entry = (n: number) =>
+      `<div class="pick"><h2><a href="https://brand${n}.example/">Brand ${n}</a></h2><div class="pick-body"><p>Brand ${n} makes bags by hand in a small workshop, with care, from materials that last.</p><p><a href="https://brand${n}.example/shop">Shop Brand ${n} at its store.</a> <a href="https://rating.example/${n}">See the rating.</a></p></div></div>`;
+    const html = `<html><head><title>A post</title></head><body><article><div class="pick">${[1, 2, 3, 4, 5, 6].map(para).join("")}</div>
+${[1, 2, 3].map(entry).join("")}</article></body></html>`;
+    await expectText(html, { has: ["Paragraph 6 of the post", "Brand 1 makes bags", "Brand 3 makes bags"], lacks: [] });
+  });
+});
+
 describe("the page's body", () => {
   it("is the <body> with the text, not an empty one pasted into the head first", async () => {
     const html = `<!doctype html><html><head><title>A post</title><html><head></head><body></body></html><meta name="x" content="y"></head>

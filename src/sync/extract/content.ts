@@ -2045,7 +2045,10 @@ function cleanTag(
       (!isList && li > p) ||
       input > Math.floor(p / 3) ||
       (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
-      (!isList && weight < 25 && density > 0.2 && !(density < 0.5 && heldByProse(el, contentLength))) ||
+      (!isList &&
+        weight < 25 &&
+        density > 0.2 &&
+        !(density < 0.5 && (heldByProse(el, contentLength) || isPartOfProse(el, content, sites)))) ||
       (isList &&
         weight < 25 &&
         density > LINK_LIST_DENSITY &&
@@ -2116,6 +2119,37 @@ function heldByProse(el: ElementNode, length: number, paragraphs = 2): boolean {
 }
 
 const PROSE_UNITS = new Set(["p", "li"]);
+
+/**
+ * One of a run of entries written alike (a listicle's brands, a guide's sections): the block, or an ancestor
+ * up to two levels above that is little more than the block, has a class that a sibling of the same tag and
+ * class shares, that sibling held by prose. The block holds a unit of prose and opens with no link to the
+ * site's own pages under no heading linking there (a teaser's headline): its links to other sites (the
+ * brand's shop, a source) raise its density.
+ */
+function isPartOfProse(el: ElementNode, content: ElementNode, sites: Set<string>): boolean {
+  const headline = (a: ElementNode) => isInternal(a.attrs.href ?? "", sites);
+  const opening = openingLink(el);
+  if (opening && headline(opening)) return false;
+  if (!findAll(el, PROSE_UNITS).some((p) => isProse(p) && !openingLink(p))) return false;
+  const length = textLength(el);
+  for (let a: ElementNode | null = el, up = 0; a && a !== content && up < PART_LEVELS; a = a.parent, up++) {
+    if (textLength(a) * 10 > length * 13) return false;
+    for (const h of findAll(a, HEADING_TAGS))
+      if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && headline(d))) return false;
+    const kind = className(a);
+    const parent = a.parent;
+    if (
+      kind &&
+      parent?.children.some(
+        (s) => isElement(s) && s !== a && s.tag === a!.tag && className(s) === kind && heldByProse(s, textLength(s)),
+      )
+    )
+      return true;
+  }
+  return false;
+}
+const PART_LEVELS = 3;
 
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 
