@@ -1433,7 +1433,19 @@ const PLACED_SHARE = 0.8;
  * paragraph of it in under 300 characters in all (the pitch written as a sentence or two).
  */
 function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): void {
-  for (const holders of forms) {
+  // Whether an ancestor holds prose is asked again for every form under it: a page of thousands of forms
+  // in one block searched that block once per form. Removing a box without prose changes no ancestor's
+  // answer; removing a pitched one forgets its ancestors'. A page's first FORM_BOXES forms are looked at.
+  const prose = new Map<ElementNode, boolean>();
+  const holds = (el: ElementNode) => {
+    let known = prose.get(el);
+    if (known === undefined) {
+      known = holdsProseBlock(el);
+      prose.set(el, known);
+    }
+    return known;
+  };
+  for (const holders of forms.slice(0, FORM_BOXES)) {
     // The nearest of the form's ancestors still in the article (cleaning may have removed the emptied ones).
     const holder = holders.find((h) => hasAncestorNode(h, content));
     if (!holder) continue;
@@ -1441,15 +1453,21 @@ function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): void {
     let box: ElementNode | null = null;
     let pitched: ElementNode | null = null;
     for (let up: ElementNode | null = holder; up && up !== content; up = up.parent) {
-      if (!holdsProseBlock(up)) box = up;
+      if (!holds(up)) box = up;
       else if (textLength(up) <= FORM_BOX_PITCH && proseUnits(up) === 1) pitched = up;
       else break;
     }
     // A pitch goes only with a heading (a sign-up box); a paragraph beside a search form is the article's.
-    if (pitched && findDescendant(pitched, isHeading)) box = pitched;
+    if (pitched && findDescendant(pitched, isHeading)) {
+      box = pitched;
+      for (let up = pitched.parent; up; up = up.parent) prose.delete(up);
+    }
     if (box) removeNode(box);
   }
 }
+
+/** How many of a page's forms are looked at for their boxes (an article has a handful). */
+const FORM_BOXES = 200;
 
 /** Class and id words of a link drawn as a button. */
 const BUTTON_WORDS = new Set(["btn", "button"]);
@@ -1480,7 +1498,9 @@ function removeActionBoxes(content: ElementNode, sites: Set<string>): void {
     }
     for (const c of el.children) if (typeof c !== "string") stack.push(c);
   }
-  for (const button of buttons) {
+  // Each button's box is searched for upwards through its siblings: a page of thousands of buttons in one
+  // block made that quadratic, so a page's first ACTION_BUTTONS buttons are looked at (an article has a few).
+  for (const button of buttons.slice(0, ACTION_BUTTONS)) {
     if (!hasAncestorNode(button, content)) continue;
     // A button to another page of the site may come with a pitch of one unit of prose ("Built to last. Our
     // desks are made to ...", then "Shop desks"); a product's card sends its reader elsewhere (a shop).
@@ -1494,6 +1514,8 @@ function removeActionBoxes(content: ElementNode, sites: Set<string>): void {
   }
 }
 const ACTION_OWN_TEXT = 20;
+const ACTION_BUTTONS = 100;
+const ACTION_BOX_CHILDREN = 64;
 const ACTION_PITCH = 250;
 const ACTION_LIST_ITEMS = 3;
 const ACTION_BOX_EXCLUDED = new Set(["pre", "figure", "figcaption", "h1"]);
@@ -1521,6 +1543,9 @@ function actionBox(button: ElementNode, content: ElementNode, pitch: number): El
     if (ACTION_BOX_EXCLUDED.has(up.tag) || (PROSE_TAGS.has(up.tag) && isProse(up))) break;
     // The level below was the box so far; inside this one it is a descendant like any other.
     if (prev && rulesOut(prev)) break;
+    // A block of dozens of children is a listing or a page part, not a call to action's box (and scanning
+    // it for every button in it was quadratic).
+    if (up.children.length > ACTION_BOX_CHILDREN) break;
     let blocked = false;
     for (const child of up.children) {
       if (typeof child === "string" || child === prev) continue;

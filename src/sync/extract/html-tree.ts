@@ -212,7 +212,8 @@ export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokeni
   );
   parser.end(html);
   moveTrailingContentIntoBody(root);
-  if (placeholders.length && segments.length) fillStreamedSegments(placeholders, segments, fallbackEnds);
+  if (placeholders.length && segments.length && fillStreamedSegments(placeholders, segments, fallbackEnds))
+    capDepth(root);
   return { root, jsonLd };
 }
 
@@ -251,7 +252,8 @@ function fillStreamedSegments(
   placeholders: ElementNode[],
   segments: ElementNode[],
   fallbackEnds: Map<ElementNode, number>,
-): void {
+): boolean {
+  let filled = false;
   const byKey = new Map<string, ElementNode>();
   for (const segment of segments) {
     const id = segment.attrs.id!;
@@ -293,6 +295,46 @@ function fillStreamedSegments(
     parent.children.splice(at, drop, ...moved);
     template.parent = null;
     byKey.delete(id.slice(colon + 1));
+    filled = true;
+  }
+  return filled;
+}
+
+/**
+ * The parser's depth cap, applied again after segments were moved: a segment's content moved into a placeholder
+ * deep in another segment can chain past MAX_DEPTH (a crafted page of sixty chained segments overflowed the
+ * stack of the recursive walks). An element at the cap keeps everything below it as its own children, side by
+ * side and in document order, as the parser attaches elements deeper than the cap.
+ */
+function capDepth(root: ElementNode): void {
+  const stack: [ElementNode, number][] = [[root, 0]];
+  while (stack.length) {
+    const [el, depth] = stack.pop()!;
+    if (depth < MAX_DEPTH) {
+      for (const child of el.children) if (isElement(child)) stack.push([child, depth + 1]);
+      continue;
+    }
+    const flat: TreeNode[] = [];
+    const pending: TreeNode[] = el.children.slice().reverse();
+    while (pending.length) {
+      const node = pending.pop()!;
+      const last = flat[flat.length - 1];
+      if (!isElement(node)) {
+        if (typeof last === "string") flat[flat.length - 1] = last + node;
+        else flat.push(node);
+        continue;
+      }
+      for (let i = node.children.length - 1; i >= 0; i--) pending.push(node.children[i]!);
+      if (node.children.length) {
+        node.children = [];
+        node.rawText = undefined;
+        node.text = undefined;
+        node.length = node.linkLength = node.commas = -1;
+      }
+      node.parent = el;
+      flat.push(node);
+    }
+    el.children = flat;
   }
 }
 
@@ -468,11 +510,40 @@ export function collapseWhitespace(text: string): string {
   return text.replace(SPACE_TO_COLLAPSE, " ").trim();
 }
 
+/**
+ * Children beyond which an element's children are found through a map of their positions, and a removed
+ * one leaves an empty text in its place instead of being cut out of the array: taking them out one by one
+ * (a search and a shift of the array each) made a page of 100,000 removable siblings take 20 s. An empty
+ * text is nothing to every rule (no length, no element).
+ */
+const WIDE = 64;
+const positions = new WeakMap<TreeNode[], Map<ElementNode, number>>();
+
+function indexIn(children: TreeNode[], node: ElementNode): number {
+  if (children.length <= WIDE) return children.indexOf(node);
+  let map = positions.get(children);
+  let index = map?.get(node);
+  if (index !== undefined && children[index] === node) return index;
+  // Built once per array, and again only when the array was changed behind the map's back.
+  map = new Map();
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (isElement(child)) map.set(child, i);
+  }
+  positions.set(children, map);
+  index = map.get(node);
+  return index ?? -1;
+}
+
 export function removeNode(node: ElementNode): void {
   const parent = node.parent;
   if (!parent) return;
-  const index = parent.children.indexOf(node);
-  if (index >= 0) parent.children.splice(index, 1);
+  const children = parent.children;
+  const index = indexIn(children, node);
+  if (index >= 0) {
+    if (children.length > WIDE) children[index] = "";
+    else children.splice(index, 1);
+  }
   invalidate(parent);
   node.parent = null;
 }
@@ -480,8 +551,12 @@ export function removeNode(node: ElementNode): void {
 export function replaceNode(node: ElementNode, replacement: ElementNode): void {
   const parent = node.parent;
   if (!parent) return;
-  const index = parent.children.indexOf(node);
-  if (index >= 0) parent.children[index] = replacement;
+  const children = parent.children;
+  const index = indexIn(children, node);
+  if (index >= 0) {
+    children[index] = replacement;
+    positions.get(children)?.set(replacement, index);
+  }
   invalidate(parent);
   replacement.parent = parent;
   node.parent = null;
