@@ -694,3 +694,17 @@ ${para(5)}
     );
   });
 });
+
+describe("page furniture in the article", () => {
+  it("a dateline around a <time> goes; a time inside a sentence stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<div class="meta"><span>Posted on <time datetime="2025-12-18">December 18, 2025</time></span> · <span>59 Comments</span></div>
+${[1, 2, 3].map(para).join("")}
+<p>The meeting was moved to <time datetime="2025-12-20">December 20</time>, when everyone could come, and it went well in the end for all.</p>
+${para(4)}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 4 of the post", "moved to December 20"],
+      lacks: ["Posted on", "59 Comments"],
+    });
+  });
+});

@@ -1168,6 +1168,8 @@ function prepArticle(
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
+  // A dateline ("Posted on <time>… by …", "Updated <time>…"): the short block around a time element.
+  removeDatelines(content);
   // After the article's last paragraph: blocks of links to the site's own pages (menus, other stories).
   trimTail(content, sites);
   // A block that repeats an earlier block word for word (a page that carries its article twice).
@@ -1178,6 +1180,34 @@ function prepArticle(
     content,
     (el) => el.tag === "p" && ((textLength(el) === 0 && !hasMedia(el)) || isLinksParagraph(el, sites)),
   );
+}
+
+/**
+ * A dateline: the largest block of at most 80 characters around a `<time>` element (or an element carrying a
+ * `datetime`), when that block is not part of a longer sentence (a time inside a paragraph's text stays).
+ */
+function removeDatelines(content: ElementNode): void {
+  const times = findDescendant(content, (d) => d.tag === "time" || d.attrs.datetime !== undefined);
+  if (!times) return;
+  const lines = new Set<ElementNode>();
+  for (const time of descendants(content)) {
+    if (time.tag !== "time" && time.attrs.datetime === undefined) continue;
+    let line = time;
+    while (line.parent && line.parent !== content && textLength(line.parent) <= DATELINE_LENGTH) line = line.parent;
+    if (textLength(line) > DATELINE_LENGTH) continue;
+    if (inProse(line, content)) continue;
+    lines.add(line);
+  }
+  for (const line of lines) if (line.parent) removeNode(line);
+}
+const DATELINE_LENGTH = 80;
+
+/** Whether an element sits inside a paragraph or item holding more text than it (a sentence around it). */
+function inProse(el: ElementNode, content: ElementNode): boolean {
+  for (let up = el.parent; up && up !== content; up = up.parent) {
+    if (PROSE_TAGS.has(up.tag) || HEADING_TAGS.has(up.tag)) return true;
+  }
+  return false;
 }
 
 function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
