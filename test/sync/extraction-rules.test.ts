@@ -707,4 +707,16 @@ ${para(4)}</article></main></body></html>`;
       lacks: ["Posted on", "59 Comments"],
     });
   });
+
+  it("a date line at the head or tail of the article goes; a dated reference in a list stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<div class="meta"><span>Last updated: April 21, 2025</span></div>
+${[1, 2, 3].map(para).join("")}
+<ol><li>Jones, A. The rivers of the north, 12 May 2019.</li></ol>
+<div class="foot">Reviewed on 3 June 2025</div></article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 3 of the post", "12 May 2019"],
+      lacks: ["Last updated", "April 21", "Reviewed on"],
+    });
+  });
 });

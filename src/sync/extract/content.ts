@@ -1170,6 +1170,7 @@ function prepArticle(
   removeTitleHeading(content, title);
   // A dateline ("Posted on <time>… by …", "Updated <time>…"): the short block around a time element.
   removeDatelines(content);
+  removeEdgeDates(content);
   // After the article's last paragraph: blocks of links to the site's own pages (menus, other stories).
   trimTail(content, sites);
   // A block that repeats an earlier block word for word (a page that carries its article twice).
@@ -1201,6 +1202,78 @@ function removeDatelines(content: ElementNode): void {
   for (const line of lines) if (line.parent) removeNode(line);
 }
 const DATELINE_LENGTH = 80;
+
+/**
+ * The short lines before the article's first unit of prose and after its last one, in document order: each the
+ * largest element of at most `LINE_LENGTH` characters with text (not inside a paragraph, item or heading).
+ */
+function edgeLines(content: ElementNode): { head: ElementNode[]; tail: ElementNode[] } {
+  const head: ElementNode[] = [];
+  let tail: ElementNode[] = [];
+  let seenProse = false;
+  const visit = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (typeof child === "string") continue;
+      const length = textLength(child);
+      if (length === 0) continue;
+      if (PROSE_TAGS.has(child.tag) && isProse(child)) {
+        seenProse = true;
+        tail = [];
+        continue;
+      }
+      if (EDGE_OPAQUE.has(child.tag)) {
+        // A list or a table is the article's (references, data): not lines, and prose when it holds some.
+        if (endsProse(child)) {
+          seenProse = true;
+          tail = [];
+        }
+        continue;
+      }
+      if (length <= LINE_LENGTH && !HEADING_TAGS.has(child.tag) && !PROSE_TAGS.has(child.tag)) {
+        (seenProse ? tail : head).push(child);
+        continue;
+      }
+      if (PROSE_TAGS.has(child.tag) || HEADING_TAGS.has(child.tag)) {
+        // A short paragraph or item is a line of its own; a heading is a heading.
+        if (child.tag === "p" && length <= LINE_LENGTH) (seenProse ? tail : head).push(child);
+        continue;
+      }
+      visit(child);
+    }
+  };
+  visit(content);
+  return { head: seenProse ? head : [], tail };
+}
+const LINE_LENGTH = 80;
+const EDGE_OPAQUE = new Set(["ul", "ol", "dl", "table", "li", "dd", "dt", "td", "th", "tr", "tbody"]);
+
+/**
+ * A line that is a date: a year (four digits from 1900) with a day's number beside it (at most one word, the
+ * month, between them: "December 18, 2025", "15 Dec, 2025", "2025-12-18"), in ten words or fewer.
+ */
+function isDateLine(el: ElementNode): boolean {
+  const text = textContent(el).trim();
+  // A line ending in a colon introduces what follows it ("Posted on the forum on 2025-07-09:").
+  if (text.endsWith(":")) return false;
+  const words = text.match(WORDS);
+  if (!words || words.length > DATE_LINE_WORDS) return false;
+  for (let i = 0; i < words.length; i++) {
+    if (!YEAR.test(words[i]!)) continue;
+    for (let j = Math.max(0, i - 2); j <= Math.min(words.length - 1, i + 2); j++)
+      if (j !== i && DAY.test(words[j]!)) return true;
+  }
+  return false;
+}
+const YEAR = /^(?:19|20)\d\d$/;
+const DAY = /^(?:0?[1-9]|[12]\d|3[01])(?!\d)/;
+const WORDS = /[\p{L}\p{N}]+/gu;
+const DATE_LINE_WORDS = 10;
+
+/** Date lines at the article's head or tail ("March 25, 2025", "Last updated: April 21, 2025"). */
+function removeEdgeDates(content: ElementNode): void {
+  const { head, tail } = edgeLines(content);
+  for (const line of [...head, ...tail]) if (line.parent && isDateLine(line)) removeNode(line);
+}
 
 /** Whether an element sits inside a paragraph or item holding more text than it (a sentence around it). */
 function inProse(el: ElementNode, content: ElementNode): boolean {
