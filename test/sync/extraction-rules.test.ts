@@ -719,4 +719,12 @@ ${[1, 2, 3].map(para).join("")}
       lacks: ["Last updated", "April 21", "Reviewed on"],
     });
   });
+
+  it("the author's bio box at the end (opening with the byline's name, with an avatar) goes", async () => {
+    const html = `<html><head><title>A post</title><meta name="author" content="Rebecca Norris"></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<div class="writer"><img src="/avatars/rn.jpg" alt=""><div><p>Rebecca Norris is a freelance writer living in Leeds, who has written about gardens, rivers and old houses for ten years.</p></div></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 4 of the post"], lacks: ["freelance writer"] });
+  });
 });

@@ -367,6 +367,7 @@ export function grabArticle(
   title: string,
   reparse: () => ElementNode,
   pageUrls: string[] = [],
+  knownByline: string | null = null,
 ): ContentResult {
   const sites = new Set(pageUrls.map(siteOf).filter((x): x is string => !!x));
   const attempts: { content: ElementNode; length: number; byline: string | null }[] = [];
@@ -378,7 +379,7 @@ export function grabArticle(
   ];
   for (const [index, flags] of flagSets.entries()) {
     const body = getBody(index === 0 ? root : reparse());
-    const result = grabWith(body, flags, title, sites);
+    const result = grabWith(body, flags, title, sites, knownByline);
     const length = enoughTextLength(result.content);
     if (length >= 500) return result;
     attempts.push({ ...result, length });
@@ -405,7 +406,13 @@ function enoughTextLength(el: ElementNode): number {
 }
 const HAN = /\p{Script=Han}/gu;
 
-function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<string>): ContentResult {
+function grabWith(
+  body: ElementNode,
+  flags: Flags,
+  title: string,
+  sites: Set<string>,
+  knownByline: string | null,
+): ContentResult {
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
@@ -600,6 +607,9 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
 
   prepArticle(content, flags, title, sites, controls, placed);
   removeFormBoxes(content, formHolders);
+  // The author's bio at the article's end ("Rebecca Norris is a freelance writer living in…").
+  const author = bylineName(knownByline ?? byline);
+  if (author) removeAuthorBio(content, author);
   return { content, byline };
 }
 
@@ -1274,6 +1284,49 @@ function removeEdgeDates(content: ElementNode): void {
   const { head, tail } = edgeLines(content);
   for (const line of [...head, ...tail]) if (line.parent && isDateLine(line)) removeNode(line);
 }
+
+/** The byline's words, lowercased and joined by single spaces ("" when it has fewer than two words). */
+function bylineName(byline: string | null): string {
+  const words = byline?.toLowerCase().match(WORDS);
+  return words && words.length >= 2 && words.length <= 6 ? words.join(" ") : "";
+}
+
+/**
+ * The author's bio at the article's end: one of its last units of prose opening with the author's name
+ * ("Rebecca Norris is a freelance writer living in…"), under 600 characters.
+ */
+function removeAuthorBio(content: ElementNode, name: string): void {
+  const units: ElementNode[] = [];
+  for (const d of descendants(content)) if (d.tag === "p" && isProse(d)) units.push(d);
+  for (const unit of units.slice(-BIO_LAST_UNITS)) {
+    if (textLength(unit) > BIO_LENGTH) continue;
+    const words = textContent(unit).toLowerCase().match(WORDS);
+    if (!words || words.slice(0, name.split(" ").length).join(" ") !== name) continue;
+    // Its box: the ancestors adding little text besides (the name as a heading, a line of links).
+    let box = unit;
+    for (let depth = 0; depth < BIO_BOX_LEVELS; depth++) {
+      const up = box.parent;
+      if (!up || up === content || textLength(up) > textLength(unit) + BIO_BOX_EXTRA) break;
+      box = up;
+    }
+    // An author's box shows the author: a picture, or a link carrying the name (to the author's page).
+    const shown = findDescendant(
+      box,
+      (d) => d.tag === "img" || d.tag === "picture" || (d.tag === "a" && d !== unit && namesAuthor(d, name)),
+    );
+    if (shown) removeNode(box);
+  }
+}
+const BIO_BOX_LEVELS = 4;
+const BIO_BOX_EXTRA = 200;
+
+/** Whether an element's words hold the name's words in a row. */
+function namesAuthor(el: ElementNode, name: string): boolean {
+  const words = textContent(el).toLowerCase().match(WORDS);
+  return !!words && ` ${words.join(" ")} `.includes(` ${name} `);
+}
+const BIO_LAST_UNITS = 2;
+const BIO_LENGTH = 600;
 
 /** Whether an element sits inside a paragraph or item holding more text than it (a sentence around it). */
 function inProse(el: ElementNode, content: ElementNode): boolean {
