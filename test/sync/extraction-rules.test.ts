@@ -727,4 +727,13 @@ ${[1, 2, 3, 4].map(para).join("")}
 </article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 4 of the post"], lacks: ["freelance writer"] });
   });
+
+  it("a lone button to another page goes; a button to a file the article offers stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<div class="cta"><a class="btn" href="/signup">Sign up today</a></div>
+<p><a class="button" href="/files/report.pdf">Download the full report</a></p>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 4 of the post", "Download the full report"], lacks: ["Sign up today"] });
+  });
 });

@@ -1165,6 +1165,8 @@ function prepArticle(
   cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags, sites);
   // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
+  // A lone button to another page ("Sign up", "Book a demo"): a call to action with no box around it.
+  removeLoneButtons(content);
   // Reader comments and news tickers: a block of many short lines carrying a time of day, after the article.
   removeDatedStreams(content);
   // A short list of nothing but links to the site's own pages ("read also", a section menu).
@@ -1618,6 +1620,34 @@ function removeActionBoxes(content: ElementNode, sites: Set<string>): void {
   }
 }
 const ACTION_OWN_TEXT = 20;
+
+/**
+ * A lone button: a button leading to another page (not a place on this one, not a file the article offers),
+ * with its box when the box holds nothing else.
+ */
+const LONE_BUTTONS = 2;
+function removeLoneButtons(content: ElementNode): void {
+  const buttons: ElementNode[] = [];
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el !== content && isButton(el)) {
+      buttons.push(el);
+      continue;
+    }
+    for (const c of el.children) if (typeof c !== "string") stack.push(c);
+  }
+  // Buttons again and again are the article's own (a listicle's "Shop the …" under every item).
+  if (buttons.length > LONE_BUTTONS) return;
+  for (const button of buttons) {
+    const href = (button.attrs.href ?? "").trim();
+    if (!href || href.startsWith("#") || /^javascript:/i.test(href) || FILE_LINK.test(href)) continue;
+    if (textLength(button) === 0) continue;
+    let box = button;
+    while (box.parent && box.parent !== content && textLength(box.parent) === textLength(button)) box = box.parent;
+    if (box.parent) removeNode(box);
+  }
+}
 const ACTION_PITCH = 250;
 const ACTION_LIST_ITEMS = 3;
 const ACTION_BOX_EXCLUDED = new Set(["pre", "figure", "figcaption", "h1"]);
