@@ -736,4 +736,15 @@ ${[1, 2, 3, 4].map(para).join("")}
 </article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 4 of the post", "Download the full report"], lacks: ["Sign up today"] });
   });
+
+  it("the heading of an emptied box at the end goes; a section's heading with text under it stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<h2>How it began</h2>${[1, 2, 3, 4, 5].map(para).join("")}
+<section><h3>Tell your friends</h3><div class="share"><a href="https://twitter.com/share">Post it</a> <a href="https://facebook.com/share">Share it</a></div></section>
+</article></main></body></html>`;
+    await expectText(html, {
+      has: ["How it began", "Paragraph 4 of the post"],
+      lacks: ["Tell your friends", "Post it"],
+    });
+  });
 });

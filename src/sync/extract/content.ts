@@ -1185,6 +1185,8 @@ function prepArticle(
   removeEdgeDates(content);
   // After the article's last paragraph: blocks of links to the site's own pages (menus, other stories).
   trimTail(content, sites);
+  // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
+  removeTrailingHeadings(content);
   // A block that repeats an earlier block word for word (a page that carries its article twice).
   removeRepeats(content);
   // Paragraphs left empty after cleaning, and paragraphs that are nothing but links: ten or more anywhere (a
@@ -1329,6 +1331,42 @@ function namesAuthor(el: ElementNode, name: string): boolean {
 }
 const BIO_LAST_UNITS = 2;
 const BIO_LENGTH = 600;
+
+/**
+ * Headings at the very end of the article, with nothing after them: the titles of boxes that cleaning
+ * emptied ("Related posts", "Share this"). The last element holding text is followed down, level by level.
+ */
+function removeTrailingHeadings(content: ElementNode): void {
+  for (let round = 0; round < TRAILING_HEADINGS; round++) {
+    let el = content;
+    let last: ElementNode | null = null;
+    for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+      last = null;
+      for (let i = el.children.length - 1; i >= 0; i--) {
+        const child = el.children[i]!;
+        if (typeof child === "string") {
+          if (child.trim()) break;
+          continue;
+        }
+        if (textLength(child) > 0 || hasMedia(child)) {
+          last = child;
+          break;
+        }
+      }
+      if (!last || HEADING_TAGS.has(last.tag)) break;
+      el = last;
+    }
+    if (!last || !HEADING_TAGS.has(last.tag) || textLength(last) > TRAILING_HEADING_LENGTH) return;
+    // The title of an emptied box: the heading is all its parent holds (a section's last heading stays).
+    if (!last.parent || last.parent === content || textLength(last.parent) !== textLength(last)) return;
+    // Only after an article: a page of headings and pictures keeps its headings.
+    if (textLength(content) - textLength(last) < TRAILING_HEADING_AFTER) return;
+    removeNode(last);
+  }
+}
+const TRAILING_HEADINGS = 3;
+const TRAILING_HEADING_LENGTH = 100;
+const TRAILING_HEADING_AFTER = 500;
 
 /** Whether an element sits inside a paragraph or item holding more text than it (a sentence around it). */
 function inProse(el: ElementNode, content: ElementNode): boolean {
