@@ -747,4 +747,11 @@ ${[1, 2, 3, 4].map(para).join("")}
       lacks: ["Tell your friends", "Post it"],
     });
   });
+
+  it("a byline line at the head (the metadata's author and little else) goes", async () => {
+    const html = `<html><head><title>A post</title><meta name="author" content="Chris Radich"></head><body><main><article>
+<div class="top"><span>By Chris Radich</span></div>
+${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Chris Radich"] });
+  });
 });

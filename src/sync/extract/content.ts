@@ -609,7 +609,10 @@ function grabWith(
   removeFormBoxes(content, formHolders);
   // The author's bio at the article's end ("Rebecca Norris is a freelance writer living in…").
   const author = bylineName(knownByline ?? byline);
-  if (author) removeAuthorBio(content, author);
+  if (author) {
+    removeAuthorBio(content, author);
+    removeAuthorLines(content, author);
+  }
   return { content, byline };
 }
 
@@ -1367,6 +1370,17 @@ function removeTrailingHeadings(content: ElementNode): void {
 const TRAILING_HEADINGS = 3;
 const TRAILING_HEADING_LENGTH = 100;
 const TRAILING_HEADING_AFTER = 500;
+
+/** A byline at the article's head: a line before its first unit of prose holding the author's name and little else. */
+function removeAuthorLines(content: ElementNode, name: string): void {
+  const size = name.split(" ").length;
+  for (const line of edgeLines(content).head) {
+    const words = textContent(line).toLowerCase().match(WORDS);
+    if (!words || words.length > size + AUTHOR_LINE_EXTRA_WORDS) continue;
+    if (line.parent && ` ${words.join(" ")} `.includes(` ${name} `)) removeNode(line);
+  }
+}
+const AUTHOR_LINE_EXTRA_WORDS = 3;
 
 /** Whether an element sits inside a paragraph or item holding more text than it (a sentence around it). */
 function inProse(el: ElementNode, content: ElementNode): boolean {
