@@ -754,4 +754,13 @@ ${[1, 2, 3, 4].map(para).join("")}
 ${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Chris Radich"] });
   });
+
+  it("a line ending in a colon at the very end, introducing nothing, goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<p><strong>More reading:</strong></p>
+<div class="share"><a href="https://twitter.com/share">Post it</a></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["More reading"] });
+  });
 });

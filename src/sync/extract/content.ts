@@ -1356,18 +1356,26 @@ function removeTrailingHeadings(content: ElementNode): void {
           break;
         }
       }
-      if (!last || HEADING_TAGS.has(last.tag)) break;
+      if (!last || HEADING_TAGS.has(last.tag) || isLeadIn(last)) break;
       el = last;
     }
-    if (!last || !HEADING_TAGS.has(last.tag) || textLength(last) > TRAILING_HEADING_LENGTH) return;
-    // The title of an emptied box: the heading is all its parent holds (a section's last heading stays).
-    if (!last.parent || last.parent === content || textLength(last.parent) !== textLength(last)) return;
+    if (!last?.parent || textLength(last) > TRAILING_HEADING_LENGTH) return;
+    // A line introducing what is no longer there ("Related posts:", "Tags:") ends nothing; a heading goes when
+    // it is the title of an emptied box, all its parent holds (a section's last heading stays).
+    const emptiedBox =
+      HEADING_TAGS.has(last.tag) && last.parent !== content && textLength(last.parent) === textLength(last);
+    if (!isLeadIn(last) && !emptiedBox) return;
     // Only after an article: a page of headings and pictures keeps its headings.
     if (textLength(content) - textLength(last) < TRAILING_HEADING_AFTER) return;
     removeNode(last);
   }
 }
 const TRAILING_HEADINGS = 3;
+
+/** A short line ending in a colon: it introduces what follows it. */
+function isLeadIn(el: ElementNode): boolean {
+  return textLength(el) <= TRAILING_HEADING_LENGTH && /[:：]\s*$/.test(textContent(el));
+}
 const TRAILING_HEADING_LENGTH = 100;
 const TRAILING_HEADING_AFTER = 500;
 
