@@ -763,4 +763,11 @@ ${[1, 2, 3, 4, 5].map(para).join("")}
 </article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["More reading"] });
   });
+
+  it("a count at the head ('8 min read') goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<div class="info"><span>8 min read</span></div>
+${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["min read"] });
+  });
 });

@@ -1186,6 +1186,7 @@ function prepArticle(
   // A dateline ("Posted on <time>… by …", "Updated <time>…"): the short block around a time element.
   removeDatelines(content);
   removeEdgeDates(content);
+  removeHeadCounts(content);
   // After the article's last paragraph: blocks of links to the site's own pages (menus, other stories).
   trimTail(content, sites);
   // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
@@ -1291,6 +1292,18 @@ function removeEdgeDates(content: ElementNode): void {
   const { head, tail } = edgeLines(content);
   for (const line of [...head, ...tail]) if (line.parent && isDateLine(line)) removeNode(line);
 }
+
+/** A count at the article's head ("8 min read", "59 Comments"): a line before the first prose of a few words, one a number. */
+function removeHeadCounts(content: ElementNode): void {
+  for (const line of edgeLines(content).head) {
+    const words = textContent(line).match(WORDS);
+    if (!words || words.length > HEAD_COUNT_WORDS) continue;
+    // A formula's numbers are not a count.
+    if (findDescendant(line, (d) => d.tag === "math" || d.tag.includes("-"))) continue;
+    if (words.some((w) => /^\d+$/.test(w)) && line.parent) removeNode(line);
+  }
+}
+const HEAD_COUNT_WORDS = 5;
 
 /** The byline's words, lowercased and joined by single spaces ("" when it has fewer than two words). */
 function bylineName(byline: string | null): string {
