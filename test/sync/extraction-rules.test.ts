@@ -770,4 +770,12 @@ ${[1, 2, 3, 4, 5].map(para).join("")}
 ${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["min read"] });
   });
+
+  it("the label left beside an empty slot a script fills goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div class="slot-box"><div id="slot_300x250" data-slot="mid"><script>fill("slot_300x250")</script></div><p><span>Sponsored spot</span></p></div>
+${[4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Sponsored spot"] });
+  });
 });

@@ -420,6 +420,8 @@ function grabWith(
   // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
   // The form's ancestors are kept, nearest first: cleaning may remove the emptied holder itself.
   const formHolders: ElementNode[][] = [];
+  // Blocks that held an empty slot: a short label left beside one names it ("Advertisement").
+  const slotHolders = new Set<ElementNode>();
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -507,6 +509,9 @@ function grabWith(
             hasMedia(c)),
       )
     ) {
+      // An empty block with an id or data attributes is a slot a script fills (an advertisement, a player).
+      if (el.parent && (el.attrs.id !== undefined || Object.keys(el.attrs).some((k) => k.startsWith("data-"))))
+        slotHolders.add(el.parent);
       removeNode(el);
       return false;
     }
@@ -607,6 +612,7 @@ function grabWith(
 
   prepArticle(content, flags, title, sites, controls, placed);
   removeFormBoxes(content, formHolders);
+  removeSlotLabels(content, slotHolders);
   // The author's bio at the article's end ("Rebecca Norris is a freelance writer living in…").
   const author = bylineName(knownByline ?? byline);
   if (author) {
@@ -1304,6 +1310,23 @@ function removeHeadCounts(content: ElementNode): void {
   }
 }
 const HEAD_COUNT_WORDS = 5;
+
+/**
+ * A slot's label: a block that held an empty slot for a script to fill (an advertisement) and is left with
+ * nothing but a short label ("Advertisement", "Article continues below"): a few words, no link, no heading.
+ */
+function removeSlotLabels(content: ElementNode, holders: Set<ElementNode>): void {
+  for (const holder of holders) {
+    if (holder === content || !holder.parent || !hasAncestorNode(holder, content)) continue;
+    const length = textLength(holder);
+    if (length === 0 || length > SLOT_LABEL_LENGTH) continue;
+    if ((textContent(holder).match(WORDS)?.length ?? 0) > SLOT_LABEL_WORDS) continue;
+    if (findDescendant(holder, (d) => d.tag === "a" || isHeading(d)) || isHeading(holder)) continue;
+    removeNode(holder);
+  }
+}
+const SLOT_LABEL_LENGTH = 30;
+const SLOT_LABEL_WORDS = 3;
 
 /** The byline's words, lowercased and joined by single spaces ("" when it has fewer than two words). */
 function bylineName(byline: string | null): string {
