@@ -778,4 +778,13 @@ ${[1, 2, 3].map(para).join("")}
 ${[4, 5].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Sponsored spot"] });
   });
+
+  it("a short label left alone in an emptied box at the end goes; a table's last row stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<table><tr><td>Ohio</td><td>12</td></tr><tr><td>Utah</td><td>15</td></tr></table>
+<div class="end"><span>Spread it</span><div class="share"><a href="https://twitter.com/share">Post it</a></div></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post", "Utah"], lacks: ["Spread it"] });
+  });
 });

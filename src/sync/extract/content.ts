@@ -1392,14 +1392,22 @@ function removeTrailingHeadings(content: ElementNode): void {
           break;
         }
       }
-      if (!last || HEADING_TAGS.has(last.tag) || isLeadIn(last)) break;
+      if (
+        !last ||
+        HEADING_TAGS.has(last.tag) ||
+        isLeadIn(last) ||
+        (isShortLabel(last) && last.children.every((c) => !isElement(c) || PHRASING.has(c.tag)))
+      )
+        break;
       el = last;
     }
     if (!last?.parent || textLength(last) > TRAILING_HEADING_LENGTH) return;
     // A line introducing what is no longer there ("Related posts:", "Tags:") ends nothing; a heading goes when
     // it is the title of an emptied box, all its parent holds (a section's last heading stays).
     const emptiedBox =
-      HEADING_TAGS.has(last.tag) && last.parent !== content && textLength(last.parent) === textLength(last);
+      (HEADING_TAGS.has(last.tag) || isShortLabel(last)) &&
+      last.parent !== content &&
+      textLength(last.parent) === textLength(last);
     if (!isLeadIn(last) && !emptiedBox) return;
     // Only after an article: a page of headings and pictures keeps its headings.
     if (textLength(content) - textLength(last) < TRAILING_HEADING_AFTER) return;
@@ -1407,6 +1415,14 @@ function removeTrailingHeadings(content: ElementNode): void {
   }
 }
 const TRAILING_HEADINGS = 3;
+
+/** A label of a few words (a box's title or a button's caption), not a heading. */
+function isShortLabel(el: ElementNode): boolean {
+  if (textLength(el) > 30 || (textContent(el).match(WORDS)?.length ?? 0) > 3) return false;
+  // A list's last item or a table's last row is the list's, not a label.
+  for (let up: ElementNode | null = el; up; up = up.parent) if (EDGE_OPAQUE.has(up.tag)) return false;
+  return true;
+}
 
 /** A short line ending in a colon: it introduces what follows it. */
 function isLeadIn(el: ElementNode): boolean {
