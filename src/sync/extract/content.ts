@@ -1191,8 +1191,10 @@ function prepArticle(
   removeTitleHeading(content, title);
   // A dateline ("Posted on <time>… by …", "Updated <time>…"): the short block around a time element.
   removeDatelines(content);
-  removeEdgeDates(content);
-  removeHeadCounts(content);
+  // Date lines at the head or tail, and counts at the head ("8 min read"), from one look at the edges.
+  const edges = edgeLines(content);
+  removeEdgeDates(edges);
+  removeHeadCounts(edges.head);
   // After the article's last paragraph: blocks of links to the site's own pages (menus, other stories).
   trimTail(content, sites);
   // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
@@ -1212,15 +1214,15 @@ function prepArticle(
  * `datetime`), when that block is not part of a longer sentence (a time inside a paragraph's text stays).
  */
 function removeDatelines(content: ElementNode): void {
-  const times = findDescendant(content, (d) => d.tag === "time" || d.attrs.datetime !== undefined);
-  if (!times) return;
   const lines = new Set<ElementNode>();
-  for (const time of descendants(content)) {
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const time = stack.pop()!;
+    for (const c of time.children) if (typeof c !== "string") stack.push(c);
     if (time.tag !== "time" && time.attrs.datetime === undefined) continue;
     let line = time;
     while (line.parent && line.parent !== content && textLength(line.parent) <= DATELINE_LENGTH) line = line.parent;
-    if (textLength(line) > DATELINE_LENGTH) continue;
-    if (inProse(line, content)) continue;
+    if (textLength(line) > DATELINE_LENGTH || inProse(line, content)) continue;
     lines.add(line);
   }
   for (const line of lines) if (line.parent) removeNode(line);
@@ -1294,14 +1296,13 @@ const WORDS = /[\p{L}\p{N}]+/gu;
 const DATE_LINE_WORDS = 10;
 
 /** Date lines at the article's head or tail ("March 25, 2025", "Last updated: April 21, 2025"). */
-function removeEdgeDates(content: ElementNode): void {
-  const { head, tail } = edgeLines(content);
+function removeEdgeDates({ head, tail }: { head: ElementNode[]; tail: ElementNode[] }): void {
   for (const line of [...head, ...tail]) if (line.parent && isDateLine(line)) removeNode(line);
 }
 
 /** A count at the article's head ("8 min read", "59 Comments"): a line before the first prose of a few words, one a number. */
-function removeHeadCounts(content: ElementNode): void {
-  for (const line of edgeLines(content).head) {
+function removeHeadCounts(head: ElementNode[]): void {
+  for (const line of head) {
     const words = textContent(line).match(WORDS);
     if (!words || words.length > HEAD_COUNT_WORDS) continue;
     // A formula's numbers are not a count.
@@ -1339,9 +1340,18 @@ function bylineName(byline: string | null): string {
  * ("Rebecca Norris is a freelance writer living in…"), under 600 characters.
  */
 function removeAuthorBio(content: ElementNode, name: string): void {
+  // The last units, found from the end (reverse document order), then taken in document order.
   const units: ElementNode[] = [];
-  for (const d of descendants(content)) if (d.tag === "p" && isProse(d)) units.push(d);
-  for (const unit of units.slice(-BIO_LAST_UNITS)) {
+  const visit = (el: ElementNode): void => {
+    for (let i = el.children.length - 1; i >= 0 && units.length < BIO_LAST_UNITS; i--) {
+      const child = el.children[i]!;
+      if (typeof child !== "string") visit(child);
+    }
+    if (units.length < BIO_LAST_UNITS && el !== content && el.tag === "p" && isProse(el)) units.push(el);
+  };
+  visit(content);
+  units.reverse();
+  for (const unit of units) {
     if (textLength(unit) > BIO_LENGTH) continue;
     const words = textContent(unit).toLowerCase().match(WORDS);
     if (!words || words.slice(0, name.split(" ").length).join(" ") !== name) continue;
