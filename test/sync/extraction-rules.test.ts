@@ -744,3 +744,97 @@ ${para(5)}
     );
   });
 });
+
+describe("page furniture in the article", () => {
+  it("a dateline around a <time> goes; a time inside a sentence stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<div class="meta"><span>Posted on <time datetime="2025-12-18">December 18, 2025</time></span> · <span>59 Comments</span></div>
+${[1, 2, 3].map(para).join("")}
+<p>The meeting was moved to <time datetime="2025-12-20">December 20</time>, when everyone could come, and it went well in the end for all.</p>
+${para(4)}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 4 of the post", "moved to December 20"],
+      lacks: ["Posted on", "59 Comments"],
+    });
+  });
+
+  it("a date line at the head or tail of the article goes; a dated reference in a list stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<div class="meta"><span>Last updated: April 21, 2025</span></div>
+${[1, 2, 3].map(para).join("")}
+<ol><li>Jones, A. The rivers of the north, 12 May 2019.</li></ol>
+<div class="foot">Reviewed on 3 June 2025</div></article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 3 of the post", "12 May 2019"],
+      lacks: ["Last updated", "April 21", "Reviewed on"],
+    });
+  });
+
+  it("the author's bio box at the end (opening with the byline's name, with an avatar) goes", async () => {
+    const html = `<html><head><title>A post</title><meta name="author" content="Rebecca Norris"></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<div class="writer"><img src="/avatars/rn.jpg" alt=""><div><p>Rebecca Norris is a freelance writer living in Leeds, who has written about gardens, rivers and old houses for ten years.</p></div></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 4 of the post"], lacks: ["freelance writer"] });
+  });
+
+  it("a lone button to another page goes; a button to a file the article offers stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<div class="cta"><a class="btn" href="/signup">Sign up today</a></div>
+<p><a class="button" href="/files/report.pdf">Download the full report</a></p>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 4 of the post", "Download the full report"], lacks: ["Sign up today"] });
+  });
+
+  it("the heading of an emptied box at the end goes; a section's heading with text under it stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<h2>How it began</h2>${[1, 2, 3, 4, 5].map(para).join("")}
+<section><h3>Tell your friends</h3><div class="share"><a href="https://twitter.com/share">Post it</a> <a href="https://facebook.com/share">Share it</a></div></section>
+</article></main></body></html>`;
+    await expectText(html, {
+      has: ["How it began", "Paragraph 4 of the post"],
+      lacks: ["Tell your friends", "Post it"],
+    });
+  });
+
+  it("a byline line at the head (the metadata's author and little else) goes", async () => {
+    const html = `<html><head><title>A post</title><meta name="author" content="Chris Radich"></head><body><main><article>
+<div class="top"><span>By Chris Radich</span></div>
+${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Chris Radich"] });
+  });
+
+  it("a line ending in a colon at the very end, introducing nothing, goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<p><strong>More reading:</strong></p>
+<div class="share"><a href="https://twitter.com/share">Post it</a></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["More reading"] });
+  });
+
+  it("a count at the head ('8 min read') goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<div class="info"><span>8 min read</span></div>
+${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["min read"] });
+  });
+
+  it("the label left beside an empty slot a script fills goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div class="slot-box"><div id="slot_300x250" data-slot="mid"><script>fill("slot_300x250")</script></div><p><span>Sponsored spot</span></p></div>
+${[4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Sponsored spot"] });
+  });
+
+  it("a short label left alone in an emptied box at the end goes; a table's last row stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<table><tr><td>Ohio</td><td>12</td></tr><tr><td>Utah</td><td>15</td></tr></table>
+<div class="end"><span>Spread it</span><div class="share"><a href="https://twitter.com/share">Post it</a></div></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post", "Utah"], lacks: ["Spread it"] });
+  });
+});

@@ -23,10 +23,13 @@ export async function extractArticle(html: string, url: string): Promise<Article
     }
   }
   const meta = readMetadata(root, jsonLd, url);
-  const { content, byline } = grabArticle(root, meta.title ?? "", () => parseHtml(html).root, [
-    url,
-    ...(meta.canonical ? [meta.canonical] : []),
-  ]);
+  const { content, byline } = grabArticle(
+    root,
+    meta.title ?? "",
+    () => parseHtml(html).root,
+    [url, ...(meta.canonical ? [meta.canonical] : [])],
+    meta.byline,
+  );
   const { blocks, images } = toBlocks(content, base);
   const text = blocksToText(blocks);
   if (!blocks.length) warnings.push("no article body found");

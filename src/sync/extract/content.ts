@@ -367,6 +367,7 @@ export function grabArticle(
   title: string,
   reparse: () => ElementNode,
   pageUrls: string[] = [],
+  knownByline: string | null = null,
 ): ContentResult {
   const sites = new Set(pageUrls.map(siteOf).filter((x): x is string => !!x));
   const attempts: { content: ElementNode; length: number; byline: string | null }[] = [];
@@ -378,7 +379,7 @@ export function grabArticle(
   ];
   for (const [index, flags] of flagSets.entries()) {
     const body = getBody(index === 0 ? root : reparse());
-    const result = grabWith(body, flags, title, sites);
+    const result = grabWith(body, flags, title, sites, knownByline);
     const length = enoughTextLength(result.content);
     if (length >= 500) return result;
     attempts.push({ ...result, length });
@@ -405,7 +406,13 @@ function enoughTextLength(el: ElementNode): number {
 }
 const HAN = /\p{Script=Han}/gu;
 
-function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<string>): ContentResult {
+function grabWith(
+  body: ElementNode,
+  flags: Flags,
+  title: string,
+  sites: Set<string>,
+  knownByline: string | null,
+): ContentResult {
   let byline: string | null = null;
   const toScore: ElementNode[] = [];
   prune(body);
@@ -413,6 +420,8 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
   // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
   // The form's ancestors are kept, nearest first: cleaning may remove the emptied holder itself.
   const formHolders: ElementNode[][] = [];
+  // Blocks that held an empty slot: a short label left beside one names it ("Advertisement").
+  const slotHolders = new Set<ElementNode>();
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -501,6 +510,9 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
             hasMedia(c)),
       )
     ) {
+      // An empty block with an id or data attributes is a slot a script fills (an advertisement, a player).
+      if (el.parent && (el.attrs.id !== undefined || Object.keys(el.attrs).some((k) => k.startsWith("data-"))))
+        slotHolders.add(el.parent);
       removeNode(el);
       return false;
     }
@@ -601,6 +613,13 @@ function grabWith(body: ElementNode, flags: Flags, title: string, sites: Set<str
 
   prepArticle(content, flags, title, sites, controls, placed);
   removeFormBoxes(content, formHolders);
+  removeSlotLabels(content, slotHolders);
+  // The author's bio at the article's end ("Rebecca Norris is a freelance writer living in…").
+  const author = bylineName(knownByline ?? byline);
+  if (author) {
+    removeAuthorBio(content, author);
+    removeAuthorLines(content, author);
+  }
   return { content, byline };
 }
 
@@ -1161,6 +1180,8 @@ function prepArticle(
   cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags, sites);
   // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
+  // A lone button to another page ("Sign up", "Book a demo"): a call to action with no box around it.
+  removeLoneButtons(content);
   // Reader comments and news tickers: a block of many short lines carrying a time of day, after the article.
   removeDatedStreams(content);
   // A short list of nothing but links to the site's own pages ("read also", a section menu).
@@ -1174,8 +1195,16 @@ function prepArticle(
   // Headings with a negative class weight are usually widget titles.
   cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
   removeTitleHeading(content, title);
+  // A dateline ("Posted on <time>… by …", "Updated <time>…"): the short block around a time element.
+  removeDatelines(content);
+  // Date lines at the head or tail, and counts at the head ("8 min read"), from one look at the edges.
+  const edges = edgeLines(content);
+  removeEdgeDates(edges);
+  removeHeadCounts(edges.head);
   // After the article's last paragraph: blocks of links to the site's own pages (menus, other stories).
   trimTail(content, sites);
+  // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
+  removeTrailingHeadings(content);
   // A block that repeats an earlier block word for word (a page that carries its article twice).
   removeRepeats(content);
   // Paragraphs left empty after cleaning, and paragraphs that are nothing but links: ten or more anywhere (a
@@ -1187,6 +1216,256 @@ function prepArticle(
 }
 
 const ASIDE_PROSE = 3;
+/**
+ * A dateline: the largest block of at most 80 characters around a `<time>` element (or an element carrying a
+ * `datetime`), when that block is not part of a longer sentence (a time inside a paragraph's text stays).
+ */
+function removeDatelines(content: ElementNode): void {
+  const lines = new Set<ElementNode>();
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const time = stack.pop()!;
+    for (const c of time.children) if (typeof c !== "string") stack.push(c);
+    if (time.tag !== "time" && time.attrs.datetime === undefined) continue;
+    let line = time;
+    while (line.parent && line.parent !== content && textLength(line.parent) <= DATELINE_LENGTH) line = line.parent;
+    if (textLength(line) > DATELINE_LENGTH || inProse(line, content)) continue;
+    lines.add(line);
+  }
+  for (const line of lines) if (line.parent) removeNode(line);
+}
+const DATELINE_LENGTH = 80;
+
+/**
+ * The short lines before the article's first unit of prose and after its last one, in document order: each the
+ * largest element of at most `LINE_LENGTH` characters with text (not inside a paragraph, item or heading).
+ */
+function edgeLines(content: ElementNode): { head: ElementNode[]; tail: ElementNode[] } {
+  const head: ElementNode[] = [];
+  let tail: ElementNode[] = [];
+  let seenProse = false;
+  const visit = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (typeof child === "string") continue;
+      const length = textLength(child);
+      if (length === 0) continue;
+      if (PROSE_TAGS.has(child.tag) && isProse(child)) {
+        seenProse = true;
+        tail = [];
+        continue;
+      }
+      if (EDGE_OPAQUE.has(child.tag)) {
+        // A list or a table is the article's (references, data): not lines, and prose when it holds some.
+        if (endsProse(child)) {
+          seenProse = true;
+          tail = [];
+        }
+        continue;
+      }
+      if (length <= LINE_LENGTH && !HEADING_TAGS.has(child.tag) && !PROSE_TAGS.has(child.tag)) {
+        (seenProse ? tail : head).push(child);
+        continue;
+      }
+      if (PROSE_TAGS.has(child.tag) || HEADING_TAGS.has(child.tag)) {
+        // A short paragraph or item is a line of its own; a heading is a heading.
+        if (child.tag === "p" && length <= LINE_LENGTH) (seenProse ? tail : head).push(child);
+        continue;
+      }
+      visit(child);
+    }
+  };
+  visit(content);
+  return { head: seenProse ? head : [], tail };
+}
+const LINE_LENGTH = 80;
+const EDGE_OPAQUE = new Set(["ul", "ol", "dl", "table", "li", "dd", "dt", "td", "th", "tr", "tbody"]);
+
+/**
+ * A line that is a date: a year (four digits from 1900) with a day's number beside it (at most one word, the
+ * month, between them: "December 18, 2025", "15 Dec, 2025", "2025-12-18"), in ten words or fewer.
+ */
+function isDateLine(el: ElementNode): boolean {
+  const text = textContent(el).trim();
+  // A line ending in a colon introduces what follows it ("Posted on the forum on 2025-07-09:").
+  if (text.endsWith(":")) return false;
+  const words = text.match(WORDS);
+  if (!words || words.length > DATE_LINE_WORDS) return false;
+  for (let i = 0; i < words.length; i++) {
+    if (!YEAR.test(words[i]!)) continue;
+    for (let j = Math.max(0, i - 2); j <= Math.min(words.length - 1, i + 2); j++)
+      if (j !== i && DAY.test(words[j]!)) return true;
+  }
+  return false;
+}
+const YEAR = /^(?:19|20)\d\d$/;
+const DAY = /^(?:0?[1-9]|[12]\d|3[01])(?!\d)/;
+const WORDS = /[\p{L}\p{N}]+/gu;
+const DATE_LINE_WORDS = 10;
+
+/** Date lines at the article's head or tail ("March 25, 2025", "Last updated: April 21, 2025"). */
+function removeEdgeDates({ head, tail }: { head: ElementNode[]; tail: ElementNode[] }): void {
+  for (const line of [...head, ...tail]) if (line.parent && isDateLine(line)) removeNode(line);
+}
+
+/** A count at the article's head ("8 min read", "59 Comments"): a line before the first prose of a few words, one a number. */
+function removeHeadCounts(head: ElementNode[]): void {
+  for (const line of head) {
+    const words = textContent(line).match(WORDS);
+    if (!words || words.length > HEAD_COUNT_WORDS) continue;
+    // A formula's numbers are not a count.
+    if (findDescendant(line, (d) => d.tag === "math" || d.tag.includes("-"))) continue;
+    if (words.some((w) => /^\d+$/.test(w)) && line.parent) removeNode(line);
+  }
+}
+const HEAD_COUNT_WORDS = 5;
+
+/**
+ * A slot's label: a block that held an empty slot for a script to fill (an advertisement) and is left with
+ * nothing but a short label ("Advertisement", "Article continues below"): a few words, no link, no heading.
+ */
+function removeSlotLabels(content: ElementNode, holders: Set<ElementNode>): void {
+  for (const holder of holders) {
+    if (holder === content || !holder.parent || !hasAncestorNode(holder, content)) continue;
+    const length = textLength(holder);
+    if (length === 0 || length > SLOT_LABEL_LENGTH) continue;
+    if ((textContent(holder).match(WORDS)?.length ?? 0) > SLOT_LABEL_WORDS) continue;
+    if (findDescendant(holder, (d) => d.tag === "a" || isHeading(d)) || isHeading(holder)) continue;
+    removeNode(holder);
+  }
+}
+const SLOT_LABEL_LENGTH = 30;
+const SLOT_LABEL_WORDS = 3;
+
+/** The byline's words, lowercased and joined by single spaces ("" when it has fewer than two words). */
+function bylineName(byline: string | null): string {
+  const words = byline?.toLowerCase().match(WORDS);
+  return words && words.length >= 2 && words.length <= 6 ? words.join(" ") : "";
+}
+
+/**
+ * The author's bio at the article's end: one of its last units of prose opening with the author's name
+ * ("Rebecca Norris is a freelance writer living in…"), under 600 characters.
+ */
+function removeAuthorBio(content: ElementNode, name: string): void {
+  // The last units, found from the end (reverse document order), then taken in document order.
+  const units: ElementNode[] = [];
+  const visit = (el: ElementNode): void => {
+    for (let i = el.children.length - 1; i >= 0 && units.length < BIO_LAST_UNITS; i--) {
+      const child = el.children[i]!;
+      if (typeof child !== "string") visit(child);
+    }
+    if (units.length < BIO_LAST_UNITS && el !== content && el.tag === "p" && isProse(el)) units.push(el);
+  };
+  visit(content);
+  units.reverse();
+  for (const unit of units) {
+    if (textLength(unit) > BIO_LENGTH) continue;
+    const words = textContent(unit).toLowerCase().match(WORDS);
+    if (!words || words.slice(0, name.split(" ").length).join(" ") !== name) continue;
+    // Its box: the ancestors adding little text besides (the name as a heading, a line of links).
+    let box = unit;
+    for (let depth = 0; depth < BIO_BOX_LEVELS; depth++) {
+      const up = box.parent;
+      if (!up || up === content || textLength(up) > textLength(unit) + BIO_BOX_EXTRA) break;
+      box = up;
+    }
+    // An author's box shows the author: a picture, or a link carrying the name (to the author's page).
+    const shown = findDescendant(
+      box,
+      (d) => d.tag === "img" || d.tag === "picture" || (d.tag === "a" && d !== unit && namesAuthor(d, name)),
+    );
+    if (shown) removeNode(box);
+  }
+}
+const BIO_BOX_LEVELS = 4;
+const BIO_BOX_EXTRA = 200;
+
+/** Whether an element's words hold the name's words in a row. */
+function namesAuthor(el: ElementNode, name: string): boolean {
+  const words = textContent(el).toLowerCase().match(WORDS);
+  return !!words && ` ${words.join(" ")} `.includes(` ${name} `);
+}
+const BIO_LAST_UNITS = 2;
+const BIO_LENGTH = 600;
+
+/**
+ * Headings at the very end of the article, with nothing after them: the titles of boxes that cleaning
+ * emptied ("Related posts", "Share this"). The last element holding text is followed down, level by level.
+ */
+function removeTrailingHeadings(content: ElementNode): void {
+  for (let round = 0; round < TRAILING_HEADINGS; round++) {
+    let el = content;
+    let last: ElementNode | null = null;
+    for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+      last = null;
+      for (let i = el.children.length - 1; i >= 0; i--) {
+        const child = el.children[i]!;
+        if (typeof child === "string") {
+          if (child.trim()) break;
+          continue;
+        }
+        if (textLength(child) > 0 || hasMedia(child)) {
+          last = child;
+          break;
+        }
+      }
+      if (
+        !last ||
+        HEADING_TAGS.has(last.tag) ||
+        isLeadIn(last) ||
+        (isShortLabel(last) && last.children.every((c) => !isElement(c) || PHRASING.has(c.tag)))
+      )
+        break;
+      el = last;
+    }
+    if (!last?.parent || textLength(last) > TRAILING_HEADING_LENGTH) return;
+    // A line introducing what is no longer there ("Related posts:", "Tags:") ends nothing; a heading goes when
+    // it is the title of an emptied box, all its parent holds (a section's last heading stays).
+    const emptiedBox =
+      (HEADING_TAGS.has(last.tag) || isShortLabel(last)) &&
+      last.parent !== content &&
+      textLength(last.parent) === textLength(last);
+    if (!isLeadIn(last) && !emptiedBox) return;
+    // Only after an article: a page of headings and pictures keeps its headings.
+    if (textLength(content) - textLength(last) < TRAILING_HEADING_AFTER) return;
+    removeNode(last);
+  }
+}
+const TRAILING_HEADINGS = 3;
+
+/** A label of a few words (a box's title or a button's caption), not a heading. */
+function isShortLabel(el: ElementNode): boolean {
+  if (textLength(el) > 30 || (textContent(el).match(WORDS)?.length ?? 0) > 3) return false;
+  // A list's last item or a table's last row is the list's, not a label.
+  for (let up: ElementNode | null = el; up; up = up.parent) if (EDGE_OPAQUE.has(up.tag)) return false;
+  return true;
+}
+
+/** A short line ending in a colon: it introduces what follows it. */
+function isLeadIn(el: ElementNode): boolean {
+  return textLength(el) <= TRAILING_HEADING_LENGTH && /[:：]\s*$/.test(textContent(el));
+}
+const TRAILING_HEADING_LENGTH = 100;
+const TRAILING_HEADING_AFTER = 500;
+
+/** A byline at the article's head: a line before its first unit of prose holding the author's name and little else. */
+function removeAuthorLines(content: ElementNode, name: string): void {
+  const size = name.split(" ").length;
+  for (const line of edgeLines(content).head) {
+    const words = textContent(line).toLowerCase().match(WORDS);
+    if (!words || words.length > size + AUTHOR_LINE_EXTRA_WORDS) continue;
+    if (line.parent && ` ${words.join(" ")} `.includes(` ${name} `)) removeNode(line);
+  }
+}
+const AUTHOR_LINE_EXTRA_WORDS = 3;
+
+/** Whether an element sits inside a paragraph or item holding more text than it (a sentence around it). */
+function inProse(el: ElementNode, content: ElementNode): boolean {
+  for (let up = el.parent; up && up !== content; up = up.parent) {
+    if (PROSE_TAGS.has(up.tag) || HEADING_TAGS.has(up.tag)) return true;
+  }
+  return false;
+}
 
 function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
   if (linkDensity(el) <= LINK_LIST_DENSITY) return false;
@@ -1516,6 +1795,34 @@ function removeActionBoxes(content: ElementNode, sites: Set<string>): void {
 const ACTION_OWN_TEXT = 20;
 const ACTION_BUTTONS = 100;
 const ACTION_BOX_CHILDREN = 64;
+
+/**
+ * A lone button: a button leading to another page (not a place on this one, not a file the article offers),
+ * with its box when the box holds nothing else.
+ */
+const LONE_BUTTONS = 2;
+function removeLoneButtons(content: ElementNode): void {
+  const buttons: ElementNode[] = [];
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el !== content && isButton(el)) {
+      buttons.push(el);
+      continue;
+    }
+    for (const c of el.children) if (typeof c !== "string") stack.push(c);
+  }
+  // Buttons again and again are the article's own (a listicle's "Shop the …" under every item).
+  if (buttons.length > LONE_BUTTONS) return;
+  for (const button of buttons) {
+    const href = (button.attrs.href ?? "").trim();
+    if (!href || href.startsWith("#") || /^javascript:/i.test(href) || FILE_LINK.test(href)) continue;
+    if (textLength(button) === 0) continue;
+    let box = button;
+    while (box.parent && box.parent !== content && textLength(box.parent) === textLength(button)) box = box.parent;
+    if (box.parent) removeNode(box);
+  }
+}
 const ACTION_PITCH = 250;
 const ACTION_LIST_ITEMS = 3;
 const ACTION_BOX_EXCLUDED = new Set(["pre", "figure", "figcaption", "h1"]);
