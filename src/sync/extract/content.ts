@@ -1748,6 +1748,21 @@ function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): void {
 /** How many of a page's forms are looked at for their boxes (an article has a handful). */
 const FORM_BOXES = 200;
 
+/** The buttons inside `content` (not inside one another), as calls to action and lone buttons see them. */
+function findButtons(content: ElementNode): ElementNode[] {
+  const buttons: ElementNode[] = [];
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el !== content && isButton(el)) {
+      buttons.push(el);
+      continue;
+    }
+    for (const c of el.children) if (typeof c !== "string") stack.push(c);
+  }
+  return buttons;
+}
+
 /** Class and id words of a link drawn as a button. */
 const BUTTON_WORDS = new Set(["btn", "button"]);
 
@@ -1767,16 +1782,7 @@ function isButton(el: ElementNode): boolean {
  * it is not a card whose headline or image links where its button does (a listing of courses, of products).
  */
 function removeActionBoxes(content: ElementNode, sites: Set<string>): void {
-  const buttons: ElementNode[] = [];
-  const stack: ElementNode[] = [content];
-  while (stack.length) {
-    const el = stack.pop()!;
-    if (el !== content && isButton(el)) {
-      buttons.push(el);
-      continue;
-    }
-    for (const c of el.children) if (typeof c !== "string") stack.push(c);
-  }
+  const buttons = findButtons(content);
   // Each button's box is searched for upwards through its siblings: a page of thousands of buttons in one
   // block made that quadratic, so a page's first ACTION_BUTTONS buttons are looked at (an article has a few).
   for (const button of buttons.slice(0, ACTION_BUTTONS)) {
@@ -1802,16 +1808,7 @@ const ACTION_BOX_CHILDREN = 64;
  */
 const LONE_BUTTONS = 2;
 function removeLoneButtons(content: ElementNode): void {
-  const buttons: ElementNode[] = [];
-  const stack: ElementNode[] = [content];
-  while (stack.length) {
-    const el = stack.pop()!;
-    if (el !== content && isButton(el)) {
-      buttons.push(el);
-      continue;
-    }
-    for (const c of el.children) if (typeof c !== "string") stack.push(c);
-  }
+  const buttons = findButtons(content);
   // Buttons again and again are the article's own (a listicle's "Shop the …" under every item).
   if (buttons.length > LONE_BUTTONS) return;
   for (const button of buttons) {
