@@ -2,6 +2,21 @@
 // containers, take the best container with its related siblings, then clean it of what is not article
 // (navigation, share widgets, related lists, comment and ad blocks). The heuristics are the ones reader
 // modes have converged on; when a pass finds too little text it is retried with the filters relaxed.
+
+import {
+  bylineName,
+  edgeLines,
+  removeActionBoxes,
+  removeAuthorBio,
+  removeAuthorLines,
+  removeDatelines,
+  removeEdgeDates,
+  removeFormBoxes,
+  removeHeadCounts,
+  removeLoneButtons,
+  removeSlotLabels,
+  removeTrailingHeadings,
+} from "./furniture";
 import {
   commaCount,
   createElement,
@@ -20,6 +35,25 @@ import {
   textContent,
   textLength,
 } from "./html-tree";
+import {
+  ancestors,
+  ancestorsOf,
+  endsProse,
+  FILE_LINK,
+  HAN,
+  HEADING_TAGS,
+  hasAncestorNode,
+  hasMedia,
+  holdsSentence,
+  isInternal,
+  isProse,
+  linkDensity,
+  MAX_TAIL_DEPTH,
+  PHRASING,
+  PROSE_LENGTH,
+  PROSE_TAGS,
+  siteOf,
+} from "./predicates";
 import {
   attributeWords,
   BOILERPLATE_ROLES,
@@ -46,60 +80,8 @@ function isVideoEmbed(src: string | undefined): boolean {
   );
 }
 
-const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const TAGS_TO_SCORE = new Set(["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]);
 const DIV_TO_P_BLOCKS = new Set(["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]);
-const PHRASING = new Set([
-  "abbr",
-  "audio",
-  "b",
-  "bdo",
-  "br",
-  "button",
-  "cite",
-  "code",
-  "data",
-  "datalist",
-  "dfn",
-  "em",
-  "embed",
-  "i",
-  "img",
-  "input",
-  "kbd",
-  "label",
-  "mark",
-  "math",
-  "meter",
-  "noscript",
-  "object",
-  "output",
-  "progress",
-  "q",
-  "ruby",
-  "samp",
-  "script",
-  "select",
-  "small",
-  "span",
-  "strong",
-  "sub",
-  "sup",
-  "textarea",
-  "time",
-  "var",
-  "wbr",
-  "a",
-  "del",
-  "ins",
-  "s",
-  "strike",
-  "u",
-  "font",
-  "tt",
-  "big",
-  "center",
-]);
 /**
  * Dropped before anything else: never content. Everything else stays in the tree while scoring, because it
  * shapes it (a form wrapping a whole page, a button beside the article); what is unsafe or useless in a
@@ -155,11 +137,6 @@ function isHidden(el: ElementNode): boolean {
   // aria-hidden widgets are decoration; fallback images inside them are the exception readers make.
   if (el.attrs["aria-hidden"] === "true" && !/fallback-image/.test(className(el))) return true;
   return false;
-}
-
-function linkDensity(el: ElementNode): number {
-  const length = textLength(el);
-  return length ? linkTextLength(el) / length : 0;
 }
 
 function classWeight(el: ElementNode, flags: Flags): number {
@@ -233,16 +210,6 @@ function hasBlockChild(el: ElementNode): boolean {
     if (DIV_TO_P_BLOCKS.has(child.tag) || hasBlockChild(child)) return true;
   }
   return false;
-}
-
-function ancestors(el: ElementNode, maxDepth: number): ElementNode[] {
-  const out: ElementNode[] = [];
-  let current = el.parent;
-  while (current && current.tag !== "#document" && out.length < maxDepth) {
-    out.push(current);
-    current = current.parent;
-  }
-  return out;
 }
 
 function newElement(tag: string, parent: ElementNode | null, children: TreeNode[] = []): ElementNode {
@@ -404,7 +371,6 @@ function enoughTextLength(el: ElementNode): number {
   if (length >= 500) return length;
   return length + (textContent(el).match(HAN)?.length ?? 0);
 }
-const HAN = /\p{Script=Han}/gu;
 
 function grabWith(
   body: ElementNode,
@@ -1005,16 +971,6 @@ const TITLE_COVER_LOW = 0.2;
 const TITLE_COVER_HIGH = 0.5;
 const TITLE_SCORE_SHARE = 0.2;
 
-/** Whether a block holds at least a sentence's worth of text (PROSE_LENGTH, a Han character counting twice). */
-function holdsSentence(el: ElementNode, length = textLength(el)): boolean {
-  return length >= PROSE_LENGTH || length + (textContent(el).match(HAN)?.length ?? 0) >= PROSE_LENGTH;
-}
-
-function hasAncestorNode(el: ElementNode, ancestor: ElementNode): boolean {
-  for (let current = el.parent; current; current = current.parent) if (current === ancestor) return true;
-  return false;
-}
-
 function refineTop(
   initial: ElementNode,
   top: ElementNode[],
@@ -1115,13 +1071,6 @@ function isByline(el: ElementNode): boolean {
   return text.length > 0 && text.length < 100;
 }
 
-function hasMedia(el: ElementNode): boolean {
-  return (
-    findDescendant(el, (d) => d.tag === "img" || d.tag === "picture" || d.tag === "video" || d.tag === "iframe") !==
-    null
-  );
-}
-
 /** Drops what is never article content, whatever the flags. */
 function prune(body: ElementNode): void {
   const drop = (el: ElementNode) => {
@@ -1216,256 +1165,6 @@ function prepArticle(
 }
 
 const ASIDE_PROSE = 3;
-/**
- * A dateline: the largest block of at most 80 characters around a `<time>` element (or an element carrying a
- * `datetime`), when that block is not part of a longer sentence (a time inside a paragraph's text stays).
- */
-function removeDatelines(content: ElementNode): void {
-  const lines = new Set<ElementNode>();
-  const stack: ElementNode[] = [content];
-  while (stack.length) {
-    const time = stack.pop()!;
-    for (const c of time.children) if (typeof c !== "string") stack.push(c);
-    if (time.tag !== "time" && time.attrs.datetime === undefined) continue;
-    let line = time;
-    while (line.parent && line.parent !== content && textLength(line.parent) <= DATELINE_LENGTH) line = line.parent;
-    if (textLength(line) > DATELINE_LENGTH || inProse(line, content)) continue;
-    lines.add(line);
-  }
-  for (const line of lines) if (line.parent) removeNode(line);
-}
-const DATELINE_LENGTH = 80;
-
-/**
- * The short lines before the article's first unit of prose and after its last one, in document order: each the
- * largest element of at most `LINE_LENGTH` characters with text (not inside a paragraph, item or heading).
- */
-function edgeLines(content: ElementNode): { head: ElementNode[]; tail: ElementNode[] } {
-  const head: ElementNode[] = [];
-  let tail: ElementNode[] = [];
-  let seenProse = false;
-  const visit = (el: ElementNode): void => {
-    for (const child of el.children) {
-      if (typeof child === "string") continue;
-      const length = textLength(child);
-      if (length === 0) continue;
-      if (PROSE_TAGS.has(child.tag) && isProse(child)) {
-        seenProse = true;
-        tail = [];
-        continue;
-      }
-      if (EDGE_OPAQUE.has(child.tag)) {
-        // A list or a table is the article's (references, data): not lines, and prose when it holds some.
-        if (endsProse(child)) {
-          seenProse = true;
-          tail = [];
-        }
-        continue;
-      }
-      if (length <= LINE_LENGTH && !HEADING_TAGS.has(child.tag) && !PROSE_TAGS.has(child.tag)) {
-        (seenProse ? tail : head).push(child);
-        continue;
-      }
-      if (PROSE_TAGS.has(child.tag) || HEADING_TAGS.has(child.tag)) {
-        // A short paragraph or item is a line of its own; a heading is a heading.
-        if (child.tag === "p" && length <= LINE_LENGTH) (seenProse ? tail : head).push(child);
-        continue;
-      }
-      visit(child);
-    }
-  };
-  visit(content);
-  return { head: seenProse ? head : [], tail };
-}
-const LINE_LENGTH = 80;
-const EDGE_OPAQUE = new Set(["ul", "ol", "dl", "table", "li", "dd", "dt", "td", "th", "tr", "tbody"]);
-
-/**
- * A line that is a date: a year (four digits from 1900) with a day's number beside it (at most one word, the
- * month, between them: "December 18, 2025", "15 Dec, 2025", "2025-12-18"), in ten words or fewer.
- */
-function isDateLine(el: ElementNode): boolean {
-  const text = textContent(el).trim();
-  // A line ending in a colon introduces what follows it ("Posted on the forum on 2025-07-09:").
-  if (text.endsWith(":")) return false;
-  const words = text.match(WORDS);
-  if (!words || words.length > DATE_LINE_WORDS) return false;
-  for (let i = 0; i < words.length; i++) {
-    if (!YEAR.test(words[i]!)) continue;
-    for (let j = Math.max(0, i - 2); j <= Math.min(words.length - 1, i + 2); j++)
-      if (j !== i && DAY.test(words[j]!)) return true;
-  }
-  return false;
-}
-const YEAR = /^(?:19|20)\d\d$/;
-const DAY = /^(?:0?[1-9]|[12]\d|3[01])(?!\d)/;
-const WORDS = /[\p{L}\p{N}]+/gu;
-const DATE_LINE_WORDS = 10;
-
-/** Date lines at the article's head or tail ("March 25, 2025", "Last updated: April 21, 2025"). */
-function removeEdgeDates({ head, tail }: { head: ElementNode[]; tail: ElementNode[] }): void {
-  for (const line of [...head, ...tail]) if (line.parent && isDateLine(line)) removeNode(line);
-}
-
-/** A count at the article's head ("8 min read", "59 Comments"): a line before the first prose of a few words, one a number. */
-function removeHeadCounts(head: ElementNode[]): void {
-  for (const line of head) {
-    const words = textContent(line).match(WORDS);
-    if (!words || words.length > HEAD_COUNT_WORDS) continue;
-    // A formula's numbers are not a count.
-    if (findDescendant(line, (d) => d.tag === "math" || d.tag.includes("-"))) continue;
-    if (words.some((w) => /^\d+$/.test(w)) && line.parent) removeNode(line);
-  }
-}
-const HEAD_COUNT_WORDS = 5;
-
-/**
- * A slot's label: a block that held an empty slot for a script to fill (an advertisement) and is left with
- * nothing but a short label ("Advertisement", "Article continues below"): a few words, no link, no heading.
- */
-function removeSlotLabels(content: ElementNode, holders: Set<ElementNode>): void {
-  for (const holder of holders) {
-    if (holder === content || !holder.parent || !hasAncestorNode(holder, content)) continue;
-    const length = textLength(holder);
-    if (length === 0 || length > SLOT_LABEL_LENGTH) continue;
-    if ((textContent(holder).match(WORDS)?.length ?? 0) > SLOT_LABEL_WORDS) continue;
-    if (findDescendant(holder, (d) => d.tag === "a" || isHeading(d)) || isHeading(holder)) continue;
-    removeNode(holder);
-  }
-}
-const SLOT_LABEL_LENGTH = 30;
-const SLOT_LABEL_WORDS = 3;
-
-/** The byline's words, lowercased and joined by single spaces ("" when it has fewer than two words). */
-function bylineName(byline: string | null): string {
-  const words = byline?.toLowerCase().match(WORDS);
-  return words && words.length >= 2 && words.length <= 6 ? words.join(" ") : "";
-}
-
-/**
- * The author's bio at the article's end: one of its last units of prose opening with the author's name
- * ("Rebecca Norris is a freelance writer living in…"), under 600 characters.
- */
-function removeAuthorBio(content: ElementNode, name: string): void {
-  // The last units, found from the end (reverse document order), then taken in document order.
-  const units: ElementNode[] = [];
-  const visit = (el: ElementNode): void => {
-    for (let i = el.children.length - 1; i >= 0 && units.length < BIO_LAST_UNITS; i--) {
-      const child = el.children[i]!;
-      if (typeof child !== "string") visit(child);
-    }
-    if (units.length < BIO_LAST_UNITS && el !== content && el.tag === "p" && isProse(el)) units.push(el);
-  };
-  visit(content);
-  units.reverse();
-  for (const unit of units) {
-    if (textLength(unit) > BIO_LENGTH) continue;
-    const words = textContent(unit).toLowerCase().match(WORDS);
-    if (!words || words.slice(0, name.split(" ").length).join(" ") !== name) continue;
-    // Its box: the ancestors adding little text besides (the name as a heading, a line of links).
-    let box = unit;
-    for (let depth = 0; depth < BIO_BOX_LEVELS; depth++) {
-      const up = box.parent;
-      if (!up || up === content || textLength(up) > textLength(unit) + BIO_BOX_EXTRA) break;
-      box = up;
-    }
-    // An author's box shows the author: a picture, or a link carrying the name (to the author's page).
-    const shown = findDescendant(
-      box,
-      (d) => d.tag === "img" || d.tag === "picture" || (d.tag === "a" && d !== unit && namesAuthor(d, name)),
-    );
-    if (shown) removeNode(box);
-  }
-}
-const BIO_BOX_LEVELS = 4;
-const BIO_BOX_EXTRA = 200;
-
-/** Whether an element's words hold the name's words in a row. */
-function namesAuthor(el: ElementNode, name: string): boolean {
-  const words = textContent(el).toLowerCase().match(WORDS);
-  return !!words && ` ${words.join(" ")} `.includes(` ${name} `);
-}
-const BIO_LAST_UNITS = 2;
-const BIO_LENGTH = 600;
-
-/**
- * Headings at the very end of the article, with nothing after them: the titles of boxes that cleaning
- * emptied ("Related posts", "Share this"). The last element holding text is followed down, level by level.
- */
-function removeTrailingHeadings(content: ElementNode): void {
-  for (let round = 0; round < TRAILING_HEADINGS; round++) {
-    let el = content;
-    let last: ElementNode | null = null;
-    for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
-      last = null;
-      for (let i = el.children.length - 1; i >= 0; i--) {
-        const child = el.children[i]!;
-        if (typeof child === "string") {
-          if (child.trim()) break;
-          continue;
-        }
-        if (textLength(child) > 0 || hasMedia(child)) {
-          last = child;
-          break;
-        }
-      }
-      if (
-        !last ||
-        HEADING_TAGS.has(last.tag) ||
-        isLeadIn(last) ||
-        (isShortLabel(last) && last.children.every((c) => !isElement(c) || PHRASING.has(c.tag)))
-      )
-        break;
-      el = last;
-    }
-    if (!last?.parent || textLength(last) > TRAILING_HEADING_LENGTH) return;
-    // A line introducing what is no longer there ("Related posts:", "Tags:") ends nothing; a heading goes when
-    // it is the title of an emptied box, all its parent holds (a section's last heading stays).
-    const emptiedBox =
-      (HEADING_TAGS.has(last.tag) || isShortLabel(last)) &&
-      last.parent !== content &&
-      textLength(last.parent) === textLength(last);
-    if (!isLeadIn(last) && !emptiedBox) return;
-    // Only after an article: a page of headings and pictures keeps its headings.
-    if (textLength(content) - textLength(last) < TRAILING_HEADING_AFTER) return;
-    removeNode(last);
-  }
-}
-const TRAILING_HEADINGS = 3;
-
-/** A label of a few words (a box's title or a button's caption), not a heading. */
-function isShortLabel(el: ElementNode): boolean {
-  if (textLength(el) > 30 || (textContent(el).match(WORDS)?.length ?? 0) > 3) return false;
-  // A list's last item or a table's last row is the list's, not a label.
-  for (let up: ElementNode | null = el; up; up = up.parent) if (EDGE_OPAQUE.has(up.tag)) return false;
-  return true;
-}
-
-/** A short line ending in a colon: it introduces what follows it. */
-function isLeadIn(el: ElementNode): boolean {
-  return textLength(el) <= TRAILING_HEADING_LENGTH && /[:：]\s*$/.test(textContent(el));
-}
-const TRAILING_HEADING_LENGTH = 100;
-const TRAILING_HEADING_AFTER = 500;
-
-/** A byline at the article's head: a line before its first unit of prose holding the author's name and little else. */
-function removeAuthorLines(content: ElementNode, name: string): void {
-  const size = name.split(" ").length;
-  for (const line of edgeLines(content).head) {
-    const words = textContent(line).toLowerCase().match(WORDS);
-    if (!words || words.length > size + AUTHOR_LINE_EXTRA_WORDS) continue;
-    if (line.parent && ` ${words.join(" ")} `.includes(` ${name} `)) removeNode(line);
-  }
-}
-const AUTHOR_LINE_EXTRA_WORDS = 3;
-
-/** Whether an element sits inside a paragraph or item holding more text than it (a sentence around it). */
-function inProse(el: ElementNode, content: ElementNode): boolean {
-  for (let up = el.parent; up && up !== content; up = up.parent) {
-    if (PROSE_TAGS.has(up.tag) || HEADING_TAGS.has(up.tag)) return true;
-  }
-  return false;
-}
 
 function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
   if (linkDensity(el) <= LINK_LIST_DENSITY) return false;
@@ -1707,190 +1406,6 @@ const PLACED_LABELS = 5;
 const PLACED_SHARE = 0.8;
 
 /**
- * The box a removed form sat in (a newsletter sign-up: a heading, a line of pitch, the form) goes with it: the
- * largest ancestor of the form's place, inside the article, holding no prose of its own, or a heading and one
- * paragraph of it in under 300 characters in all (the pitch written as a sentence or two).
- */
-function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): void {
-  // Whether an ancestor holds prose is asked again for every form under it: a page of thousands of forms
-  // in one block searched that block once per form. Removing a box without prose changes no ancestor's
-  // answer; removing a pitched one forgets its ancestors'. A page's first FORM_BOXES forms are looked at.
-  const prose = new Map<ElementNode, boolean>();
-  const holds = (el: ElementNode) => {
-    let known = prose.get(el);
-    if (known === undefined) {
-      known = holdsProseBlock(el);
-      prose.set(el, known);
-    }
-    return known;
-  };
-  for (const holders of forms.slice(0, FORM_BOXES)) {
-    // The nearest of the form's ancestors still in the article (cleaning may have removed the emptied ones).
-    const holder = holders.find((h) => hasAncestorNode(h, content));
-    if (!holder) continue;
-    // The largest box without prose, and the largest holding a pitch (one unit of prose, short in all).
-    let box: ElementNode | null = null;
-    let pitched: ElementNode | null = null;
-    for (let up: ElementNode | null = holder; up && up !== content; up = up.parent) {
-      if (!holds(up)) box = up;
-      else if (textLength(up) <= FORM_BOX_PITCH && proseUnits(up) === 1) pitched = up;
-      else break;
-    }
-    // A pitch goes only with a heading (a sign-up box); a paragraph beside a search form is the article's.
-    if (pitched && findDescendant(pitched, isHeading)) {
-      box = pitched;
-      for (let up = pitched.parent; up; up = up.parent) prose.delete(up);
-    }
-    if (box) removeNode(box);
-  }
-}
-
-/** How many of a page's forms are looked at for their boxes (an article has a handful). */
-const FORM_BOXES = 200;
-
-/** The buttons inside `content` (not inside one another), as calls to action and lone buttons see them. */
-function findButtons(content: ElementNode): ElementNode[] {
-  const buttons: ElementNode[] = [];
-  const stack: ElementNode[] = [content];
-  while (stack.length) {
-    const el = stack.pop()!;
-    if (el !== content && isButton(el)) {
-      buttons.push(el);
-      continue;
-    }
-    for (const c of el.children) if (typeof c !== "string") stack.push(c);
-  }
-  return buttons;
-}
-
-/** Class and id words of a link drawn as a button. */
-const BUTTON_WORDS = new Set(["btn", "button"]);
-
-/** A button: a `<button>`, a submit or button input, or a link the page draws as one (role or class). */
-function isButton(el: ElementNode): boolean {
-  if (el.tag === "button") return true;
-  if (el.tag === "input") return /^(?:submit|button)$/i.test(el.attrs.type ?? "");
-  if (el.tag !== "a") return false;
-  return (el.attrs.role ?? "").toLowerCase() === "button" || hasWord(el, BUTTON_WORDS);
-}
-
-/**
- * A call to action: the box a button sits in, when that box holds no prose (a heading, a line of pitch, the
- * button: "Ready to start? Book a demo"). The largest ancestor of the button inside the article with no unit of
- * prose, no code, figure or caption, no list of three or more items of text (a product's pros and cons), and not the
- * title's `h1`; it must hold some text besides the button's (a lone button in a paragraph's place stays), and
- * it is not a card whose headline or image links where its button does (a listing of courses, of products).
- */
-function removeActionBoxes(content: ElementNode, sites: Set<string>): void {
-  const buttons = findButtons(content);
-  // Each button's box is searched for upwards through its siblings: a page of thousands of buttons in one
-  // block made that quadratic, so a page's first ACTION_BUTTONS buttons are looked at (an article has a few).
-  for (const button of buttons.slice(0, ACTION_BUTTONS)) {
-    if (!hasAncestorNode(button, content)) continue;
-    // A button to another page of the site may come with a pitch of one unit of prose ("Built to last. Our
-    // desks are made to ...", then "Shop desks"); a product's card sends its reader elsewhere (a shop).
-    const target = button.attrs.href ?? "";
-    const ownPage = target !== "" && !target.startsWith("#") && isInternal(target, sites);
-    const box = actionBox(button, content, ownPage ? ACTION_PITCH : 0);
-    if (!box || textLength(box) < textLength(button) + ACTION_OWN_TEXT) continue;
-    const href = button.attrs.href;
-    if (href && findAll(box, "a").some((a) => a !== button && a.attrs.href === href)) continue;
-    removeNode(box);
-  }
-}
-const ACTION_OWN_TEXT = 20;
-const ACTION_BUTTONS = 100;
-const ACTION_BOX_CHILDREN = 64;
-
-/**
- * A lone button: a button leading to another page (not a place on this one, not a file the article offers),
- * with its box when the box holds nothing else.
- */
-const LONE_BUTTONS = 2;
-function removeLoneButtons(content: ElementNode): void {
-  const buttons = findButtons(content);
-  // Buttons again and again are the article's own (a listicle's "Shop the …" under every item).
-  if (buttons.length > LONE_BUTTONS) return;
-  for (const button of buttons) {
-    const href = (button.attrs.href ?? "").trim();
-    if (!href || href.startsWith("#") || /^javascript:/i.test(href) || FILE_LINK.test(href)) continue;
-    if (textLength(button) === 0) continue;
-    let box = button;
-    while (box.parent && box.parent !== content && textLength(box.parent) === textLength(button)) box = box.parent;
-    if (box.parent) removeNode(box);
-  }
-}
-const ACTION_PITCH = 250;
-const ACTION_LIST_ITEMS = 3;
-const ACTION_BOX_EXCLUDED = new Set(["pre", "figure", "figcaption", "h1"]);
-
-/**
- * The largest ancestor of a button below `content` that may be a call to action's box: no unit of prose, no
- * code, figure, caption or title heading, no list of three or more items of text (a product's pros and cons).
- * With a `pitch` length, the box may instead hold one unit of prose and a heading, `pitch` characters in all.
- * Each level looks only at what the level below did not hold.
- */
-function actionBox(button: ElementNode, content: ElementNode, pitch: number): ElementNode | null {
-  let items = 0;
-  let prose = 0;
-  // Whether an element inside the box (not the box itself) rules the box out.
-  const rulesOut = (d: ElementNode): boolean => {
-    if (ACTION_BOX_EXCLUDED.has(d.tag) || d.tag === "code") return true;
-    if (PROSE_TAGS.has(d.tag) && isProse(d) && ++prose > (pitch ? 1 : 0)) return true;
-    if (d.tag === "li" && textLength(d) > 0 && linkDensity(d) < 0.5) items++;
-    return items >= ACTION_LIST_ITEMS;
-  };
-  let box: ElementNode | null = null;
-  let pitched: ElementNode | null = null;
-  let prev: ElementNode | null = null;
-  for (let up: ElementNode | null = button; up && up !== content; prev = up, up = up.parent) {
-    if (ACTION_BOX_EXCLUDED.has(up.tag) || (PROSE_TAGS.has(up.tag) && isProse(up))) break;
-    // The level below was the box so far; inside this one it is a descendant like any other.
-    if (prev && rulesOut(prev)) break;
-    // A block of dozens of children is a listing or a page part, not a call to action's box (and scanning
-    // it for every button in it was quadratic).
-    if (up.children.length > ACTION_BOX_CHILDREN) break;
-    let blocked = false;
-    for (const child of up.children) {
-      if (typeof child === "string" || child === prev) continue;
-      if (rulesOut(child) || findDescendant(child, rulesOut)) {
-        blocked = true;
-        break;
-      }
-    }
-    if (blocked) break;
-    if (prose === 0) box = up;
-    else if (textLength(up) <= pitch) pitched = up;
-    else break;
-  }
-  // A pitch goes only with a heading over it, as a form's does.
-  if (pitched && findDescendant(pitched, isHeading)) return pitched;
-  return box;
-}
-
-const FORM_BOX_PITCH = 300;
-
-/** How many units of prose a block holds (itself included). */
-function proseUnits(el: ElementNode): number {
-  let n = PROSE_TAGS.has(el.tag) && isProse(el) ? 1 : 0;
-  for (const d of descendants(el)) if (PROSE_TAGS.has(d.tag) && isProse(d)) n++;
-  return n;
-}
-
-const isHeading = (el: ElementNode) => HEADING_TAGS.has(el.tag) || (el.attrs.role ?? "").toLowerCase() === "heading";
-
-/** Every ancestor of an element, nearest first. */
-function ancestorsOf(el: ElementNode): ElementNode[] {
-  const out: ElementNode[] = [];
-  for (let up = el.parent; up; up = up.parent) out.push(up);
-  return out;
-}
-
-function holdsProseBlock(el: ElementNode): boolean {
-  return (PROSE_TAGS.has(el.tag) && isProse(el)) || !!findDescendant(el, (d) => PROSE_TAGS.has(d.tag) && isProse(d));
-}
-
-/**
  * A pager: a block whose numbered links count 1, 2, 3, ... in order (three or more, the current page's number
  * perhaps not a link; other links such as "next" aside) and whose text is its links' and a few characters more.
  */
@@ -1980,29 +1495,6 @@ function hasSentence(el: ElementNode): boolean {
 
 const INTERNAL_LIST_ITEMS = 3;
 const INTERNAL_LIST_DENSITY = 0.8;
-
-/** The registrable part of a URL's host, roughly: its last two labels, or three after a short second-level label ("co.uk"). */
-function siteOf(url: string): string | null {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return null;
-  }
-  const labels = host.split(".");
-  const keep = labels.length >= 3 && labels.at(-1)!.length === 2 && labels.at(-2)!.length <= 3 ? 3 : 2;
-  return labels.slice(-keep).join(".");
-}
-
-/** Whether a link stays on the page's own site (a relative address, or a host of the same site). */
-function isInternal(href: string, sites: Set<string>): boolean {
-  const target = href.trim();
-  if (target.startsWith("//")) return sites.has(siteOf(`http:${target}`) ?? "");
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) return true;
-  if (!/^https?:/i.test(target)) return false;
-  const site = siteOf(target);
-  return !!site && sites.has(site);
-}
 
 const allInternal = (links: ElementNode[], sites: Set<string>) =>
   links.every((a) => isInternal(a.attrs.href ?? "", sites));
@@ -2125,24 +1617,6 @@ function removeRepeats(content: ElementNode): void {
 }
 const REPEAT_MIN_LENGTH = 100;
 
-/** A unit of prose: 80 characters or more (a Han character counting twice), under a third of it links. */
-function isProse(el: ElementNode): boolean {
-  const length = textLength(el);
-  if (length < PROSE_LENGTH / 2 || linkDensity(el) >= PROSE_LINK_DENSITY) return false;
-  return holdsSentence(el, length);
-}
-const PROSE_LENGTH = 80;
-const PROSE_LINK_DENSITY = 0.3;
-const PROSE_TAGS = new Set(["p", "li", "blockquote", "pre", "td", "dd"]);
-
-function endsProse(node: TreeNode): boolean {
-  if (typeof node === "string") return node.trim().length >= PROSE_LENGTH;
-  if (!isProse(node)) return false;
-  if (PROSE_TAGS.has(node.tag)) return true;
-  for (const d of descendants(node)) if (PROSE_TAGS.has(d.tag) && isProse(d)) return true;
-  return false;
-}
-
 /**
  * The article ends with its last unit of prose. What follows it (at each level, down the last block that
  * holds prose) goes when it is mostly links to the site's own pages: three or more links, 80 % of its text
@@ -2174,7 +1648,6 @@ function trimTail(content: ElementNode, sites: Set<string>): void {
     el = next;
   }
 }
-const MAX_TAIL_DEPTH = 50;
 
 function isSiteLinks(el: ElementNode, sites: Set<string>): boolean {
   const text = textLength(el);
@@ -2189,7 +1662,6 @@ function isSiteLinks(el: ElementNode, sites: Set<string>): boolean {
   }
   return count >= TAIL_LINKS && links >= text * TAIL_LINK_SHARE;
 }
-const FILE_LINK = /\.(pdf|docx?|xlsx?|pptx?|odt|zip|mp3|mp4|jpe?g|png|gif)(?:[?#]|$)/i;
 const TAIL_LINKS = 3;
 const TAIL_LINK_SHARE = 0.8;
 
