@@ -798,6 +798,14 @@ ${[1, 2, 3, 4].map(para).join("")}
     });
   });
 
+  it("a heading at the end with only pictures after it goes; the pictures stay", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<h2>How it began</h2>${[1, 2, 3, 4, 5].map(para).join("")}
+<h2>Pin this for later!</h2><hr><figure><img src="/pin.jpg" width="600" height="900" alt="pin"></figure>
+</article></main></body></html>`;
+    await expectText(html, { has: ["How it began", "Paragraph 5 of the post"], lacks: ["Pin this for later"] });
+  });
+
   it("a byline line at the head (the metadata's author and little else) goes", async () => {
     const html = `<html><head><title>A post</title><meta name="author" content="Chris Radich"></head><body><main><article>
 <div class="top"><span>By Chris Radich</span></div>

@@ -229,7 +229,7 @@ export function removeTrailingHeadings(content: ElementNode): void {
           if (child.trim()) break;
           continue;
         }
-        if (textLength(child) > 0 || hasMedia(child)) {
+        if (textLength(child) > 0) {
           last = child;
           break;
         }
@@ -248,8 +248,7 @@ export function removeTrailingHeadings(content: ElementNode): void {
     // it is the title of an emptied box, all its parent holds (a section's last heading stays).
     const emptiedBox =
       (HEADING_TAGS.has(last.tag) || isShortLabel(last)) &&
-      last.parent !== content &&
-      textLength(last.parent) === textLength(last);
+      ((last.parent !== content && textLength(last.parent) === textLength(last)) || mediaAfter(last));
     if (!isLeadIn(last) && !emptiedBox) return;
     // Only after an article: a page of headings and pictures keeps its headings.
     if (textLength(content) - textLength(last) < TRAILING_HEADING_AFTER) return;
@@ -258,6 +257,16 @@ export function removeTrailingHeadings(content: ElementNode): void {
 }
 
 const TRAILING_HEADINGS = 3;
+
+/** Whether pictures, and no text, follow an element to the end of its parent (a "Pin this" heading over its image). */
+function mediaAfter(el: ElementNode): boolean {
+  const siblings = el.parent?.children ?? [];
+  for (let i = siblings.indexOf(el) + 1; i < siblings.length; i++) {
+    const sib = siblings[i]!;
+    if (isElement(sib) && hasMedia(sib)) return true;
+  }
+  return false;
+}
 
 /** A label of a few words (a box's title or a button's caption), not a heading. */
 function isShortLabel(el: ElementNode): boolean {
