@@ -798,6 +798,15 @@ ${[1, 2, 3, 4].map(para).join("")}
     });
   });
 
+  it("a heading left last in the article (its list of links cleaned away) goes", async () => {
+    const links = [1, 2, 3, 4].map((i) => `<li><a href="/post-${i}">Another post number ${i}</a></li>`).join("");
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<h2>How it began</h2>${[1, 2, 3, 4, 5].map(para).join("")}
+<h2>Other posts you may enjoy</h2><ul class="related-posts">${links}</ul>
+</article></main></body></html>`;
+    await expectText(html, { has: ["How it began", "Paragraph 5 of the post"], lacks: ["Other posts you may enjoy"] });
+  });
+
   it("a heading at the end with only pictures after it goes; the pictures stay", async () => {
     const html = `<html><head><title>A post</title></head><body><main><article>
 <h2>How it began</h2>${[1, 2, 3, 4, 5].map(para).join("")}

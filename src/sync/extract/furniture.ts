@@ -244,11 +244,14 @@ export function removeTrailingHeadings(content: ElementNode): void {
       el = last;
     }
     if (!last?.parent || textLength(last) > TRAILING_HEADING_LENGTH) return;
-    // A line introducing what is no longer there ("Related posts:", "Tags:") ends nothing; a heading goes when
-    // it is the title of an emptied box, all its parent holds (a section's last heading stays).
+    // A line introducing what is no longer there ("Related posts:", "Tags:") ends nothing, nor does a heading
+    // with no text after it, unless right after another (its box or list was cleaned away); a short label goes when it is the title of an
+    // emptied box, all its parent holds, or when only pictures follow it.
     const emptiedBox =
       (HEADING_TAGS.has(last.tag) || isShortLabel(last)) &&
-      ((last.parent !== content && textLength(last.parent) === textLength(last)) || mediaAfter(last));
+      ((last.parent !== content && textLength(last.parent) === textLength(last)) ||
+        mediaAfter(last) ||
+        loneHeading(last));
     if (!isLeadIn(last) && !emptiedBox) return;
     // Only after an article: a page of headings and pictures keeps its headings.
     if (textLength(content) - textLength(last) < TRAILING_HEADING_AFTER) return;
@@ -257,6 +260,21 @@ export function removeTrailingHeadings(content: ElementNode): void {
 }
 
 const TRAILING_HEADINGS = 3;
+
+/** A heading not right after another heading: empty headings in a row are an outline, not a box's title. */
+function loneHeading(el: ElementNode): boolean {
+  if (!HEADING_TAGS.has(el.tag)) return false;
+  const siblings = el.parent?.children ?? [];
+  for (let i = siblings.indexOf(el) - 1; i >= 0; i--) {
+    const sib = siblings[i]!;
+    if (typeof sib === "string") {
+      if (sib.trim()) return true;
+      continue;
+    }
+    if (textLength(sib) > 0) return !HEADING_TAGS.has(sib.tag);
+  }
+  return true;
+}
 
 /** Whether pictures, and no text, follow an element to the end of its parent (a "Pin this" heading over its image). */
 function mediaAfter(el: ElementNode): boolean {
