@@ -807,6 +807,15 @@ ${[1, 2, 3, 4].map(para).join("")}
     await expectText(html, { has: ["How it began", "Paragraph 5 of the post"], lacks: ["Other posts you may enjoy"] });
   });
 
+  it("a last paragraph that is one link to another of the site's pages goes; a link inside a sentence stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<p>Read <a href="https://example.com/guide">our guide</a> for the rest of the steps, with examples and tips.</p>
+<p><a href="https://example.com/events/summit">Meet our team at the summit in Berlin on 27 November.</a></p>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 4 of the post", "our guide"], lacks: ["Meet our team"] });
+  });
+
   it("a heading at the end with only pictures after it goes; the pictures stay", async () => {
     const html = `<html><head><title>A post</title></head><body><main><article>
 <h2>How it began</h2>${[1, 2, 3, 4, 5].map(para).join("")}

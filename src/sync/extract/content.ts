@@ -1152,6 +1152,9 @@ function prepArticle(
   removeHeadCounts(edges.head);
   // After the article's last paragraph: blocks of links to the site's own pages (menus, other stories).
   trimTail(content, sites);
+  // The article's last paragraph when it is one link to another of the site's pages (an event, a promotion,
+  // "Continue reading the main story").
+  removeTrailingLink(content, sites);
   // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
   removeTrailingHeadings(content);
   // A block that repeats an earlier block word for word (a page that carries its article twice).
@@ -1648,6 +1651,42 @@ function trimTail(content: ElementNode, sites: Set<string>): void {
     el = next;
   }
 }
+
+function removeTrailingLink(content: ElementNode, sites: Set<string>): void {
+  let el = content;
+  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+    let last: ElementNode | null = null;
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const kid = el.children[i]!;
+      if (typeof kid === "string") {
+        if (kid.trim()) return;
+        continue;
+      }
+      if (textLength(kid) > 0) {
+        last = kid;
+        break;
+      }
+    }
+    if (!last) return;
+    if (last.tag === "p") {
+      const links = findAll(last, "a");
+      const href = links[0]?.attrs.href ?? "";
+      if (
+        links.length === 1 &&
+        textLength(links[0]!) === textLength(last) &&
+        isInternal(href, sites) &&
+        !FILE_LINK.test(href) &&
+        textLength(content) - textLength(last) >= TRAILING_LINK_AFTER
+      )
+        removeNode(last);
+      return;
+    }
+    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return;
+    el = last;
+  }
+}
+
+const TRAILING_LINK_AFTER = 500;
 
 function isSiteLinks(el: ElementNode, sites: Set<string>): boolean {
   const text = textLength(el);
