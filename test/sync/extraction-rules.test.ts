@@ -816,6 +816,17 @@ ${[1, 2, 3, 4].map(para).join("")}
     await expectText(html, { has: ["Paragraph 4 of the post", "our guide"], lacks: ["Meet our team"] });
   });
 
+  it("the part of a sign-up box holding its form, a thank-you note and a line of small print (two units of prose) goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<section><div><div><h2>Become a reader of ours</h2><p>School may not have taught you about money, but we will.</p></div>
+<div><form action="/join"><input type="text" name="email"><input type="submit" value="Join"></form>
+<div id="thanks"><h5>Success!</h5><p>Get ready to take control of your money and your time. You can do this, and we can help.</p></div>
+<p><em>We will never pass your address on to anyone. Change your settings or leave at any time.</em></p></div></div></section>
+${[5, 6].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Success!", "pass your address"] });
+  });
+
   it("a heading at the end with only pictures after it goes; the pictures stay", async () => {
     const html = `<html><head><title>A post</title></head><body><main><article>
 <h2>How it began</h2>${[1, 2, 3, 4, 5].map(para).join("")}

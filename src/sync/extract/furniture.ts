@@ -345,12 +345,12 @@ export function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): v
     // The nearest of the form's ancestors still in the article (cleaning may have removed the emptied ones).
     const holder = holders.find((h) => hasAncestorNode(h, content));
     if (!holder) continue;
-    // The largest box without prose, and the largest holding a pitch (one unit of prose, short in all).
+    // The largest box without prose, and the largest holding a pitch (one or two units of prose, short in all).
     let box: ElementNode | null = null;
     let pitched: ElementNode | null = null;
     for (let up: ElementNode | null = holder; up && up !== content; up = up.parent) {
       if (!holds(up)) box = up;
-      else if (textLength(up) <= FORM_BOX_PITCH && proseUnits(up) === 1) pitched = up;
+      else if (textLength(up) <= FORM_BOX_PITCH && proseUnits(up) <= 2) pitched = up;
       else break;
     }
     // A pitch goes only with a heading (a sign-up box); a paragraph beside a search form is the article's.
