@@ -827,6 +827,14 @@ ${[5, 6].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Success!", "pass your address"] });
   });
 
+  it("a box's title of four words left alone at the end goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="more"><div class="title"><span>What others are reading</span></div></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["What others are reading"] });
+  });
+
   it("a heading at the end with only pictures after it goes; the pictures stay", async () => {
     const html = `<html><head><title>A post</title></head><body><main><article>
 <h2>How it began</h2>${[1, 2, 3, 4, 5].map(para).join("")}

@@ -286,9 +286,12 @@ function mediaAfter(el: ElementNode): boolean {
   return false;
 }
 
+/** At most four words: "What others are reading" (five took a readability page's closing line). */
+const SHORT_LABEL_WORDS = 4;
+
 /** A label of a few words (a box's title or a button's caption), not a heading. */
 function isShortLabel(el: ElementNode): boolean {
-  if (textLength(el) > 30 || (textContent(el).match(WORDS)?.length ?? 0) > 3) return false;
+  if (textLength(el) > 30 || (textContent(el).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) return false;
   // A list's last item or a table's last row is the list's, not a label.
   for (let up: ElementNode | null = el; up; up = up.parent) if (EDGE_OPAQUE.has(up.tag)) return false;
   return true;
