@@ -47,6 +47,7 @@ import {
   holdsSentence,
   isInternal,
   isProse,
+  lastChildWithText,
   linkDensity,
   MAX_TAIL_DEPTH,
   PHRASING,
@@ -1655,18 +1656,7 @@ function trimTail(content: ElementNode, sites: Set<string>): void {
 function removeTrailingLink(content: ElementNode, sites: Set<string>): void {
   let el = content;
   for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
-    let last: ElementNode | null = null;
-    for (let i = el.children.length - 1; i >= 0; i--) {
-      const kid = el.children[i]!;
-      if (typeof kid === "string") {
-        if (kid.trim()) return;
-        continue;
-      }
-      if (textLength(kid) > 0) {
-        last = kid;
-        break;
-      }
-    }
+    const last = lastChildWithText(el);
     if (!last) return;
     if (last.tag === "p") {
       const links = findAll(last, "a");

@@ -20,6 +20,7 @@ import {
   isHeading,
   isInternal,
   isProse,
+  lastChildWithText,
   linkDensity,
   MAX_TAIL_DEPTH,
   PHRASING,
@@ -222,18 +223,7 @@ export function removeTrailingHeadings(content: ElementNode): void {
     let el = content;
     let last: ElementNode | null = null;
     for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
-      last = null;
-      for (let i = el.children.length - 1; i >= 0; i--) {
-        const child = el.children[i]!;
-        if (typeof child === "string") {
-          if (child.trim()) break;
-          continue;
-        }
-        if (textLength(child) > 0) {
-          last = child;
-          break;
-        }
-      }
+      last = lastChildWithText(el);
       if (
         !last ||
         HEADING_TAGS.has(last.tag) ||

@@ -156,3 +156,16 @@ export function endsProse(node: TreeNode): boolean {
 export const MAX_TAIL_DEPTH = 50;
 
 export const FILE_LINK = /\.(pdf|docx?|xlsx?|pptx?|odt|zip|mp3|mp4|jpe?g|png|gif)(?:[?#]|$)/i;
+
+/** The last child of `el` holding text, or null when loose text (or nothing) comes last. */
+export function lastChildWithText(el: ElementNode): ElementNode | null {
+  for (let i = el.children.length - 1; i >= 0; i--) {
+    const child = el.children[i]!;
+    if (typeof child === "string") {
+      if (child.trim()) return null;
+      continue;
+    }
+    if (textLength(child) > 0) return child;
+  }
+  return null;
+}
