@@ -85,7 +85,13 @@ function repairRun(run: string): string | null {
  * unmistakable and repairs; the same string otherwise.
  */
 export function repairMojibake(text: string): string {
-  const runs = text.match(RUN);
-  if (!runs?.some((run) => unmistakable(run) && repairRun(run) !== null)) return text;
-  return text.replace(RUN, (run) => repairRun(run) ?? run);
+  // One pass: each run is decoded once; the repaired text is kept only when some run was unmistakable.
+  let damaged = false;
+  const repaired = text.replace(RUN, (run) => {
+    const fixed = repairRun(run);
+    if (fixed === null) return run;
+    damaged ||= unmistakable(run);
+    return fixed;
+  });
+  return damaged ? repaired : text;
 }
