@@ -16,6 +16,7 @@ import {
   removeLoneButtons,
   removeSlotLabels,
   removeTrailingHeadings,
+  removeTrailingLink,
 } from "./furniture";
 import {
   commaCount,
@@ -37,7 +38,6 @@ import {
 } from "./html-tree";
 import {
   ancestors,
-  ancestorsOf,
   endsProse,
   FILE_LINK,
   HAN,
@@ -47,7 +47,6 @@ import {
   holdsSentence,
   isInternal,
   isProse,
-  lastChildWithText,
   linkDensity,
   MAX_TAIL_DEPTH,
   PHRASING,
@@ -442,7 +441,7 @@ function grabWith(
         el.tag !== "a"
       ) {
         // A sign-up block named by its words takes its form with it: its box is looked for as the form's.
-        if (formAncestors.has(el)) formHolders.push(ancestorsOf(el));
+        if (formAncestors.has(el)) formHolders.push(ancestors(el, Infinity));
         removeNode(el);
         return false;
       }
@@ -454,7 +453,7 @@ function grabWith(
         return false;
       }
       if (el.tag === "form" && textLength(el) * 3 < pageText && hasField(el)) {
-        formHolders.push(ancestorsOf(el));
+        formHolders.push(ancestors(el, Infinity));
         removeNode(el);
         return false;
       }
@@ -1652,31 +1651,6 @@ function trimTail(content: ElementNode, sites: Set<string>): void {
     el = next;
   }
 }
-
-function removeTrailingLink(content: ElementNode, sites: Set<string>): void {
-  let el = content;
-  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
-    const last = lastChildWithText(el);
-    if (!last) return;
-    if (last.tag === "p") {
-      const links = findAll(last, "a");
-      const href = links[0]?.attrs.href ?? "";
-      if (
-        links.length === 1 &&
-        textLength(links[0]!) === textLength(last) &&
-        isInternal(href, sites) &&
-        !FILE_LINK.test(href) &&
-        textLength(content) - textLength(last) >= TRAILING_LINK_AFTER
-      )
-        removeNode(last);
-      return;
-    }
-    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return;
-    el = last;
-  }
-}
-
-const TRAILING_LINK_AFTER = 500;
 
 function isSiteLinks(el: ElementNode, sites: Set<string>): boolean {
   const text = textLength(el);

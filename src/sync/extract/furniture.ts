@@ -497,3 +497,32 @@ function proseUnits(el: ElementNode): number {
 function holdsProseBlock(el: ElementNode): boolean {
   return (PROSE_TAGS.has(el.tag) && isProse(el)) || !!findDescendant(el, (d) => PROSE_TAGS.has(d.tag) && isProse(d));
 }
+
+/**
+ * The article's last paragraph when it is wholly one link to another page of the site (an event, a promotion,
+ * "Continue reading the main story"), after at least TRAILING_LINK_AFTER characters of article.
+ */
+export function removeTrailingLink(content: ElementNode, sites: Set<string>): void {
+  let el = content;
+  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+    const last = lastChildWithText(el);
+    if (!last) return;
+    if (last.tag === "p") {
+      const links = findAll(last, "a");
+      const href = links[0]?.attrs.href ?? "";
+      if (
+        links.length === 1 &&
+        textLength(links[0]!) === textLength(last) &&
+        isInternal(href, sites) &&
+        !FILE_LINK.test(href) &&
+        textLength(content) - textLength(last) >= TRAILING_LINK_AFTER
+      )
+        removeNode(last);
+      return;
+    }
+    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return;
+    el = last;
+  }
+}
+
+const TRAILING_LINK_AFTER = 500;

@@ -102,13 +102,6 @@ export function hasMedia(el: ElementNode): boolean {
 export const isHeading = (el: ElementNode) =>
   HEADING_TAGS.has(el.tag) || (el.attrs.role ?? "").toLowerCase() === "heading";
 
-/** Every ancestor of an element, nearest first. */
-export function ancestorsOf(el: ElementNode): ElementNode[] {
-  const out: ElementNode[] = [];
-  for (let up = el.parent; up; up = up.parent) out.push(up);
-  return out;
-}
-
 /** The registrable part of a URL's host, roughly: its last two labels, or three after a short second-level label ("co.uk"). */
 export function siteOf(url: string): string | null {
   let host: string;
