@@ -12,6 +12,9 @@
 //                   about 20 s for all four sets: the loop for tuning rules. `--dump FILE` writes every page's
 //                   F1, precision, recall and text; `--diff FILE` compares with such a dump page by page (how
 //                   many pages went up and down per set, and the largest moves).
+//   --wide          pages of --count (100,000) removable siblings of one kind each (hidden blocks, empty blocks,
+//                   forms, call-to-action boxes, date lines, question lists), each extracted --rounds times: the
+//                   minimum per kind (`npm run bench:extract-wide`; with --against DIR, that engine beside).
 // Profile with `node --cpu-prof bench/extract-node.mjs --time --sets readability`.
 import fs from "node:fs";
 import os from "node:os";
@@ -24,12 +27,14 @@ import { score as gramScore } from "./extract-score.mjs";
 import { pageSets, scoredSets, snippets } from "./extract-sets.mjs";
 import { fragmentTexts } from "./extract-text.mjs";
 
-const USAGE = `usage: node bench/extract-node.mjs (--write FILE | --compare FILE | --time | --score) [options]
+const USAGE = `usage: node bench/extract-node.mjs (--write FILE | --compare FILE | --time | --score | --wide) [options]
 
   --write FILE     write every page's output (JSON lines)
   --compare FILE   compare every page's output with FILE (exit 1 when any differs)
   --time           time every page (min over --rounds of the mean of --repeat runs)
   --score          score every page with its set's metric; prints each set's F1 (five places) and sum
+  --wide           time pages of --count removable siblings of one kind each (min over --rounds)
+  --count N        with --wide: siblings per page (default 100000)
   --dump FILE      with --score: write every page's scores and text (JSON)
   --diff FILE      with --score: compare every page's F1 with a --dump FILE (pages up / down, largest moves)
   --against DIR    with --time: also time the engine of the checkout DIR, interleaved page by page;
@@ -68,6 +73,38 @@ async function engine(root, tag) {
   return mod;
 }
 
+/** Sibling kinds a page may repeat by the thousand, each removed or judged by a pass of its own. */
+const WIDE_KINDS = {
+  "hidden blocks": "<div hidden>x</div>",
+  "empty blocks": "<div></div>",
+  forms: "<form><input></form>",
+  "call-to-action boxes": '<div>Book a demo <a class="btn" href="/demo">Go</a></div>',
+  "date lines": '<div><time datetime="2020-01-01">Jan 2, 2020</time></div>',
+  "question lists": "<ul><li><b>Why?</b><p>A sentence of prose that answers the question, long enough.</p></li></ul>",
+};
+
+async function timeWide(values) {
+  const count = Number(values.count);
+  const rounds = Number(values.rounds);
+  const engines = [["here", await engine(ROOT, "engine")]];
+  if (values.against) engines.push(["against", await engine(path.resolve(values.against), "against")]);
+  const lead = `<p>${"The article's own words, long enough to be its body. ".repeat(6)}</p>`;
+  for (const [kind, sibling] of Object.entries(WIDE_KINDS)) {
+    const html = `<html><body><article>${lead}${sibling.repeat(count)}<p>The end.</p></article></body></html>`;
+    const cells = [];
+    for (const [name, mod] of engines) {
+      let best = Number.POSITIVE_INFINITY;
+      for (let r = 0; r < rounds; r++) {
+        const started = performance.now();
+        await mod.extractArticle(html, "https://example.com/wide");
+        best = Math.min(best, performance.now() - started);
+      }
+      cells.push(`${name} ${best.toFixed(0).padStart(6)} ms`);
+    }
+    console.log(`${kind.padEnd(22)} ${(html.length / 1e6).toFixed(1).padStart(5)} MB  ${cells.join("  ")}`);
+  }
+}
+
 async function extract(mod, bytes, url) {
   const { text } = mod.decodeDocument(bytes, null);
   return mod.extractArticle(text, url);
@@ -85,7 +122,10 @@ await runMain(async () => {
     sets: { type: "string", default: Object.keys(SETS).join(",") },
     repeat: { type: "string", default: "5" },
     rounds: { type: "string", default: "3" },
+    wide: { type: "boolean", default: false },
+    count: { type: "string", default: "100000" },
   });
+  if (values.wide) return timeWide(values);
   if (!values.write && !values.compare && !values.time && !values.score) throw new UsageError(USAGE);
   const sets = values.sets.split(",").map((s) => {
     if (!SETS[s]) throw new UsageError(`unknown set ${s}\n\n${USAGE}`);
