@@ -58,7 +58,7 @@ export interface Article {
   leadImage: string | null;
   blocks: Block[];
   images: ArticleImage[];
-  /** Plain text of the body, paragraphs separated by blank lines. */
+  /** Plain text of the body: paragraphs separated by blank lines, bulleted list items marked "- " (see blocksToText). */
   text: string;
   warnings: string[];
 }

@@ -207,8 +207,17 @@ describe("character sets and broken markup", () => {
     expect(article.blocks.map((b) => b.type)).toEqual(["paragraph", "paragraph", "list", "paragraph"]);
     const list = article.blocks[2] as Extract<Block, { type: "list" }>;
     expect(list.items.map((item) => item.map((b) => b.type))).toEqual([["paragraph"], ["paragraph"]]);
-    expect(article.text).toContain("one\ntwo");
+    expect(article.text).toContain("- one\n- two");
     expect(article.text).toContain("After the list\u00a0— ☺ & done");
+  });
+
+  it("plain text marks bulleted list items with a dash, indents an item's further lines, and leaves numbered items and table cells as they were", async () => {
+    const prose = "A paragraph of the article, long enough to count as prose, with words and more words in it.";
+    const html = `<html><body><article><p>${prose}</p><p>${prose}</p><ul><li>one</li><li><p>two</p><p>two, more</p><ul><li>inner</li></ul></li></ul><ol start="3"><li>third</li><li>fourth</li></ol><table><tr><td>cell a</td><td>cell b</td></tr></table></article></body></html>`;
+    const article = await extractArticle(html, "https://example.com/post");
+    expect(article.text).toContain("- one\n- two\n\n  two, more\n\n  - inner");
+    expect(article.text).toContain("\n\nthird\nfourth\n\n");
+    expect(article.text).toContain("cell a\tcell b");
   });
 
   it("an empty or non-article page gives an empty body with a warning, not a crash", async () => {

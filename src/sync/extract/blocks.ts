@@ -622,7 +622,12 @@ export function toBlocks(content: ElementNode, base: string): { blocks: Block[];
   return { blocks: writer.blocks, images };
 }
 
-/** Plain text of a block tree: blocks separated by blank lines, list items on their own lines. */
+/**
+ * Plain text of a block tree: blocks separated by blank lines, list items on their own lines, table cells
+ * apart by tabs. A bulleted list's items are marked "- " (the usual plain-text bullet), an item's further lines
+ * (its own paragraphs, a nested list) indented under its first. A numbered list's items are left unmarked: the
+ * numbers come from its markup, not from the page's text, and as digits they would be words the text never held.
+ */
 export function blocksToText(blocks: Block[]): string {
   const parts: string[] = [];
   for (const block of blocks) {
@@ -632,7 +637,7 @@ export function blocksToText(blocks: Block[]): string {
         parts.push(inlineText(block.children));
         break;
       case "list":
-        parts.push(block.items.map((item) => blocksToText(item)).join("\n"));
+        parts.push(block.items.map((item) => listItemText(item, block.ordered ? "" : "- ")).join("\n"));
         break;
       case "quote":
         parts.push(blocksToText(block.children));
@@ -651,4 +656,12 @@ export function blocksToText(blocks: Block[]): string {
     }
   }
   return parts.filter((p) => p.trim()).join("\n\n");
+}
+
+/** A list item's text behind its mark; the item's further lines (its own paragraphs, a nested list) are indented under it. */
+function listItemText(item: Block[], mark: string): string {
+  const text = blocksToText(item);
+  if (!text) return "";
+  const indent = " ".repeat(mark.length);
+  return mark + text.replace(/\n(?=.)/g, `\n${indent}`);
 }
