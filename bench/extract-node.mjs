@@ -15,7 +15,8 @@
 //   --wide          pages of --count (100,000) removable siblings of one kind each (hidden blocks, empty blocks,
 //                   forms, call-to-action boxes, date lines, question lists), each extracted --rounds times: the
 //                   minimum per kind (`npm run bench:extract-wide`; with --against DIR, that engine beside).
-// Profile with `node --cpu-prof bench/extract-node.mjs --time --sets readability`.
+// Run it with the project's Node (`npx node bench/extract-node.mjs ...`; see checkDecoder). Profile with
+// `npx node --cpu-prof bench/extract-node.mjs --time --sets readability`.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -110,7 +111,22 @@ async function extract(mod, bytes, url) {
   return mod.extractArticle(text, url);
 }
 
+/**
+ * The engine's mojibake repair reads Windows-1252 through the runtime's TextDecoder. Node 20 decodes
+ * "windows-1252" as Latin-1 (0x80–0x9F as C1 controls, not "€™’"), so the repair finds nothing to do there and
+ * a few pages score differently from workerd. The project's own Node (22, a devDependency) is right: `npm run`
+ * and `npx node` use it.
+ */
+function checkDecoder() {
+  const sample = new TextDecoder("windows-1252").decode(Uint8Array.from([0x80, 0x99]));
+  if (sample !== "\u20ac\u2122")
+    throw new UsageError(
+      `this Node (${process.version}) decodes windows-1252 as Latin-1, unlike workerd: run it with the project's Node (npx node bench/extract-node.mjs ...)`,
+    );
+}
+
 await runMain(async () => {
+  checkDecoder();
   const { values } = parseCommandLine(process.argv.slice(2), {
     write: { type: "string" },
     compare: { type: "string" },
