@@ -136,6 +136,16 @@ describe("an aside of prose", () => {
       lacks: ["Sponsor words"],
     });
   });
+
+  it("an <aside> of one paragraph of a few sentences, with no link or heading, is a note of the article", async () => {
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}
+<aside class="center"><p><strong>Do not just sit there!</strong><br> Break up the hours at a desk by getting up and moving around. Ten minutes at a time add up over days and weeks.</p></aside>${[4, 5].map(para).join("")}
+<aside><p>Read more tips like these in <a href="/tips">our guide to a healthy office</a>, with a comma. It is free.</p></aside></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Break up the hours at a desk", "add up over days and weeks"],
+      lacks: ["our guide to a healthy office"],
+    });
+  });
 });
 
 describe("entries written alike", () => {

@@ -1110,11 +1110,14 @@ function prepArticle(
   // A call to action (a heading, a line of pitch and a button) is not the article.
   removeActionBoxes(content, sites);
   cleanConditionally(content, ["form"], flags);
-  // An aside held by a passage of prose (three paragraphs or more) is a boxed part of the article: a note.
+  // An aside held by a passage of prose (three paragraphs or more) is a boxed part of the article: a note; so
+  // is one paragraph of a few sentences with nothing else in the box (a tip).
   cleanMatching(
     content,
     (el) =>
-      el.tag === "footer" || el.tag === "nav" || (el.tag === "aside" && !heldByProse(el, textLength(el), ASIDE_PROSE)),
+      el.tag === "footer" ||
+      el.tag === "nav" ||
+      (el.tag === "aside" && !heldByProse(el, textLength(el), ASIDE_PROSE) && !isAsideNote(el)),
   );
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
@@ -1168,6 +1171,20 @@ function prepArticle(
 }
 
 const ASIDE_PROSE = 3;
+
+/**
+ * A boxed note of the article (a tip, a reminder): an aside that is one paragraph of prose of two sentences or
+ * more, with no link, heading, picture or control in it. A box of links, a titled box or a one-line sponsor's
+ * notice is not one.
+ */
+function isAsideNote(el: ElementNode): boolean {
+  if (linkTextLength(el) > 0 || findDescendant(el, (d) => ASIDE_NOTE_EXCLUDED.has(d.tag))) return false;
+  if (!heldByProse(el, textLength(el), 1)) return false;
+  return countMatches(textContent(el), SENTENCE_ENDS, ASIDE_NOTE_SENTENCES) >= ASIDE_NOTE_SENTENCES;
+}
+const ASIDE_NOTE_EXCLUDED = new Set([...HEADING_TAGS, "img", "picture", "video", "iframe", "form", "button", "input"]);
+const ASIDE_NOTE_SENTENCES = 2;
+const SENTENCE_ENDS = /[.!?](?=\s|$)|[。！？]/g;
 
 function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
   if (linkDensity(el) <= LINK_LIST_DENSITY) return false;
