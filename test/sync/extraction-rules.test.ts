@@ -146,6 +146,16 @@ describe("an aside of prose", () => {
       lacks: ["our guide to a healthy office"],
     });
   });
+
+  it("an <aside> that is a list of the article's own words (a recipe's ingredients) stays; an aside of links goes", async () => {
+    const html = `<html><head><title>A loaf</title></head><body><article>${[1, 2, 3].map(para).join("")}
+<aside class="recipe__ingredients"><h2>Ingredients</h2><ul><li>4 cups (500g) <a href="https://shop.example.org/flour">bread flour</a></li><li>1 3/4 teaspoons table salt</li><li>1/4 cup (60g) sourdough starter, fed or unfed</li><li>2 scant cups (450g) water, lukewarm</li></ul></aside>${[4, 5].map(para).join("")}
+<aside><h2>More recipes</h2><ul><li><a href="/rye">A rye loaf</a></li><li><a href="/bagels">Bagels at home</a></li><li><a href="/focaccia">Focaccia for a crowd</a></li></ul></aside></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "1/4 cup (60g) sourdough starter", "2 scant cups (450g) water"],
+      lacks: ["Bagels at home"],
+    });
+  });
 });
 
 describe("entries written alike", () => {

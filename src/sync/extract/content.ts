@@ -1111,13 +1111,14 @@ function prepArticle(
   removeActionBoxes(content, sites);
   cleanConditionally(content, ["form"], flags);
   // An aside held by a passage of prose (three paragraphs or more) is a boxed part of the article: a note; so
-  // is one paragraph of a few sentences with nothing else in the box (a tip).
+  // is one paragraph of a few sentences with nothing else in the box (a tip), and a list of the article's own
+  // words (a recipe's ingredients, key points).
   cleanMatching(
     content,
     (el) =>
       el.tag === "footer" ||
       el.tag === "nav" ||
-      (el.tag === "aside" && !heldByProse(el, textLength(el), ASIDE_PROSE) && !isAsideNote(el)),
+      (el.tag === "aside" && !heldByProse(el, textLength(el), ASIDE_PROSE) && !isAsideNote(el) && !isAsideList(el)),
   );
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
@@ -1184,6 +1185,30 @@ function isAsideNote(el: ElementNode): boolean {
 }
 const ASIDE_NOTE_EXCLUDED = new Set([...HEADING_TAGS, "img", "picture", "video", "iframe", "form", "button", "input"]);
 const ASIDE_NOTE_SENTENCES = 2;
+
+/**
+ * A boxed list of the article (a recipe's ingredients, the key points): an aside whose lists hold three items or
+ * more and most of its text (ASIDE_LIST_SHARE), links under half of it (a box of links to other pages is a
+ * menu), and no picture or control.
+ */
+function isAsideList(el: ElementNode): boolean {
+  const length = textLength(el);
+  if (!length || linkDensity(el) >= ASIDE_LIST_DENSITY) return false;
+  if (findDescendant(el, (d) => ASIDE_LIST_EXCLUDED.has(d.tag))) return false;
+  let items = 0;
+  let inLists = 0;
+  for (const list of findAll(el, LIST_TAGS)) {
+    if (hasAncestor(list, "li", 0)) continue;
+    inLists += textLength(list);
+    for (const item of list.children) if (isElement(item) && item.tag === "li" && textLength(item) > 0) items++;
+  }
+  return items >= ASIDE_LIST_ITEMS && inLists >= length * ASIDE_LIST_SHARE;
+}
+const LIST_TAGS = new Set(["ul", "ol"]);
+const ASIDE_LIST_EXCLUDED = new Set(["img", "picture", "video", "iframe", "form", "button", "input"]);
+const ASIDE_LIST_ITEMS = 3;
+const ASIDE_LIST_SHARE = 0.6;
+const ASIDE_LIST_DENSITY = 0.5;
 const SENTENCE_ENDS = /[.!?](?=\s|$)|[。！？]/g;
 
 function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
