@@ -70,6 +70,24 @@ describe("the lead before the article", () => {
   });
 });
 
+describe("paragraphs wrapped beside advertisement slots", () => {
+  it("paragraphs each wrapped with an empty slot beside the chosen block join it; one such wrapper alone does not", async () => {
+    const wrapped = (n: number, slot: string) =>
+      `<div><p>Wrapped paragraph ${n} goes on with the story in plain words and no pause in it at all here.</p>${slot}</div>`;
+    const page = (after: string) =>
+      `<html><head><title>A post</title></head><body><main><div class="story">${Array.from({ length: 12 }, (_, i) => para(i + 1)).join("")}</div>
+${after}</main><div id="side"><a href="/a">Another post</a></div></body></html>`;
+    await expectText(page(wrapped(1, `<div id="placement-1"></div>`) + wrapped(2, `<div data-placement="2"></div>`)), {
+      has: ["Paragraph 12 of the post", "Wrapped paragraph 1 goes on", "Wrapped paragraph 2 goes on"],
+      lacks: [],
+    });
+    await expectText(page(wrapped(3, `<div id="placement-3"></div>`)), {
+      has: ["Paragraph 12 of the post"],
+      lacks: ["Wrapped paragraph 3"],
+    });
+  });
+});
+
 describe("an accordion's toggles", () => {
   it("items opening with a link to '#' are questions opening their answers, not teasers of other stories", async () => {
     const item = (n: number) =>

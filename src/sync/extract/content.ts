@@ -560,9 +560,14 @@ function grabWith(
     const parent = topCandidate.parent;
     const siblings = parent ? [...parent.children] : [topCandidate];
     const at = siblings.indexOf(topCandidate);
+    const wrapped = slotWrappedParagraphs(siblings, slotHolders);
     for (const [index, sibling] of siblings.entries()) {
       if (typeof sibling === "string") continue;
-      if (sibling === topCandidate || mergesWith(sibling, topCandidate, scores) || (index < at && isLead(sibling))) {
+      if (
+        sibling === topCandidate ||
+        mergesWith(sibling, topCandidate, scores, wrapped.get(sibling)) ||
+        (index < at && isLead(sibling))
+      ) {
         content.children.push(sibling);
         sibling.parent = content;
         invalidate(content);
@@ -680,20 +685,55 @@ function isLead(el: ElementNode): boolean {
   return countMatches(textContent(el), TIME_OF_DAYS, 2) < 2;
 }
 
-/** Whether a sibling of the chosen block joins it: a block scoring a fifth of it (at least 10), or a paragraph of prose. */
-function mergesWith(sibling: ElementNode, candidate: ElementNode, scores: Map<ElementNode, number>): boolean {
+/**
+ * Whether a sibling of the chosen block joins it: a block scoring a fifth of it (at least 10), or a paragraph of
+ * prose (`paragraph`: the sibling itself, or the one paragraph a wrapper holds, see slotWrappedParagraphs).
+ */
+function mergesWith(
+  sibling: ElementNode,
+  candidate: ElementNode,
+  scores: Map<ElementNode, number>,
+  paragraph: ElementNode = sibling,
+): boolean {
   const topScore = scores.get(candidate) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   let bonus = 0;
   if (className(sibling) && className(sibling) === className(candidate)) bonus += topScore * 0.2;
   const siblingScore = scores.get(sibling);
   if (siblingScore !== undefined && siblingScore + bonus >= threshold) return true;
-  if (sibling.tag !== "p") return false;
-  const density = linkDensity(sibling);
-  const text = innerText(sibling);
+  if (paragraph.tag !== "p") return false;
+  const density = linkDensity(paragraph);
+  const text = innerText(paragraph);
   if (text.length > 80 && density < 0.25) return true;
   return text.length < 80 && text.length > 0 && density === 0 && /\.( |$)/.test(text);
 }
+
+/**
+ * Paragraphs wrapped one by one beside the slots a script fills (a page that places an advertisement after its
+ * paragraphs wraps each paragraph with the empty element the advertisement goes into): the siblings of the
+ * chosen block that the walk left holding one paragraph and nothing else once it dropped the empty slot beside
+ * it, each mapped to its paragraph, for the merge to judge as a paragraph. Only when SLOT_WRAPPED or more
+ * siblings are such: one wrapper beside a slot is as often a box of its own (a disclaimer, a note on the author).
+ */
+function slotWrappedParagraphs(siblings: TreeNode[], slotHolders: Set<ElementNode>): Map<ElementNode, ElementNode> {
+  const wrapped = new Map<ElementNode, ElementNode>();
+  for (const sibling of siblings) {
+    if (typeof sibling === "string" || sibling.tag !== "div" || !slotHolders.has(sibling)) continue;
+    let paragraph: ElementNode | null = null;
+    let alone = true;
+    for (const child of sibling.children) {
+      if (typeof child === "string") {
+        if (child.trim() !== "") alone = false;
+      } else if (child.tag === "p" && !paragraph) paragraph = child;
+      else alone = false;
+      if (!alone) break;
+    }
+    if (alone && paragraph) wrapped.set(sibling, paragraph);
+  }
+  if (wrapped.size < SLOT_WRAPPED) wrapped.clear();
+  return wrapped;
+}
+const SLOT_WRAPPED = 2;
 
 /**
  * The article split over several wrappers of one kind (the same tag and class, side by side: a story body in
