@@ -88,6 +88,17 @@ ${after}</main><div id="side"><a href="/a">Another post</a></div></body></html>`
   });
 });
 
+describe("a drop cap", () => {
+  it("a first letter set in a block of its own goes back to the word it begins; an inline one-letter element stays as it is", async () => {
+    const html = `<html><head><title>A post</title></head><body><article><div class="post-first-letter">D</div><div class="post-rich-text"><p>uring the long winter the village kept its lamps lit, and the story of the post begins there, with a comma.</p>${[2, 3, 4].map(para).join("")}
+<p>The list <code>D</code> is then filled, and the letter <strong>A</strong> is a grade, both inline in a sentence of prose.</p></div></article></body></html>`;
+    await expectText(html, {
+      has: ["During the long winter the village", "The list D is then filled", "the letter A is a grade"],
+      lacks: ["D\n\nuring", "D uring"],
+    });
+  });
+});
+
 describe("an accordion's toggles", () => {
   it("items opening with a link to '#' are questions opening their answers, not teasers of other stories", async () => {
     const item = (n: number) =>

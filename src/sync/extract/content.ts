@@ -395,6 +395,12 @@ function grabWith(
     for (let i = 0; i < el.children.length; i++) {
       const child = el.children[i]!;
       if (typeof child === "string") continue;
+      // A drop cap set apart from its paragraph: the letter goes back to the word it begins.
+      if (textLength(child) === 1 && joinDropCap(child, el.children, i)) {
+        removeNode(child);
+        i--;
+        continue;
+      }
       if (visit(child)) {
         if (el.children[i] !== child)
           i--; // replaced or removed: look at this index again
@@ -593,6 +599,45 @@ function grabWith(
   }
   return { content, byline };
 }
+
+/**
+ * A drop cap written as an element of its own (a block holding the first letter of the article, styled large,
+ * and the paragraph after it opening with the rest of the word, "D" and "uring the pandemic"): a single capital
+ * letter in an element with no picture, followed (past whitespace) by an element whose text opens with a small
+ * letter. The letter is put back before that text; returns whether it was.
+ */
+function joinDropCap(cap: ElementNode, siblings: TreeNode[], at: number): boolean {
+  const letter = textContent(cap).trim();
+  if (PHRASING.has(cap.tag) || !DROP_CAP.test(letter) || hasMedia(cap)) return false;
+  let next: TreeNode | undefined;
+  for (let j = at + 1; j < siblings.length && j <= at + DROP_CAP_GAP; j++) {
+    const sibling = siblings[j]!;
+    if (typeof sibling === "string" && sibling.trim() === "") continue;
+    next = sibling;
+    break;
+  }
+  if (!next || typeof next === "string") return false;
+  // The first text under the next element, down its first children.
+  let holder: ElementNode = next;
+  for (let depth = 0; depth < DROP_CAP_DEPTH; depth++) {
+    const index = holder.children.findIndex((c) => (typeof c === "string" ? c.trim() !== "" : textLength(c) > 0));
+    if (index < 0) return false;
+    const first = holder.children[index]!;
+    if (typeof first !== "string") {
+      holder = first;
+      continue;
+    }
+    const start = first.length - first.trimStart().length;
+    if (!/^\p{Ll}/u.test(first.slice(start))) return false;
+    holder.children[index] = first.slice(0, start) + letter + first.slice(start);
+    invalidate(holder);
+    return true;
+  }
+  return false;
+}
+const DROP_CAP = /^\p{Lu}$/u;
+const DROP_CAP_GAP = 3;
+const DROP_CAP_DEPTH = 10;
 
 /**
  * Questions and answers after the article (an FAQ, often in a section of its own below the article's
