@@ -553,6 +553,21 @@ describe("questions and answers after the article", () => {
       lacks: ["Popular story"],
     });
   });
+
+  it("an FAQ whose title heading sits among its items (an accordion) comes with the article", async () => {
+    const faq = [1, 2, 3]
+      .map(
+        (n) =>
+          `<div class="accordion-item"><div class="accordion-head"><div class="title">Question ${n}: when does it take place?</div></div><div class="accordion-body"><p>Answer ${n} explains it in a sentence of prose, long enough to be read as one, with a comma.</p></div></div>`,
+      )
+      .join("");
+    const html = `<html><head><title>A post</title></head><body><main><section class="article"><div class="column"><div class="body">${[1, 2, 3, 4, 5].map(para).join("")}</div></div></section>
+<section class="block"><div class="accordion"><div class="accordion-inner"><h2>FAQs</h2>${faq}</div></div></section></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Question 1: when does it take place", "Answer 3 explains it"],
+      lacks: [],
+    });
+  });
 });
 
 describe("labels placed by coordinates", () => {

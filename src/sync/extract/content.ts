@@ -45,6 +45,7 @@ import {
   hasAncestorNode,
   hasMedia,
   holdsSentence,
+  isHeading,
   isInternal,
   isProse,
   linkDensity,
@@ -674,7 +675,8 @@ function isQuestionList(el: ElementNode): boolean {
 }
 
 function hasQuestionItems(list: ElementNode): boolean {
-  const items = list.children.filter(isElement);
+  // A heading over the items is the list's title ("FAQs"), not an item: the kind is the first other child's.
+  const items = list.children.filter((c): c is ElementNode => isElement(c) && !isHeading(c));
   if (items.length < 3) return false;
   const first = items[0]!;
   const same = items.filter((item) => item.tag === first.tag && className(item) === className(first));
