@@ -88,6 +88,21 @@ ${after}</main><div id="side"><a href="/a">Another post</a></div></body></html>`
   });
 });
 
+describe("a heading's anchor", () => {
+  it("an anchor with no address inside a heading is not a link: its section of one paragraph stays", async () => {
+    const section = `<div class="section"><h2><a id="choosing" name="choosing"><strong>Choosing among the ten largest firms in the country</strong></a></h2><p>With all these choices, finding the best one can be a daunting task for anyone, so here is how to go about it.</p></div>`;
+    const html = `<html><head><title>A post</title></head><body><article><div class="section">${[1, 2, 3].map(para).join("")}</div>${section}<div class="section">${[4, 5, 6].map(para).join("")}</div></article></body></html>`;
+    await expectText(html, {
+      has: [
+        "Paragraph 6 of the post",
+        "Choosing among the ten largest firms",
+        "finding the best one can be a daunting task",
+      ],
+      lacks: [],
+    });
+  });
+});
+
 describe("a drop cap", () => {
   it("a first letter set in a block of its own goes back to the word it begins; an inline one-letter element stays as it is", async () => {
     const html = `<html><head><title>A post</title></head><body><article><div class="post-first-letter">D</div><div class="post-rich-text"><p>uring the long winter the village kept its lamps lit, and the story of the post begins there, with a comma.</p>${[2, 3, 4].map(para).join("")}
