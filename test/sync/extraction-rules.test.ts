@@ -70,6 +70,50 @@ describe("the lead before the article", () => {
   });
 });
 
+describe("paragraphs wrapped beside advertisement slots", () => {
+  it("paragraphs each wrapped with an empty slot beside the chosen block join it; one such wrapper alone does not", async () => {
+    const wrapped = (n: number, slot: string) =>
+      `<div><p>Wrapped paragraph ${n} goes on with the story in plain words and no pause in it at all here.</p>${slot}</div>`;
+    const page = (after: string) =>
+      `<html><head><title>A post</title></head><body><main><div class="story">${Array.from({ length: 12 }, (_, i) => para(i + 1)).join("")}</div>
+${after}</main><div id="side"><a href="/a">Another post</a></div></body></html>`;
+    await expectText(page(wrapped(1, `<div id="placement-1"></div>`) + wrapped(2, `<div data-placement="2"></div>`)), {
+      has: ["Paragraph 12 of the post", "Wrapped paragraph 1 goes on", "Wrapped paragraph 2 goes on"],
+      lacks: [],
+    });
+    await expectText(page(wrapped(3, `<div id="placement-3"></div>`)), {
+      has: ["Paragraph 12 of the post"],
+      lacks: ["Wrapped paragraph 3"],
+    });
+  });
+});
+
+describe("a heading's anchor", () => {
+  it("an anchor with no address inside a heading is not a link: its section of one paragraph stays", async () => {
+    const section = `<div class="section"><h2><a id="choosing" name="choosing"><strong>Choosing among the ten largest firms in the country</strong></a></h2><p>With all these choices, finding the best one can be a daunting task for anyone, so here is how to go about it.</p></div>`;
+    const html = `<html><head><title>A post</title></head><body><article><div class="section">${[1, 2, 3].map(para).join("")}</div>${section}<div class="section">${[4, 5, 6].map(para).join("")}</div></article></body></html>`;
+    await expectText(html, {
+      has: [
+        "Paragraph 6 of the post",
+        "Choosing among the ten largest firms",
+        "finding the best one can be a daunting task",
+      ],
+      lacks: [],
+    });
+  });
+});
+
+describe("a drop cap", () => {
+  it("a first letter set in a block of its own goes back to the word it begins; an inline one-letter element stays as it is", async () => {
+    const html = `<html><head><title>A post</title></head><body><article><div class="post-first-letter">D</div><div class="post-rich-text"><p>uring the long winter the village kept its lamps lit, and the story of the post begins there, with a comma.</p>${[2, 3, 4].map(para).join("")}
+<p>The list <code>D</code> is then filled, and the letter <strong>A</strong> is a grade, both inline in a sentence of prose.</p></div></article></body></html>`;
+    await expectText(html, {
+      has: ["During the long winter the village", "The list D is then filled", "the letter A is a grade"],
+      lacks: ["D\n\nuring", "D uring"],
+    });
+  });
+});
+
 describe("an accordion's toggles", () => {
   it("items opening with a link to '#' are questions opening their answers, not teasers of other stories", async () => {
     const item = (n: number) =>
@@ -134,6 +178,26 @@ describe("an aside of prose", () => {
     await expectText(html, {
       has: ["Paragraph 5 of the post", "Note 1 of the aside", "Note 3 of the aside"],
       lacks: ["Sponsor words"],
+    });
+  });
+
+  it("an <aside> of one paragraph of a few sentences, with no link or heading, is a note of the article", async () => {
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3].map(para).join("")}
+<aside class="center"><p><strong>Do not just sit there!</strong><br> Break up the hours at a desk by getting up and moving around. Ten minutes at a time add up over days and weeks.</p></aside>${[4, 5].map(para).join("")}
+<aside><p>Read more tips like these in <a href="/tips">our guide to a healthy office</a>, with a comma. It is free.</p></aside></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Break up the hours at a desk", "add up over days and weeks"],
+      lacks: ["our guide to a healthy office"],
+    });
+  });
+
+  it("an <aside> that is a list of the article's own words (a recipe's ingredients) stays; an aside of links goes", async () => {
+    const html = `<html><head><title>A loaf</title></head><body><article>${[1, 2, 3].map(para).join("")}
+<aside class="recipe__ingredients"><h2>Ingredients</h2><ul><li>4 cups (500g) <a href="https://shop.example.org/flour">bread flour</a></li><li>1 3/4 teaspoons table salt</li><li>1/4 cup (60g) sourdough starter, fed or unfed</li><li>2 scant cups (450g) water, lukewarm</li></ul></aside>${[4, 5].map(para).join("")}
+<aside><h2>More recipes</h2><ul><li><a href="/rye">A rye loaf</a></li><li><a href="/bagels">Bagels at home</a></li><li><a href="/focaccia">Focaccia for a crowd</a></li></ul></aside></article></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "1/4 cup (60g) sourdough starter", "2 scant cups (450g) water"],
+      lacks: ["Bagels at home"],
     });
   });
 });
@@ -502,6 +566,21 @@ describe("questions and answers after the article", () => {
     await expectText(html, {
       has: ["Paragraph 5 of the post", "Question 1: how does this work", "Answer 3 explains it"],
       lacks: ["Popular story"],
+    });
+  });
+
+  it("an FAQ whose title heading sits among its items (an accordion) comes with the article", async () => {
+    const faq = [1, 2, 3]
+      .map(
+        (n) =>
+          `<div class="accordion-item"><div class="accordion-head"><div class="title">Question ${n}: when does it take place?</div></div><div class="accordion-body"><p>Answer ${n} explains it in a sentence of prose, long enough to be read as one, with a comma.</p></div></div>`,
+      )
+      .join("");
+    const html = `<html><head><title>A post</title></head><body><main><section class="article"><div class="column"><div class="body">${[1, 2, 3, 4, 5].map(para).join("")}</div></div></section>
+<section class="block"><div class="accordion"><div class="accordion-inner"><h2>FAQs</h2>${faq}</div></div></section></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Question 1: when does it take place", "Answer 3 explains it"],
+      lacks: [],
     });
   });
 });

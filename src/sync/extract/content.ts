@@ -45,6 +45,7 @@ import {
   hasAncestorNode,
   hasMedia,
   holdsSentence,
+  isHeading,
   isInternal,
   isProse,
   linkDensity,
@@ -395,6 +396,12 @@ function grabWith(
     for (let i = 0; i < el.children.length; i++) {
       const child = el.children[i]!;
       if (typeof child === "string") continue;
+      // A drop cap set apart from its paragraph: the letter goes back to the word it begins.
+      if (textLength(child) === 1 && joinDropCap(child, el.children, i)) {
+        removeNode(child);
+        i--;
+        continue;
+      }
       if (visit(child)) {
         if (el.children[i] !== child)
           i--; // replaced or removed: look at this index again
@@ -560,9 +567,14 @@ function grabWith(
     const parent = topCandidate.parent;
     const siblings = parent ? [...parent.children] : [topCandidate];
     const at = siblings.indexOf(topCandidate);
+    const wrapped = slotWrappedParagraphs(siblings, slotHolders);
     for (const [index, sibling] of siblings.entries()) {
       if (typeof sibling === "string") continue;
-      if (sibling === topCandidate || mergesWith(sibling, topCandidate, scores) || (index < at && isLead(sibling))) {
+      if (
+        sibling === topCandidate ||
+        mergesWith(sibling, topCandidate, scores, wrapped.get(sibling)) ||
+        (index < at && isLead(sibling))
+      ) {
         content.children.push(sibling);
         sibling.parent = content;
         invalidate(content);
@@ -588,6 +600,45 @@ function grabWith(
   }
   return { content, byline };
 }
+
+/**
+ * A drop cap written as an element of its own (a block holding the first letter of the article, styled large,
+ * and the paragraph after it opening with the rest of the word, "D" and "uring the pandemic"): a single capital
+ * letter in an element with no picture, followed (past whitespace) by an element whose text opens with a small
+ * letter. The letter is put back before that text; returns whether it was.
+ */
+function joinDropCap(cap: ElementNode, siblings: TreeNode[], at: number): boolean {
+  const letter = textContent(cap).trim();
+  if (PHRASING.has(cap.tag) || !DROP_CAP.test(letter) || hasMedia(cap)) return false;
+  let next: TreeNode | undefined;
+  for (let j = at + 1; j < siblings.length && j <= at + DROP_CAP_GAP; j++) {
+    const sibling = siblings[j]!;
+    if (typeof sibling === "string" && sibling.trim() === "") continue;
+    next = sibling;
+    break;
+  }
+  if (!next || typeof next === "string") return false;
+  // The first text under the next element, down its first children.
+  let holder: ElementNode = next;
+  for (let depth = 0; depth < DROP_CAP_DEPTH; depth++) {
+    const index = holder.children.findIndex((c) => (typeof c === "string" ? c.trim() !== "" : textLength(c) > 0));
+    if (index < 0) return false;
+    const first = holder.children[index]!;
+    if (typeof first !== "string") {
+      holder = first;
+      continue;
+    }
+    const start = first.length - first.trimStart().length;
+    if (!/^\p{Ll}/u.test(first.slice(start))) return false;
+    holder.children[index] = first.slice(0, start) + letter + first.slice(start);
+    invalidate(holder);
+    return true;
+  }
+  return false;
+}
+const DROP_CAP = /^\p{Lu}$/u;
+const DROP_CAP_GAP = 3;
+const DROP_CAP_DEPTH = 10;
 
 /**
  * Questions and answers after the article (an FAQ, often in a section of its own below the article's
@@ -624,7 +675,8 @@ function isQuestionList(el: ElementNode): boolean {
 }
 
 function hasQuestionItems(list: ElementNode): boolean {
-  const items = list.children.filter(isElement);
+  // A heading over the items is the list's title ("FAQs"), not an item: the kind is the first other child's.
+  const items = list.children.filter((c): c is ElementNode => isElement(c) && !isHeading(c));
   if (items.length < 3) return false;
   const first = items[0]!;
   const same = items.filter((item) => item.tag === first.tag && className(item) === className(first));
@@ -680,20 +732,55 @@ function isLead(el: ElementNode): boolean {
   return countMatches(textContent(el), TIME_OF_DAYS, 2) < 2;
 }
 
-/** Whether a sibling of the chosen block joins it: a block scoring a fifth of it (at least 10), or a paragraph of prose. */
-function mergesWith(sibling: ElementNode, candidate: ElementNode, scores: Map<ElementNode, number>): boolean {
+/**
+ * Whether a sibling of the chosen block joins it: a block scoring a fifth of it (at least 10), or a paragraph of
+ * prose (`paragraph`: the sibling itself, or the one paragraph a wrapper holds, see slotWrappedParagraphs).
+ */
+function mergesWith(
+  sibling: ElementNode,
+  candidate: ElementNode,
+  scores: Map<ElementNode, number>,
+  paragraph: ElementNode = sibling,
+): boolean {
   const topScore = scores.get(candidate) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   let bonus = 0;
   if (className(sibling) && className(sibling) === className(candidate)) bonus += topScore * 0.2;
   const siblingScore = scores.get(sibling);
   if (siblingScore !== undefined && siblingScore + bonus >= threshold) return true;
-  if (sibling.tag !== "p") return false;
-  const density = linkDensity(sibling);
-  const text = innerText(sibling);
+  if (paragraph.tag !== "p") return false;
+  const density = linkDensity(paragraph);
+  const text = innerText(paragraph);
   if (text.length > 80 && density < 0.25) return true;
   return text.length < 80 && text.length > 0 && density === 0 && /\.( |$)/.test(text);
 }
+
+/**
+ * Paragraphs wrapped one by one beside the slots a script fills (a page that places an advertisement after its
+ * paragraphs wraps each paragraph with the empty element the advertisement goes into): the siblings of the
+ * chosen block that the walk left holding one paragraph and nothing else once it dropped the empty slot beside
+ * it, each mapped to its paragraph, for the merge to judge as a paragraph. Only when SLOT_WRAPPED or more
+ * siblings are such: one wrapper beside a slot is as often a box of its own (a disclaimer, a note on the author).
+ */
+function slotWrappedParagraphs(siblings: TreeNode[], slotHolders: Set<ElementNode>): Map<ElementNode, ElementNode> {
+  const wrapped = new Map<ElementNode, ElementNode>();
+  for (const sibling of siblings) {
+    if (typeof sibling === "string" || sibling.tag !== "div" || !slotHolders.has(sibling)) continue;
+    let paragraph: ElementNode | null = null;
+    let alone = true;
+    for (const child of sibling.children) {
+      if (typeof child === "string") {
+        if (child.trim() !== "") alone = false;
+      } else if (child.tag === "p" && !paragraph) paragraph = child;
+      else alone = false;
+      if (!alone) break;
+    }
+    if (alone && paragraph) wrapped.set(sibling, paragraph);
+  }
+  if (wrapped.size < SLOT_WRAPPED) wrapped.clear();
+  return wrapped;
+}
+const SLOT_WRAPPED = 2;
 
 /**
  * The article split over several wrappers of one kind (the same tag and class, side by side: a story body in
@@ -1110,11 +1197,15 @@ function prepArticle(
   // A call to action (a heading, a line of pitch and a button) is not the article.
   removeActionBoxes(content, sites);
   cleanConditionally(content, ["form"], flags);
-  // An aside held by a passage of prose (three paragraphs or more) is a boxed part of the article: a note.
+  // An aside held by a passage of prose (three paragraphs or more) is a boxed part of the article: a note; so
+  // is one paragraph of a few sentences with nothing else in the box (a tip), and a list of the article's own
+  // words (a recipe's ingredients, key points).
   cleanMatching(
     content,
     (el) =>
-      el.tag === "footer" || el.tag === "nav" || (el.tag === "aside" && !heldByProse(el, textLength(el), ASIDE_PROSE)),
+      el.tag === "footer" ||
+      el.tag === "nav" ||
+      (el.tag === "aside" && !heldByProse(el, textLength(el), ASIDE_PROSE) && !isAsideNote(el) && !isAsideList(el)),
   );
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
@@ -1168,6 +1259,44 @@ function prepArticle(
 }
 
 const ASIDE_PROSE = 3;
+
+/**
+ * A boxed note of the article (a tip, a reminder): an aside that is one paragraph of prose of two sentences or
+ * more, with no link, heading, picture or control in it. A box of links, a titled box or a one-line sponsor's
+ * notice is not one.
+ */
+function isAsideNote(el: ElementNode): boolean {
+  if (linkTextLength(el) > 0 || findDescendant(el, (d) => ASIDE_NOTE_EXCLUDED.has(d.tag))) return false;
+  if (!heldByProse(el, textLength(el), 1)) return false;
+  return countMatches(textContent(el), SENTENCE_ENDS, ASIDE_NOTE_SENTENCES) >= ASIDE_NOTE_SENTENCES;
+}
+const ASIDE_NOTE_EXCLUDED = new Set([...HEADING_TAGS, "img", "picture", "video", "iframe", "form", "button", "input"]);
+const ASIDE_NOTE_SENTENCES = 2;
+
+/**
+ * A boxed list of the article (a recipe's ingredients, the key points): an aside whose lists hold three items or
+ * more and most of its text (ASIDE_LIST_SHARE), links under half of it (a box of links to other pages is a
+ * menu), and no picture or control.
+ */
+function isAsideList(el: ElementNode): boolean {
+  const length = textLength(el);
+  if (!length || linkDensity(el) >= ASIDE_LIST_DENSITY) return false;
+  if (findDescendant(el, (d) => ASIDE_LIST_EXCLUDED.has(d.tag))) return false;
+  let items = 0;
+  let inLists = 0;
+  for (const list of findAll(el, LIST_TAGS)) {
+    if (hasAncestor(list, "li", 0)) continue;
+    inLists += textLength(list);
+    for (const item of list.children) if (isElement(item) && item.tag === "li" && textLength(item) > 0) items++;
+  }
+  return items >= ASIDE_LIST_ITEMS && inLists >= length * ASIDE_LIST_SHARE;
+}
+const LIST_TAGS = new Set(["ul", "ol"]);
+const ASIDE_LIST_EXCLUDED = new Set(["img", "picture", "video", "iframe", "form", "button", "input"]);
+const ASIDE_LIST_ITEMS = 3;
+const ASIDE_LIST_SHARE = 0.6;
+const ASIDE_LIST_DENSITY = 0.5;
+const SENTENCE_ENDS = /[.!?](?=\s|$)|[。！？]/g;
 
 function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
   if (linkDensity(el) <= LINK_LIST_DENSITY) return false;

@@ -491,12 +491,23 @@ export function linkTextLength(node: ElementNode): number {
   let total = 0;
   if (node.tag === "a") {
     const href = node.attrs.href ?? "";
-    total = textLength(node) * (href.startsWith("#") && href.length > 1 ? 0.3 : 1);
+    // An anchor with no address inside a heading is the section's name (a table of contents points to it),
+    // not a link to follow.
+    if (node.attrs.href === undefined && inHeading(node)) total = 0;
+    else total = textLength(node) * (href.startsWith("#") && href.length > 1 ? 0.3 : 1);
   } else {
     for (const child of node.children) if (typeof child !== "string") total += linkTextLength(child);
   }
   node.linkLength = total;
   return total;
+}
+
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+/** Whether a heading holds `node`, at most two levels up (a heading's anchor, or the anchor in its bold run). */
+function inHeading(node: ElementNode): boolean {
+  const parent = node.parent;
+  return !!parent && (HEADINGS.has(parent.tag) || (!!parent.parent && HEADINGS.has(parent.parent.tag)));
 }
 
 /**
