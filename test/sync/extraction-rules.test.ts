@@ -962,3 +962,19 @@ ${[1, 2, 3, 4, 5].map(para).join("")}
     await expectText(html, { has: ["Paragraph 5 of the post", "Utah"], lacks: ["Spread it"] });
   });
 });
+
+describe("a link that opens a sentence", () => {
+  it("items whose opening link the sentence goes on after are the article's text; items under a headline link are still teasers", async () => {
+    const term = (n: number) =>
+      `<h3>Kind ${n}</h3><div class="term"><div><p><a href="/glossary/term-${n}">Term ${n}</a> is explained in this sentence of the article, which goes on past its link, long enough to read as prose, with a comma.</p></div></div>`;
+    const teaser = (n: number) =>
+      `<div class="card"><h3><a href="/posts/other-${n}">Other story ${n}</a></h3><p>Teaser ${n} of another story on the site, a sentence long enough to count as its summary.</p></div>`;
+    const html = `<html><head><title>A post</title></head><body><article>${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="terms">${[1, 2, 3, 4].map(term).join("")}</div>${[6, 7].map(para).join("")}
+<div class="more">${[1, 2, 3, 4].map(teaser).join("")}</div></article></body></html>`;
+    await expectText(html, {
+      has: ["Term 1 is explained", "Term 4 is explained", "Paragraph 7 of the post"],
+      lacks: ["Teaser 1 of another story", "Other story 4"],
+    });
+  });
+});

@@ -1335,7 +1335,28 @@ function isTeaser(el: ElementNode, sites: Set<string>): boolean {
   // its headline link.
   const link = el.tag === "article" ? nearlyOpeningLink(el) : openingLink(el);
   // A link to "#" (or to a script) opens an accordion's answer in place: a toggle, not another story's headline.
-  return !!link && !isToggleLink(link) && isInternal(link.attrs.href ?? "", sites);
+  // A link the sentence goes on after ("[Public clouds] are run by…") is a word of the text, not a headline.
+  return !!link && !isToggleLink(link) && isInternal(link.attrs.href ?? "", sites) && !opensSentence(link, el);
+}
+
+/**
+ * Whether the text right after `link` (within the phrasing elements around it, up to `el`) goes on in small
+ * letters: the link is then the opening words of a sentence. A headline link ends its line: a block, a capital
+ * or nothing follows it.
+ */
+function opensSentence(link: ElementNode, el: ElementNode): boolean {
+  let at = link;
+  while (at !== el && at.parent) {
+    const parent: ElementNode = at.parent;
+    const kids = parent.children;
+    for (let j = kids.indexOf(at) + 1; j < kids.length; j++) {
+      const next = textContent(kids[j]!).trimStart();
+      if (next) return /^\p{Ll}/u.test(next);
+    }
+    if (!PHRASING.has(parent.tag)) return false;
+    at = parent;
+  }
+  return false;
 }
 
 /** The first link with text under `el` when less than TEASER_OWN_TEXT characters of text come before it. */
