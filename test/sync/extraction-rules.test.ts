@@ -883,3 +883,16 @@ ${[1, 2, 3, 4, 5].map(para).join("")}
     await expectText(html, { has: ["Paragraph 5 of the post", "Utah"], lacks: ["Spread it"] });
   });
 });
+
+describe("page furniture, ninth round", () => {
+  it("a label shown twice in a row (once more for screen readers) goes; a table's repeated values stay", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div class="breaker"><span>Story goes on below</span></div>
+<div class="side"><span class="reader-text">Story goes on below</span></div>
+${[4, 5].map(para).join("")}
+<table><tr><td>Ohio</td><td>Open</td></tr><tr><td>Utah</td><td>Open</td></tr></table>
+${[6, 7].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 7 of the post", "Utah\tOpen"], lacks: ["Story goes on below"] });
+  });
+});

@@ -10,6 +10,7 @@ import {
   removeAuthorBio,
   removeAuthorLines,
   removeDatelines,
+  removeDoubledLabels,
   removeEdgeDates,
   removeFormBoxes,
   removeHeadCounts,
@@ -1157,6 +1158,8 @@ function prepArticle(
   removeTrailingLink(content, sites);
   // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
   removeTrailingHeadings(content);
+  // A label shown twice in a row, the second time for screen readers ("Article continues below").
+  removeDoubledLabels(content);
   // A block that repeats an earlier block word for word (a page that carries its article twice).
   removeRepeats(content);
   // Paragraphs left empty after cleaning, and paragraphs that are nothing but links: ten or more anywhere (a

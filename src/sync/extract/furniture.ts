@@ -526,3 +526,46 @@ export function removeTrailingLink(content: ElementNode, sites: Set<string>): vo
 }
 
 const TRAILING_LINK_AFTER = 500;
+
+/**
+ * A label shown twice in a row (once on screen, once again for screen readers: "Article continues below"):
+ * two consecutive lines, each a block of phrasing only, with the same short text of a few words, no link and no
+ * heading. Both go: an article does not repeat a short line straight after itself.
+ */
+export function removeDoubledLabels(content: ElementNode): void {
+  const doubled: ElementNode[] = [];
+  let previous: ElementNode | null = null;
+  let previousText = "";
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (textLength(el) === 0) continue;
+    // A table's cells and a list's items repeat short values ("Yes", "Yes"): not lines.
+    if (EDGE_OPAQUE.has(el.tag) || el.tag === "table") {
+      previous = null;
+      continue;
+    }
+    if (el === content || el.children.some((c) => isElement(c) && !PHRASING.has(c.tag) && textLength(c) > 0)) {
+      for (let i = el.children.length - 1; i >= 0; i--) {
+        const c = el.children[i]!;
+        if (isElement(c)) stack.push(c);
+      }
+      continue;
+    }
+    // A line: a block holding phrasing only.
+    const text = isLabelLine(el) ? textContent(el).toLowerCase().replace(/\s+/g, " ").trim() : "";
+    if (text && previous && text === previousText) doubled.push(previous, el);
+    previous = el;
+    previousText = text;
+  }
+  for (const el of doubled) if (el.parent) removeNode(el);
+}
+
+/** A short line of a few words, no link, not a heading. */
+function isLabelLine(el: ElementNode): boolean {
+  if (textLength(el) > DOUBLED_LABEL_LENGTH || isHeading(el) || PHRASING.has(el.tag)) return false;
+  if ((textContent(el).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) return false;
+  return !findDescendant(el, (d) => d.tag === "a" || isHeading(d));
+}
+
+const DOUBLED_LABEL_LENGTH = 30;
