@@ -895,4 +895,12 @@ ${[4, 5].map(para).join("")}
 ${[6, 7].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 7 of the post", "Utah\tOpen"], lacks: ["Story goes on below"] });
   });
+
+  it("four lines introducing nothing, one after another at the very end, all go", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<p><strong>More reading:</strong></p><p><strong>See also:</strong></p><p><strong>Around the web:</strong></p><p><strong>Elsewhere:</strong></p>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["More reading", "See also", "Around the web"] });
+  });
 });

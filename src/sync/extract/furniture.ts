@@ -249,7 +249,7 @@ export function removeTrailingHeadings(content: ElementNode): void {
   }
 }
 
-const TRAILING_HEADINGS = 3;
+const TRAILING_HEADINGS = 10;
 
 /** A heading not right after another heading: empty headings in a row are an outline, not a box's title. */
 function loneHeading(el: ElementNode): boolean {
