@@ -903,4 +903,13 @@ ${[1, 2, 3, 4, 5].map(para).join("")}
 </article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["More reading", "See also", "Around the web"] });
   });
+
+  it("a call to action whose pitch is a paragraph all in bold (its title) goes with its button", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div class="row"><div class="col"><p><strong>Start speaking a new language this spring with our course, and save half of its price today!</strong></p></div>
+<div class="col"><a class="btn" href="/go/course">Get the offer</a></div></div>
+${[4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Start speaking", "Get the offer"] });
+  });
 });

@@ -347,7 +347,7 @@ export function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): v
       else break;
     }
     // A pitch goes only with a heading (a sign-up box); a paragraph beside a search form is the article's.
-    if (pitched && findDescendant(pitched, isHeading)) {
+    if (pitched && findDescendant(pitched, isTitle)) {
       box = pitched;
       for (let up = pitched.parent; up; up = up.parent) prose.delete(up);
     }
@@ -481,7 +481,7 @@ function actionBox(button: ElementNode, content: ElementNode, pitch: number): El
     else break;
   }
   // A pitch goes only with a heading over it, as a form's does.
-  if (pitched && findDescendant(pitched, isHeading)) return pitched;
+  if (pitched && findDescendant(pitched, isTitle)) return pitched;
   return box;
 }
 
@@ -569,3 +569,20 @@ function isLabelLine(el: ElementNode): boolean {
 }
 
 const DOUBLED_LABEL_LENGTH = 30;
+
+const BOLD = new Set(["strong", "b"]);
+
+/** A box's title: a heading, or a paragraph all in bold (a heading drawn without heading markup). */
+const isTitle = (el: ElementNode) => isHeading(el) || (el.tag === "p" && whollyBold(el));
+
+/** Whether all of an element's words are bold: a heading drawn without heading markup. */
+function whollyBold(el: ElementNode, inside = false): boolean {
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (!inside && /[\p{L}\p{N}]/u.test(child)) return false;
+      continue;
+    }
+    if (!whollyBold(child, inside || BOLD.has(child.tag))) return false;
+  }
+  return inside || textLength(el) > 0;
+}
