@@ -912,4 +912,21 @@ ${[1, 2, 3].map(para).join("")}
 ${[4, 5].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Start speaking", "Get the offer"] });
   });
+
+  it("a box of the site's other posts offered in a sentence each, under a line ending in a colon, goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div class="more"><h4>You may like these as well:</h4><ul>
+<li><p>Learn why <a href="/blog/post-1">our guide number 1</a> helps you pick the right course for you.</p></li><li><p>Learn why <a href="/blog/post-2">our guide number 2</a> helps you pick the right course for you.</p></li><li><p>Learn why <a href="/blog/post-3">our guide number 3</a> helps you pick the right course for you.</p></li><li><p>Learn why <a href="/blog/post-4">our guide number 4</a> helps you pick the right course for you.</p></li>
+</ul></div>
+${[4, 5].map(para).join("")}
+<div class="steps"><ul>
+<li><p>Then read why <a href="/blog/post-5">our guide number 5</a> helps you pick the right course for you.</p></li><li><p>Then read why <a href="/blog/post-6">our guide number 6</a> helps you pick the right course for you.</p></li><li><p>Then read why <a href="/blog/post-7">our guide number 7</a> helps you pick the right course for you.</p></li><li><p>Then read why <a href="/blog/post-8">our guide number 8</a> helps you pick the right course for you.</p></li>
+</ul></div>
+${[6, 7].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 7 of the post", "Then read why our guide number 5"],
+      lacks: ["You may like these", "our guide number 1"],
+    });
+  });
 });

@@ -1136,6 +1136,8 @@ function prepArticle(
   removeDatedStreams(content);
   // A short list of nothing but links to the site's own pages ("read also", a section menu).
   cleanMatching(content, (el) => el !== content && isInternalLinkList(el, sites));
+  // Other posts of the site offered in a sentence each, with the line over them ("You may also like:").
+  cleanMatching(content, (el) => el !== content && pointersBox(el, sites));
   // A slideshow's captions, each opening with its slide's number out of the total ("1/50", "2/50", ...).
   cleanMatching(content, (el) => el !== content && isSlideCaptions(el));
   // A widget of controls (a video player's buttons, sliders and settings menus): no prose, only labels.
@@ -1261,6 +1263,56 @@ function isInternalLinkList(el: ElementNode, sites: Set<string>): boolean {
   const links = findAll(el, "a");
   return links.length > 0 && allInternal(links, sites);
 }
+/**
+ * A list of POINTER_ITEMS or more items, each holding exactly one link, each to a different page of the site:
+ * the site's other posts, each offered in a sentence ("Understand why <a>Coding Temple's ratings</a> are ...").
+ */
+function isPostPointers(el: ElementNode, sites: Set<string>): boolean {
+  if (el.tag !== "ul" && el.tag !== "ol") return false;
+  const targets = new Set<string>();
+  let items = 0;
+  for (const child of el.children) {
+    if (!isElement(child)) continue;
+    if (child.tag !== "li") return false;
+    if (textLength(child) === 0) continue;
+    const links = findAll(child, "a");
+    if (links.length !== 1) return false;
+    const href = (links[0]!.attrs.href ?? "").trim();
+    if (!href || href.startsWith("#") || !isInternal(href, sites) || targets.has(href)) return false;
+    targets.add(href);
+    items++;
+  }
+  return items >= POINTER_ITEMS;
+}
+const POINTER_ITEMS = 4;
+
+/**
+ * A box holding such a list and one short line over it, ending in a colon, with no link ("You may be interested
+ * in the following topics as well:"). A bare list of the site's links is often the article's (steps, sources).
+ */
+function pointersBox(el: ElementNode, sites: Set<string>): boolean {
+  let list: ElementNode | null = null;
+  let lines = 0;
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (child.trim()) return false;
+      continue;
+    }
+    if (textLength(child) === 0) continue;
+    if (!list && isPostPointers(child, sites)) list = child;
+    else if (
+      !list &&
+      textLength(child) <= POINTER_TITLE &&
+      findAll(child, "a").length === 0 &&
+      /[:：]\s*$/.test(textContent(child))
+    )
+      lines++;
+    else return false;
+  }
+  return !!list && lines === 1;
+}
+const POINTER_TITLE = 100;
+
 /**
  * A list whose items open with "k/N" counting up, N the same for every item and at least the number of items:
  * the numbered captions of a slideshow (its slides are shown one at a time; the captions are not the text of
