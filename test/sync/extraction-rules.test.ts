@@ -929,4 +929,12 @@ ${[6, 7].map(para).join("")}</article></main></body></html>`;
       lacks: ["You may like these", "our guide number 1"],
     });
   });
+
+  it("a short last paragraph closing with a bold link to another page of the site (a pitch) goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<div><p>Want the week's news on trade and industry? Our free weekly letter brings it to you. <strong><a href="/letter/">Subscribe here</a></strong>.</p></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Our free weekly letter", "Subscribe here"] });
+  });
 });

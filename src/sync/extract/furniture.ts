@@ -500,7 +500,9 @@ function holdsProseBlock(el: ElementNode): boolean {
 
 /**
  * The article's last paragraph when it is wholly one link to another page of the site (an event, a promotion,
- * "Continue reading the main story"), after at least TRAILING_LINK_AFTER characters of article.
+ * "Continue reading the main story"), or a short one (TRAILING_PITCH characters) closing with a bold link to
+ * another page of the site (a pitch and its call: "... <b><a>Subscribe here</a></b>."), after at least
+ * TRAILING_LINK_AFTER characters of article.
  */
 export function removeTrailingLink(content: ElementNode, sites: Set<string>): void {
   let el = content;
@@ -510,6 +512,16 @@ export function removeTrailingLink(content: ElementNode, sites: Set<string>): vo
     if (last.tag === "p") {
       const links = findAll(last, "a");
       const href = links[0]?.attrs.href ?? "";
+      const closing = closingLink(last);
+      const pitch =
+        !!closing &&
+        textLength(last) <= TRAILING_PITCH &&
+        isInternal(closing.attrs.href ?? "", sites) &&
+        !FILE_LINK.test(closing.attrs.href ?? "");
+      if (pitch && textLength(content) - textLength(last) >= TRAILING_LINK_AFTER) {
+        removeNode(last);
+        return;
+      }
       if (
         links.length === 1 &&
         textLength(links[0]!) === textLength(last) &&
@@ -526,6 +538,34 @@ export function removeTrailingLink(content: ElementNode, sites: Set<string>): vo
 }
 
 const TRAILING_LINK_AFTER = 500;
+
+const TRAILING_PITCH = 300;
+
+/** The link an element's text closes with (nothing after it but punctuation), if any. */
+function closingLink(el: ElementNode): ElementNode | null {
+  let node: ElementNode = el;
+  let bold = false;
+  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+    let next: ElementNode | null = null;
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      const child = node.children[i]!;
+      if (typeof child === "string") {
+        if (/[\p{L}\p{N}]/u.test(child)) return null;
+        continue;
+      }
+      if (textLength(child) > 0) {
+        next = child;
+        break;
+      }
+    }
+    if (!next) return null;
+    if (next.tag === "a")
+      return next.attrs.href && (bold || findDescendant(next, (d) => BOLD.has(d.tag))) ? next : null;
+    if (BOLD.has(next.tag)) bold = true;
+    node = next;
+  }
+  return null;
+}
 
 /**
  * A label shown twice in a row (once on screen, once again for screen readers: "Article continues below"):
