@@ -937,4 +937,13 @@ ${[1, 2, 3, 4, 5].map(para).join("")}
 </article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Our free weekly letter", "Subscribe here"] });
   });
+
+  it("a short label over a picture linking to another site (a sponsor's box) goes; a picture's caption after it stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<div class="sponsor"><p><b>Brought to you by</b></p><a href="https://ads.example.net/brand"><img src="/logo.png" alt=""></a></div>
+${[1, 2, 3].map(para).join("")}
+<div class="pic"><a href="https://photos.example.org/river"><img src="/river.jpg" alt=""></a><p>The river at dawn</p></div>
+${[4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post", "The river at dawn"], lacks: ["Brought to you by"] });
+  });
 });

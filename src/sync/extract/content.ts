@@ -16,6 +16,7 @@ import {
   removeHeadCounts,
   removeLoneButtons,
   removeSlotLabels,
+  removeSponsorBoxes,
   removeTrailingHeadings,
   removeTrailingLink,
 } from "./furniture";
@@ -1160,6 +1161,8 @@ function prepArticle(
   removeTrailingLink(content, sites);
   // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
   removeTrailingHeadings(content);
+  // A sponsor's box: a short label over a picture linking to another site.
+  removeSponsorBoxes(content, sites);
   // A label shown twice in a row, the second time for screen readers ("Article continues below").
   removeDoubledLabels(content);
   // A block that repeats an earlier block word for word (a page that carries its article twice).

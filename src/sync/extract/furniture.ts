@@ -626,3 +626,42 @@ function whollyBold(el: ElementNode, inside = false): boolean {
   }
   return inside || textLength(el) > 0;
 }
+
+/**
+ * A sponsor's box: a short label of a few words ("In partnership with") over a picture linking to another site
+ * (the sponsor's logo or banner), and nothing else. A picture the article shows links to its own file or has a
+ * caption of its own words after it, not a label before it.
+ */
+export function removeSponsorBoxes(content: ElementNode, sites: Set<string>): void {
+  const boxes: ElementNode[] = [];
+  for (const link of findAll(content, "a").slice(0, SPONSOR_LINKS)) {
+    const href = (link.attrs.href ?? "").trim();
+    if (textLength(link) > 0 || !href || isInternal(href, sites) || !hasMedia(link)) continue;
+    let held = link;
+    while (held.parent && held.parent !== content && textLength(held.parent) === 0) held = held.parent;
+    const box = held.parent;
+    if (!box || box === content || textLength(box) > SPONSOR_LABEL_LENGTH || PHRASING.has(box.tag)) continue;
+    // A paragraph holding a line and a picture is the article's line; a table's cell or a list's item is its own.
+    if (PROSE_TAGS.has(box.tag) || inListOrTable(box, content)) continue;
+    // A box of dozens of children is a gallery or a page part, not a label and its picture.
+    if (box.children.length > ACTION_BOX_CHILDREN) continue;
+    if ((textContent(box).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) continue;
+    // The label comes first, the picture after it; no other link, no heading.
+    const kids = box.children.filter((c) => typeof c !== "string" || c.trim());
+    const at = kids.indexOf(held);
+    if (at < 1 || kids.slice(at + 1).some((c) => typeof c === "string" || textLength(c) > 0)) continue;
+    if (findDescendant(box, (d) => (d.tag === "a" && textLength(d) > 0) || isHeading(d))) continue;
+    boxes.push(box);
+  }
+  for (const box of boxes) if (box.parent) removeNode(box);
+}
+
+const SPONSOR_LINKS = 500;
+
+function inListOrTable(el: ElementNode, content: ElementNode): boolean {
+  for (let up: ElementNode | null = el; up && up !== content; up = up.parent)
+    if (EDGE_OPAQUE.has(up.tag) || up.tag === "table") return true;
+  return false;
+}
+
+const SPONSOR_LABEL_LENGTH = 30;
