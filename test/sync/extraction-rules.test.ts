@@ -946,4 +946,19 @@ ${[1, 2, 3].map(para).join("")}
 ${[4, 5].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post", "The river at dawn"], lacks: ["Brought to you by"] });
   });
+
+  it("a box holding only a title and a link standing as a button goes; a heading over the article's own link stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<section><div class="grid"><div><h2>Centralize, simplify and grow all of your training in one place!</h2><a class="pill" href="/demo">Book a demo</a></div>
+<div><div><h3>Save time on the dull parts</h3><p>Our tool sends the invites, the certificates and the reports for you, so that your time goes to what matters most.</p></div>
+<div><h3>Grow without the cost</h3><p>Train many customers at once without breaking the bank or drowning in the same tasks again and again every week.</p></div></div></div></section>
+${[4, 5].map(para).join("")}
+<h3>Where the numbers come from</h3><p><a href="/reports/2025">The yearly report</a></p>
+${[6, 7].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 7 of the post", "Where the numbers come from", "The yearly report"],
+      lacks: ["Centralize, simplify", "Book a demo"],
+    });
+  });
 });

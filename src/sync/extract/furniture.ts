@@ -359,11 +359,12 @@ export function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): v
 const FORM_BOXES = 200;
 
 /** The buttons inside `content` (not inside one another), as calls to action and lone buttons see them. */
-function findButtons(content: ElementNode): ElementNode[] {
+function findButtons(content: ElementNode, links: ElementNode[] = []): ElementNode[] {
   const buttons: ElementNode[] = [];
   const stack: ElementNode[] = [content];
   while (stack.length) {
     const el = stack.pop()!;
+    if (el !== content && isStandaloneLink(el) && !isButton(el)) links.push(el);
     if (el !== content && isButton(el)) {
       buttons.push(el);
       continue;
@@ -385,6 +386,27 @@ function isButton(el: ElementNode): boolean {
 }
 
 /**
+ * A link standing as a block of its own, as a button does: a link of a few words to another page that is all the
+ * text of the block around it.
+ */
+function isStandaloneLink(el: ElementNode): boolean {
+  if (el.tag !== "a") return false;
+  const href = (el.attrs.href ?? "").trim();
+  if (!href || href.startsWith("#") || /^javascript:/i.test(href) || FILE_LINK.test(href)) return false;
+  const length = textLength(el);
+  if (length === 0 || (textContent(el).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) return false;
+  const parent = el.parent;
+  return !!parent && (parent.tag === "div" || parent.tag === "p") && textLength(parent) === length;
+}
+
+/** Whether a box holds a heading and a link, and no other text: a title and its button. */
+function titleAndLink(box: ElementNode, link: ElementNode): boolean {
+  if (textLength(box) - textLength(link) > TRAILING_HEADING_LENGTH) return false;
+  const heading = findDescendant(box, isHeading);
+  return !!heading && textLength(box) === textLength(heading) + textLength(link);
+}
+
+/**
  * A call to action: the box a button sits in, when that box holds no prose (a heading, a line of pitch, the
  * button: "Ready to start? Book a demo"). The largest ancestor of the button inside the article with no unit of
  * prose, no code, figure or caption, no list of three or more items of text (a product's pros and cons), and not the
@@ -392,10 +414,12 @@ function isButton(el: ElementNode): boolean {
  * it is not a card whose headline or image links where its button does (a listing of courses, of products).
  */
 export function removeActionBoxes(content: ElementNode, sites: Set<string>): void {
-  const buttons = findButtons(content);
+  const links: ElementNode[] = [];
+  const buttons = findButtons(content, links);
   // Each button's box is searched for upwards through its siblings: a page of thousands of buttons in one
-  // block made that quadratic, so a page's first ACTION_BUTTONS buttons are looked at (an article has a few).
-  for (const button of buttons.slice(0, ACTION_BUTTONS)) {
+  // block made that quadratic, so a page's first ACTION_BUTTONS buttons are looked at (an article has a few),
+  // then its first ACTION_BUTTONS links standing as buttons.
+  for (const button of [...buttons.slice(0, ACTION_BUTTONS), ...links.slice(0, ACTION_BUTTONS)]) {
     if (!hasAncestorNode(button, content)) continue;
     // A button to another page of the site may come with a pitch of one unit of prose ("Built to last. Our
     // desks are made to ...", then "Shop desks"); a product's card sends its reader elsewhere (a shop).
@@ -403,6 +427,8 @@ export function removeActionBoxes(content: ElementNode, sites: Set<string>): voi
     const ownPage = target !== "" && !target.startsWith("#") && isInternal(target, sites);
     const box = actionBox(button, content, ownPage ? ACTION_PITCH : 0);
     if (!box || textLength(box) < textLength(button) + ACTION_OWN_TEXT) continue;
+    // A link standing alone is a button only as all a box holds besides its title ("Book a demo").
+    if (!isButton(button) && !titleAndLink(box, button)) continue;
     const href = button.attrs.href;
     if (href && findAll(box, "a").some((a) => a !== button && a.attrs.href === href)) continue;
     removeNode(box);
