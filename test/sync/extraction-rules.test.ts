@@ -961,4 +961,12 @@ ${[6, 7].map(para).join("")}</article></main></body></html>`;
       lacks: ["Centralize, simplify", "Book a demo"],
     });
   });
+
+  it("the line left beside an empty comment section (a script fills it) goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<div><div class="note"><p>Thanks for being one of our readers. Please read our house rules before you post.</p></div><div id="comments-section"></div></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["house rules"] });
+  });
 });

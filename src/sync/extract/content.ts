@@ -47,6 +47,7 @@ import {
   hasAncestorNode,
   hasMedia,
   holdsSentence,
+  isHeading,
   isInternal,
   isProse,
   linkDensity,
@@ -390,6 +391,8 @@ function grabWith(
   const formHolders: ElementNode[][] = [];
   // Blocks that held an empty slot: a short label left beside one names it ("Advertisement").
   const slotHolders = new Set<ElementNode>();
+  // Blocks that held an empty comment section (filled by a script): a short line left beside it is its intro.
+  const commentHolders = new Set<ElementNode>();
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -444,6 +447,7 @@ function grabWith(
       ) {
         // A sign-up block named by its words takes its form with it: its box is looked for as the form's.
         if (formAncestors.has(el)) formHolders.push(ancestors(el, Infinity));
+        if (el.parent && textLength(el) === 0 && isCommentSection(el)) commentHolders.add(el.parent);
         removeNode(el);
         return false;
       }
@@ -481,6 +485,7 @@ function grabWith(
       // An empty block with an id or data attributes is a slot a script fills (an advertisement, a player).
       if (el.parent && (el.attrs.id !== undefined || Object.keys(el.attrs).some((k) => k.startsWith("data-"))))
         slotHolders.add(el.parent);
+      if (el.parent && isCommentSection(el)) commentHolders.add(el.parent);
       removeNode(el);
       return false;
     }
@@ -579,6 +584,7 @@ function grabWith(
     }
   }
 
+  removeCommentIntros(content, commentHolders);
   prepArticle(content, flags, title, sites, controls, placed);
   removeFormBoxes(content, formHolders);
   removeSlotLabels(content, slotHolders);
@@ -1747,6 +1753,21 @@ function isCommentSection(el: ElementNode): boolean {
   const tokens = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`.toLowerCase().split(/\s+/);
   return tokens.some((t) => COMMENT_TOKENS.has(t));
 }
+
+/**
+ * The intro left beside an empty comment section (a script fills it): the block that held the section, when
+ * what it holds besides is a line or two (COMMENT_INTRO characters, no heading): "Thank you for being part of
+ * our community. Read our comment policy before posting."
+ */
+function removeCommentIntros(content: ElementNode, holders: Set<ElementNode>): void {
+  for (const holder of holders) {
+    if (holder === content || !holder.parent || !hasAncestorNode(holder, content)) continue;
+    const length = textLength(holder);
+    if (length === 0 || length > COMMENT_INTRO || findDescendant(holder, isHeading)) continue;
+    removeNode(holder);
+  }
+}
+const COMMENT_INTRO = 200;
 
 function inCommentSection(el: ElementNode, body: ElementNode): boolean {
   for (let up: ElementNode | null = el; up && up !== body; up = up.parent) if (isCommentSection(up)) return true;
