@@ -969,4 +969,12 @@ ${[1, 2, 3, 4, 5].map(para).join("")}
 </article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["house rules"] });
   });
+
+  it("a short heading left alone beside an empty slot a script fills (a form's title) goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div class="wrap"><div class="col"><div class="head"><h3>Sign on</h3></div><br><div class="form" id="form_7"></div></div></div>
+${[4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Sign on"] });
+  });
 });

@@ -141,7 +141,8 @@ const HEAD_COUNT_WORDS = 5;
 
 /**
  * A slot's label: a block that held an empty slot for a script to fill (an advertisement) and is left with
- * nothing but a short label ("Advertisement", "Article continues below"): a few words, no link, no heading.
+ * nothing but a short label ("Advertisement", "Article continues below"): a few words, no link. A heading may be
+ * that label (the title of a form or a player the script fills: "Register"), but not the holder itself.
  */
 export function removeSlotLabels(content: ElementNode, holders: Set<ElementNode>): void {
   for (const holder of holders) {
@@ -149,7 +150,7 @@ export function removeSlotLabels(content: ElementNode, holders: Set<ElementNode>
     const length = textLength(holder);
     if (length === 0 || length > SLOT_LABEL_LENGTH) continue;
     if ((textContent(holder).match(WORDS)?.length ?? 0) > SLOT_LABEL_WORDS) continue;
-    if (findDescendant(holder, (d) => d.tag === "a" || isHeading(d)) || isHeading(holder)) continue;
+    if (findDescendant(holder, (d) => d.tag === "a") || isHeading(holder)) continue;
     removeNode(holder);
   }
 }
