@@ -978,3 +978,98 @@ describe("a link that opens a sentence", () => {
     });
   });
 });
+
+describe("page furniture, ninth round", () => {
+  it("a label shown twice in a row (once more for screen readers) goes; a table's repeated values stay", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div class="breaker"><span>Story goes on below</span></div>
+<div class="side"><span class="reader-text">Story goes on below</span></div>
+${[4, 5].map(para).join("")}
+<table><tr><td>Ohio</td><td>Open</td></tr><tr><td>Utah</td><td>Open</td></tr></table>
+${[6, 7].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 7 of the post", "Utah\tOpen"], lacks: ["Story goes on below"] });
+  });
+
+  it("four lines introducing nothing, one after another at the very end, all go", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<p><strong>More reading:</strong></p><p><strong>See also:</strong></p><p><strong>Around the web:</strong></p><p><strong>Elsewhere:</strong></p>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["More reading", "See also", "Around the web"] });
+  });
+
+  it("a call to action whose pitch is a paragraph all in bold (its title) goes with its button", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div class="row"><div class="col"><p><strong>Start speaking a new language this spring with our course, and save half of its price today!</strong></p></div>
+<div class="col"><a class="btn" href="/go/course">Get the offer</a></div></div>
+${[4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Start speaking", "Get the offer"] });
+  });
+
+  it("a box of the site's other posts offered in a sentence each, under a line ending in a colon, goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div class="more"><h4>You may like these as well:</h4><ul>
+<li><p>Learn why <a href="/blog/post-1">our guide number 1</a> helps you pick the right course for you.</p></li><li><p>Learn why <a href="/blog/post-2">our guide number 2</a> helps you pick the right course for you.</p></li><li><p>Learn why <a href="/blog/post-3">our guide number 3</a> helps you pick the right course for you.</p></li><li><p>Learn why <a href="/blog/post-4">our guide number 4</a> helps you pick the right course for you.</p></li>
+</ul></div>
+${[4, 5].map(para).join("")}
+<div class="steps"><ul>
+<li><p>Then read why <a href="/blog/post-5">our guide number 5</a> helps you pick the right course for you.</p></li><li><p>Then read why <a href="/blog/post-6">our guide number 6</a> helps you pick the right course for you.</p></li><li><p>Then read why <a href="/blog/post-7">our guide number 7</a> helps you pick the right course for you.</p></li><li><p>Then read why <a href="/blog/post-8">our guide number 8</a> helps you pick the right course for you.</p></li>
+</ul></div>
+${[6, 7].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 7 of the post", "Then read why our guide number 5"],
+      lacks: ["You may like these", "our guide number 1"],
+    });
+  });
+
+  it("a short last paragraph closing with a bold link to another page of the site (a pitch) goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<div><p>Want the week's news on trade and industry? Our free weekly letter brings it to you. <strong><a href="/letter/">Subscribe here</a></strong>.</p></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Our free weekly letter", "Subscribe here"] });
+  });
+
+  it("a short label over a picture linking to another site (a sponsor's box) goes; a picture's caption after it stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<div class="sponsor"><p><b>Brought to you by</b></p><a href="https://ads.example.net/brand"><img src="/logo.png" alt=""></a></div>
+${[1, 2, 3].map(para).join("")}
+<div class="pic"><a href="https://photos.example.org/river"><img src="/river.jpg" alt=""></a><p>The river at dawn</p></div>
+${[4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post", "The river at dawn"], lacks: ["Brought to you by"] });
+  });
+
+  it("a box holding only a title and a link standing as a button goes; a heading over the article's own link stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<section><div class="grid"><div><h2>Centralize, simplify and grow all of your training in one place!</h2><a class="pill" href="/demo">Book a demo</a></div>
+<div><div><h3>Save time on the dull parts</h3><p>Our tool sends the invites, the certificates and the reports for you, so that your time goes to what matters most.</p></div>
+<div><h3>Grow without the cost</h3><p>Train many customers at once without breaking the bank or drowning in the same tasks again and again every week.</p></div></div></div></section>
+${[4, 5].map(para).join("")}
+<h3>Where the numbers come from</h3><p><a href="/reports/2025">The yearly report</a></p>
+${[6, 7].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 7 of the post", "Where the numbers come from", "The yearly report"],
+      lacks: ["Centralize, simplify", "Book a demo"],
+    });
+  });
+
+  it("the line left beside an empty comment section (a script fills it) goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<div><div class="note"><p>Thanks for being one of our readers. Please read our house rules before you post.</p></div><div id="comments-section"></div></div>
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["house rules"] });
+  });
+
+  it("a short heading left alone beside an empty slot a script fills (a form's title) goes", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div class="wrap"><div class="col"><div class="head"><h3>Sign on</h3></div><br><div class="form" id="form_7"></div></div></div>
+${[4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Sign on"] });
+  });
+});

@@ -10,11 +10,13 @@ import {
   removeAuthorBio,
   removeAuthorLines,
   removeDatelines,
+  removeDoubledLabels,
   removeEdgeDates,
   removeFormBoxes,
   removeHeadCounts,
   removeLoneButtons,
   removeSlotLabels,
+  removeSponsorBoxes,
   removeTrailingHeadings,
   removeTrailingLink,
 } from "./furniture";
@@ -389,6 +391,8 @@ function grabWith(
   const formHolders: ElementNode[][] = [];
   // Blocks that held an empty slot: a short label left beside one names it ("Advertisement").
   const slotHolders = new Set<ElementNode>();
+  // Blocks that held an empty comment section (filled by a script): a short line left beside it is its intro.
+  const commentHolders = new Set<ElementNode>();
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -449,6 +453,7 @@ function grabWith(
       ) {
         // A sign-up block named by its words takes its form with it: its box is looked for as the form's.
         if (formAncestors.has(el)) formHolders.push(ancestors(el, Infinity));
+        if (el.parent && textLength(el) === 0 && isCommentSection(el)) commentHolders.add(el.parent);
         removeNode(el);
         return false;
       }
@@ -486,6 +491,7 @@ function grabWith(
       // An empty block with an id or data attributes is a slot a script fills (an advertisement, a player).
       if (el.parent && (el.attrs.id !== undefined || Object.keys(el.attrs).some((k) => k.startsWith("data-"))))
         slotHolders.add(el.parent);
+      if (el.parent && isCommentSection(el)) commentHolders.add(el.parent);
       removeNode(el);
       return false;
     }
@@ -589,6 +595,7 @@ function grabWith(
     }
   }
 
+  removeCommentIntros(content, commentHolders);
   prepArticle(content, flags, title, sites, controls, placed);
   removeFormBoxes(content, formHolders);
   removeSlotLabels(content, slotHolders);
@@ -1226,6 +1233,8 @@ function prepArticle(
   removeDatedStreams(content);
   // A short list of nothing but links to the site's own pages ("read also", a section menu).
   cleanMatching(content, (el) => el !== content && isInternalLinkList(el, sites));
+  // Other posts of the site offered in a sentence each, with the line over them ("You may also like:").
+  cleanMatching(content, (el) => el !== content && pointersBox(el, sites));
   // A slideshow's captions, each opening with its slide's number out of the total ("1/50", "2/50", ...).
   cleanMatching(content, (el) => el !== content && isSlideCaptions(el));
   // A widget of controls (a video player's buttons, sliders and settings menus): no prose, only labels.
@@ -1248,6 +1257,10 @@ function prepArticle(
   removeTrailingLink(content, sites);
   // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
   removeTrailingHeadings(content);
+  // A sponsor's box: a short label over a picture linking to another site.
+  removeSponsorBoxes(content, sites);
+  // A label shown twice in a row, the second time for screen readers ("Article continues below").
+  removeDoubledLabels(content);
   // A block that repeats an earlier block word for word (a page that carries its article twice).
   removeRepeats(content);
   // Paragraphs left empty after cleaning, and paragraphs that are nothing but links: ten or more anywhere (a
@@ -1408,6 +1421,56 @@ function isInternalLinkList(el: ElementNode, sites: Set<string>): boolean {
   const links = findAll(el, "a");
   return links.length > 0 && allInternal(links, sites);
 }
+/**
+ * A list of POINTER_ITEMS or more items, each holding exactly one link, each to a different page of the site:
+ * the site's other posts, each offered in a sentence ("Understand why <a>Coding Temple's ratings</a> are ...").
+ */
+function isPostPointers(el: ElementNode, sites: Set<string>): boolean {
+  if (el.tag !== "ul" && el.tag !== "ol") return false;
+  const targets = new Set<string>();
+  let items = 0;
+  for (const child of el.children) {
+    if (!isElement(child)) continue;
+    if (child.tag !== "li") return false;
+    if (textLength(child) === 0) continue;
+    const links = findAll(child, "a");
+    if (links.length !== 1) return false;
+    const href = (links[0]!.attrs.href ?? "").trim();
+    if (!href || href.startsWith("#") || !isInternal(href, sites) || targets.has(href)) return false;
+    targets.add(href);
+    items++;
+  }
+  return items >= POINTER_ITEMS;
+}
+const POINTER_ITEMS = 4;
+
+/**
+ * A box holding such a list and one short line over it, ending in a colon, with no link ("You may be interested
+ * in the following topics as well:"). A bare list of the site's links is often the article's (steps, sources).
+ */
+function pointersBox(el: ElementNode, sites: Set<string>): boolean {
+  let list: ElementNode | null = null;
+  let lines = 0;
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (child.trim()) return false;
+      continue;
+    }
+    if (textLength(child) === 0) continue;
+    if (!list && isPostPointers(child, sites)) list = child;
+    else if (
+      !list &&
+      textLength(child) <= POINTER_TITLE &&
+      findAll(child, "a").length === 0 &&
+      /[:：]\s*$/.test(textContent(child))
+    )
+      lines++;
+    else return false;
+  }
+  return !!list && lines === 1;
+}
+const POINTER_TITLE = 100;
+
 /**
  * A list whose items open with "k/N" counting up, N the same for every item and at least the number of items:
  * the numbered captions of a slideshow (its slides are shown one at a time; the captions are not the text of
@@ -1839,6 +1902,21 @@ function isCommentSection(el: ElementNode): boolean {
   const tokens = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`.toLowerCase().split(/\s+/);
   return tokens.some((t) => COMMENT_TOKENS.has(t));
 }
+
+/**
+ * The intro left beside an empty comment section (a script fills it): the block that held the section, when
+ * what it holds besides is a line or two (COMMENT_INTRO characters, no heading): "Thank you for being part of
+ * our community. Read our comment policy before posting."
+ */
+function removeCommentIntros(content: ElementNode, holders: Set<ElementNode>): void {
+  for (const holder of holders) {
+    if (holder === content || !holder.parent || !hasAncestorNode(holder, content)) continue;
+    const length = textLength(holder);
+    if (length === 0 || length > COMMENT_INTRO || findDescendant(holder, isHeading)) continue;
+    removeNode(holder);
+  }
+}
+const COMMENT_INTRO = 200;
 
 function inCommentSection(el: ElementNode, body: ElementNode): boolean {
   for (let up: ElementNode | null = el; up && up !== body; up = up.parent) if (isCommentSection(up)) return true;

@@ -141,7 +141,8 @@ const HEAD_COUNT_WORDS = 5;
 
 /**
  * A slot's label: a block that held an empty slot for a script to fill (an advertisement) and is left with
- * nothing but a short label ("Advertisement", "Article continues below"): a few words, no link, no heading.
+ * nothing but a short label ("Advertisement", "Article continues below"): a few words, no link. A heading may be
+ * that label (the title of a form or a player the script fills: "Register"), but not the holder itself.
  */
 export function removeSlotLabels(content: ElementNode, holders: Set<ElementNode>): void {
   for (const holder of holders) {
@@ -149,7 +150,7 @@ export function removeSlotLabels(content: ElementNode, holders: Set<ElementNode>
     const length = textLength(holder);
     if (length === 0 || length > SLOT_LABEL_LENGTH) continue;
     if ((textContent(holder).match(WORDS)?.length ?? 0) > SLOT_LABEL_WORDS) continue;
-    if (findDescendant(holder, (d) => d.tag === "a" || isHeading(d)) || isHeading(holder)) continue;
+    if (findDescendant(holder, (d) => d.tag === "a") || isHeading(holder)) continue;
     removeNode(holder);
   }
 }
@@ -249,7 +250,7 @@ export function removeTrailingHeadings(content: ElementNode): void {
   }
 }
 
-const TRAILING_HEADINGS = 3;
+const TRAILING_HEADINGS = 10;
 
 /** A heading not right after another heading: empty headings in a row are an outline, not a box's title. */
 function loneHeading(el: ElementNode): boolean {
@@ -347,7 +348,7 @@ export function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): v
       else break;
     }
     // A pitch goes only with a heading (a sign-up box); a paragraph beside a search form is the article's.
-    if (pitched && findDescendant(pitched, isHeading)) {
+    if (pitched && findDescendant(pitched, isTitle)) {
       box = pitched;
       for (let up = pitched.parent; up; up = up.parent) prose.delete(up);
     }
@@ -359,11 +360,12 @@ export function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): v
 const FORM_BOXES = 200;
 
 /** The buttons inside `content` (not inside one another), as calls to action and lone buttons see them. */
-function findButtons(content: ElementNode): ElementNode[] {
+function findButtons(content: ElementNode, links: ElementNode[] = []): ElementNode[] {
   const buttons: ElementNode[] = [];
   const stack: ElementNode[] = [content];
   while (stack.length) {
     const el = stack.pop()!;
+    if (el !== content && isStandaloneLink(el) && !isButton(el)) links.push(el);
     if (el !== content && isButton(el)) {
       buttons.push(el);
       continue;
@@ -385,6 +387,27 @@ function isButton(el: ElementNode): boolean {
 }
 
 /**
+ * A link standing as a block of its own, as a button does: a link of a few words to another page that is all the
+ * text of the block around it.
+ */
+function isStandaloneLink(el: ElementNode): boolean {
+  if (el.tag !== "a") return false;
+  const href = (el.attrs.href ?? "").trim();
+  if (!href || href.startsWith("#") || /^javascript:/i.test(href) || FILE_LINK.test(href)) return false;
+  const length = textLength(el);
+  if (length === 0 || (textContent(el).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) return false;
+  const parent = el.parent;
+  return !!parent && (parent.tag === "div" || parent.tag === "p") && textLength(parent) === length;
+}
+
+/** Whether a box holds a heading and a link, and no other text: a title and its button. */
+function titleAndLink(box: ElementNode, link: ElementNode): boolean {
+  if (textLength(box) - textLength(link) > TRAILING_HEADING_LENGTH) return false;
+  const heading = findDescendant(box, isHeading);
+  return !!heading && textLength(box) === textLength(heading) + textLength(link);
+}
+
+/**
  * A call to action: the box a button sits in, when that box holds no prose (a heading, a line of pitch, the
  * button: "Ready to start? Book a demo"). The largest ancestor of the button inside the article with no unit of
  * prose, no code, figure or caption, no list of three or more items of text (a product's pros and cons), and not the
@@ -392,10 +415,12 @@ function isButton(el: ElementNode): boolean {
  * it is not a card whose headline or image links where its button does (a listing of courses, of products).
  */
 export function removeActionBoxes(content: ElementNode, sites: Set<string>): void {
-  const buttons = findButtons(content);
+  const links: ElementNode[] = [];
+  const buttons = findButtons(content, links);
   // Each button's box is searched for upwards through its siblings: a page of thousands of buttons in one
-  // block made that quadratic, so a page's first ACTION_BUTTONS buttons are looked at (an article has a few).
-  for (const button of buttons.slice(0, ACTION_BUTTONS)) {
+  // block made that quadratic, so a page's first ACTION_BUTTONS buttons are looked at (an article has a few),
+  // then its first ACTION_BUTTONS links standing as buttons.
+  for (const button of [...buttons.slice(0, ACTION_BUTTONS), ...links.slice(0, ACTION_BUTTONS)]) {
     if (!hasAncestorNode(button, content)) continue;
     // A button to another page of the site may come with a pitch of one unit of prose ("Built to last. Our
     // desks are made to ...", then "Shop desks"); a product's card sends its reader elsewhere (a shop).
@@ -403,6 +428,8 @@ export function removeActionBoxes(content: ElementNode, sites: Set<string>): voi
     const ownPage = target !== "" && !target.startsWith("#") && isInternal(target, sites);
     const box = actionBox(button, content, ownPage ? ACTION_PITCH : 0);
     if (!box || textLength(box) < textLength(button) + ACTION_OWN_TEXT) continue;
+    // A link standing alone is a button only as all a box holds besides its title ("Book a demo").
+    if (!isButton(button) && !titleAndLink(box, button)) continue;
     const href = button.attrs.href;
     if (href && findAll(box, "a").some((a) => a !== button && a.attrs.href === href)) continue;
     removeNode(box);
@@ -481,7 +508,7 @@ function actionBox(button: ElementNode, content: ElementNode, pitch: number): El
     else break;
   }
   // A pitch goes only with a heading over it, as a form's does.
-  if (pitched && findDescendant(pitched, isHeading)) return pitched;
+  if (pitched && findDescendant(pitched, isTitle)) return pitched;
   return box;
 }
 
@@ -500,7 +527,9 @@ function holdsProseBlock(el: ElementNode): boolean {
 
 /**
  * The article's last paragraph when it is wholly one link to another page of the site (an event, a promotion,
- * "Continue reading the main story"), after at least TRAILING_LINK_AFTER characters of article.
+ * "Continue reading the main story"), or a short one (TRAILING_PITCH characters) closing with a bold link to
+ * another page of the site (a pitch and its call: "... <b><a>Subscribe here</a></b>."), after at least
+ * TRAILING_LINK_AFTER characters of article.
  */
 export function removeTrailingLink(content: ElementNode, sites: Set<string>): void {
   let el = content;
@@ -510,6 +539,16 @@ export function removeTrailingLink(content: ElementNode, sites: Set<string>): vo
     if (last.tag === "p") {
       const links = findAll(last, "a");
       const href = links[0]?.attrs.href ?? "";
+      const closing = closingLink(last);
+      const pitch =
+        !!closing &&
+        textLength(last) <= TRAILING_PITCH &&
+        isInternal(closing.attrs.href ?? "", sites) &&
+        !FILE_LINK.test(closing.attrs.href ?? "");
+      if (pitch && textLength(content) - textLength(last) >= TRAILING_LINK_AFTER) {
+        removeNode(last);
+        return;
+      }
       if (
         links.length === 1 &&
         textLength(links[0]!) === textLength(last) &&
@@ -526,3 +565,130 @@ export function removeTrailingLink(content: ElementNode, sites: Set<string>): vo
 }
 
 const TRAILING_LINK_AFTER = 500;
+
+const TRAILING_PITCH = 300;
+
+/** The link an element's text closes with (nothing after it but punctuation), if any. */
+function closingLink(el: ElementNode): ElementNode | null {
+  let node: ElementNode = el;
+  let bold = false;
+  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+    let next: ElementNode | null = null;
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      const child = node.children[i]!;
+      if (typeof child === "string") {
+        if (/[\p{L}\p{N}]/u.test(child)) return null;
+        continue;
+      }
+      if (textLength(child) > 0) {
+        next = child;
+        break;
+      }
+    }
+    if (!next) return null;
+    if (next.tag === "a")
+      return next.attrs.href && (bold || findDescendant(next, (d) => BOLD.has(d.tag))) ? next : null;
+    if (BOLD.has(next.tag)) bold = true;
+    node = next;
+  }
+  return null;
+}
+
+/**
+ * A label shown twice in a row (once on screen, once again for screen readers: "Article continues below"):
+ * two consecutive lines, each a block of phrasing only, with the same short text of a few words, no link and no
+ * heading. Both go: an article does not repeat a short line straight after itself.
+ */
+export function removeDoubledLabels(content: ElementNode): void {
+  const doubled: ElementNode[] = [];
+  let previous: ElementNode | null = null;
+  let previousText = "";
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (textLength(el) === 0) continue;
+    // A table's cells and a list's items repeat short values ("Yes", "Yes"): not lines.
+    if (EDGE_OPAQUE.has(el.tag) || el.tag === "table") {
+      previous = null;
+      continue;
+    }
+    if (el === content || el.children.some((c) => isElement(c) && !PHRASING.has(c.tag) && textLength(c) > 0)) {
+      for (let i = el.children.length - 1; i >= 0; i--) {
+        const c = el.children[i]!;
+        if (isElement(c)) stack.push(c);
+      }
+      continue;
+    }
+    // A line: a block holding phrasing only.
+    const text = isLabelLine(el) ? textContent(el).toLowerCase().replace(/\s+/g, " ").trim() : "";
+    if (text && previous && text === previousText) doubled.push(previous, el);
+    previous = el;
+    previousText = text;
+  }
+  for (const el of doubled) if (el.parent) removeNode(el);
+}
+
+/** A short line of a few words, no link, not a heading. */
+function isLabelLine(el: ElementNode): boolean {
+  if (textLength(el) > DOUBLED_LABEL_LENGTH || isHeading(el) || PHRASING.has(el.tag)) return false;
+  if ((textContent(el).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) return false;
+  return !findDescendant(el, (d) => d.tag === "a" || isHeading(d));
+}
+
+const DOUBLED_LABEL_LENGTH = 30;
+
+const BOLD = new Set(["strong", "b"]);
+
+/** A box's title: a heading, or a paragraph all in bold (a heading drawn without heading markup). */
+const isTitle = (el: ElementNode) => isHeading(el) || (el.tag === "p" && whollyBold(el));
+
+/** Whether all of an element's words are bold: a heading drawn without heading markup. */
+function whollyBold(el: ElementNode, inside = false): boolean {
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (!inside && /[\p{L}\p{N}]/u.test(child)) return false;
+      continue;
+    }
+    if (!whollyBold(child, inside || BOLD.has(child.tag))) return false;
+  }
+  return inside || textLength(el) > 0;
+}
+
+/**
+ * A sponsor's box: a short label of a few words ("In partnership with") over a picture linking to another site
+ * (the sponsor's logo or banner), and nothing else. A picture the article shows links to its own file or has a
+ * caption of its own words after it, not a label before it.
+ */
+export function removeSponsorBoxes(content: ElementNode, sites: Set<string>): void {
+  const boxes: ElementNode[] = [];
+  for (const link of findAll(content, "a").slice(0, SPONSOR_LINKS)) {
+    const href = (link.attrs.href ?? "").trim();
+    if (textLength(link) > 0 || !href || isInternal(href, sites) || !hasMedia(link)) continue;
+    let held = link;
+    while (held.parent && held.parent !== content && textLength(held.parent) === 0) held = held.parent;
+    const box = held.parent;
+    if (!box || box === content || textLength(box) > SPONSOR_LABEL_LENGTH || PHRASING.has(box.tag)) continue;
+    // A paragraph holding a line and a picture is the article's line; a table's cell or a list's item is its own.
+    if (PROSE_TAGS.has(box.tag) || inListOrTable(box, content)) continue;
+    // A box of dozens of children is a gallery or a page part, not a label and its picture.
+    if (box.children.length > ACTION_BOX_CHILDREN) continue;
+    if ((textContent(box).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) continue;
+    // The label comes first, the picture after it; no other link, no heading.
+    const kids = box.children.filter((c) => typeof c !== "string" || c.trim());
+    const at = kids.indexOf(held);
+    if (at < 1 || kids.slice(at + 1).some((c) => typeof c === "string" || textLength(c) > 0)) continue;
+    if (findDescendant(box, (d) => (d.tag === "a" && textLength(d) > 0) || isHeading(d))) continue;
+    boxes.push(box);
+  }
+  for (const box of boxes) if (box.parent) removeNode(box);
+}
+
+const SPONSOR_LINKS = 500;
+
+function inListOrTable(el: ElementNode, content: ElementNode): boolean {
+  for (let up: ElementNode | null = el; up && up !== content; up = up.parent)
+    if (EDGE_OPAQUE.has(up.tag) || up.tag === "table") return true;
+  return false;
+}
+
+const SPONSOR_LABEL_LENGTH = 30;
