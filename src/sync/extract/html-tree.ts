@@ -502,12 +502,13 @@ export function linkTextLength(node: ElementNode): number {
   return total;
 }
 
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+/** The heading elements (here, below predicates.ts, which re-exports it: `linkTextLength` needs it). */
+export const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
 /** Whether a heading holds `node`, at most two levels up (a heading's anchor, or the anchor in its bold run). */
 function inHeading(node: ElementNode): boolean {
   const parent = node.parent;
-  return !!parent && (HEADINGS.has(parent.tag) || (!!parent.parent && HEADINGS.has(parent.parent.tag)));
+  return !!parent && (HEADING_TAGS.has(parent.tag) || (!!parent.parent && HEADING_TAGS.has(parent.parent.tag)));
 }
 
 /**

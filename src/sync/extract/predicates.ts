@@ -5,13 +5,14 @@ import {
   descendants,
   type ElementNode,
   findDescendant,
+  HEADING_TAGS,
   linkTextLength,
   type TreeNode,
   textContent,
   textLength,
 } from "./html-tree";
 
-export const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+export { HEADING_TAGS };
 
 export const PHRASING = new Set([
   "abbr",
