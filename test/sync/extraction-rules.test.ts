@@ -1073,3 +1073,17 @@ ${[4, 5].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Sign on"] });
   });
 });
+
+describe("recall, tenth round", () => {
+  it("a listicle's entry whose title links to its source stays when its fellows of the same kind, with fewer links, stay", async () => {
+    const entry = (title: string, site: string, text: string) =>
+      `<div class="project"><h2 class="project-title"><a href="https://${site}/project">${title}</a></h2><div class="credit"><strong>Photo Credit:</strong> ${site}</div><div class="project-text"><p>${text}</p></div></div>`;
+    const html = `<html><head><title>Ten woodworking projects</title></head><body><main><article>
+${[1, 2].map(para).join("")}
+${entry("Quick Coat Hooks", "hooks.example.org", "These coat hooks are perfect for little kids, and one of those projects you wish you had thought of first. I am tempted to add a row of them to my own kitchen wall right now, in fact.")}
+${entry("How to Build a Wood Window Cornice Over Any Window", "cornice.example.net", "Dress up your window without curtains: build a wood cornice that adds character to any room.")}
+${entry("A Simple Plant Stand", "stand.example.com", "A plant stand made from a few boards and some dowels looks lovely in any corner, and it only takes an afternoon to put together with simple tools you already own.")}
+${[3].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 3 of the post", "These coat hooks", "Dress up your window"], lacks: [] });
+  });
+});

@@ -2080,7 +2080,10 @@ function cleanTag(
       (!isList &&
         weight < 25 &&
         density > 0.2 &&
-        !(density < 0.5 && (heldByProse(el, contentLength) || isPartOfProse(el, content, sites)))) ||
+        !(
+          density < 0.5 &&
+          (heldByProse(el, contentLength) || isPartOfProse(el, content, sites) || isLikeKeptEntry(el, content, sites))
+        )) ||
       (isList &&
         weight < 25 &&
         density > LINK_LIST_DENSITY &&
@@ -2182,6 +2185,39 @@ function isPartOfProse(el: ElementNode, content: ElementNode, sites: Set<string>
   return false;
 }
 const PART_LEVELS = 3;
+
+/**
+ * One of a run of entries written alike (a listicle's items, a guide's chapters, a grid of described links)
+ * whose fellows carry few links: the block, or an ancestor up to two levels above that is little more than
+ * it, has a class that a nearby sibling of the same tag shares, that sibling holding a unit of prose and
+ * links for at most a fifth of its text (so conditional cleaning keeps it). Entries of one kind are judged
+ * alike: this one's links (a title linking to its source) weigh more only because its description is shorter.
+ */
+function isLikeKeptEntry(el: ElementNode, content: ElementNode, sites: Set<string>): boolean {
+  const headline = (a: ElementNode) => isInternal(a.attrs.href ?? "", sites);
+  const opening = openingLink(el);
+  if (opening && headline(opening)) return false;
+  if (!findAll(el, PROSE_UNITS).some((p) => isProse(p) && !openingLink(p))) return false;
+  const length = textLength(el);
+  for (let a: ElementNode | null = el, up = 0; a && a !== content && up < PART_LEVELS; a = a.parent, up++) {
+    if (textLength(a) * 10 > length * 13) return false;
+    for (const h of findAll(a, HEADING_TAGS))
+      if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && headline(d))) return false;
+    const kind = className(a);
+    const parent = a.parent;
+    if (!kind || !parent) continue;
+    const at = parent.children.indexOf(a);
+    const from = Math.max(0, at - LIKE_ENTRY_REACH);
+    const to = Math.min(parent.children.length, at + LIKE_ENTRY_REACH + 1);
+    for (let i = from; i < to; i++) {
+      const s = parent.children[i]!;
+      if (!isElement(s) || s === a || s.tag !== a.tag || className(s) !== kind) continue;
+      if (linkDensity(s) <= 0.2 && findAll(s, PROSE_UNITS).some((p) => isProse(p) && !openingLink(p))) return true;
+    }
+  }
+  return false;
+}
+const LIKE_ENTRY_REACH = 8;
 
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 
