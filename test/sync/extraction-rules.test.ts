@@ -1086,4 +1086,15 @@ ${entry("A Simple Plant Stand", "stand.example.com", "A plant stand made from a 
 ${[3].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 3 of the post", "These coat hooks", "Dress up your window"], lacks: [] });
   });
+
+  it("a list whose items each open with a small icon (a check mark as the bullet) is the article's list, not a gallery", async () => {
+    const item = (text: string) =>
+      `<li class="item"><span class="mark"><img width="20" height="20" src="/icons/check.svg" alt="check"></span><span class="words">${text}</span></li>`;
+    const html = `<html><head><title>Online MBA programs</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<p>Why earn an MBA online?</p>
+<ul class="benefits">${item("Some employers require candidates for leadership roles to have an MBA.")}${item("Asynchronous classes let you complete coursework on your own time.")}${item("Many programs offer concentrations in finance, marketing and analytics.")}</ul>
+${[6].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 6 of the post", "Asynchronous classes let you"], lacks: [] });
+  });
 });

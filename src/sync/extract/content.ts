@@ -2073,7 +2073,7 @@ function cleanTag(
     const density = linkDensity(el);
     const inFigure = hasAncestor(el, "figure", 3);
     const junk =
-      (img > 1 && p / img < 0.5 && !inFigure) ||
+      (img > 1 && p / img < 0.5 && !inFigure && !(density <= 0.2 && p * 2 >= picturesBeyondIcons(el, img))) ||
       (!isList && li > p) ||
       input > Math.floor(p / 3) ||
       (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
@@ -2185,6 +2185,24 @@ function isPartOfProse(el: ElementNode, content: ElementNode, sites: Set<string>
   return false;
 }
 const PART_LEVELS = 3;
+
+/**
+ * The block's pictures that are more than icons: an image the markup sizes 8 to ICON_SIZE pixels each way (a
+ * check mark or an arrow drawn as a list's bullet) is a mark of the text beside it, not a picture (smaller ones
+ * are spacers and trackers, left to count as before). Conditional cleaning takes a block of more pictures than
+ * paragraphs for a gallery or a row of thumbnails; a block with few links whose pictures are such icons is not
+ * one (a list of points, each behind a check mark).
+ */
+function picturesBeyondIcons(el: ElementNode, img: number): number {
+  let icons = 0;
+  for (const i of findAll(el, "img")) {
+    const width = Number(i.attrs.width);
+    const height = Number(i.attrs.height);
+    if (width >= 8 && height >= 8 && width <= ICON_SIZE && height <= ICON_SIZE) icons++;
+  }
+  return img - icons;
+}
+const ICON_SIZE = 32;
 
 /**
  * One of a run of entries written alike (a listicle's items, a guide's chapters, a grid of described links)
