@@ -1097,4 +1097,19 @@ ${[1, 2, 3, 4, 5].map(para).join("")}
 ${[6].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 6 of the post", "Asynchronous classes let you"], lacks: [] });
   });
+
+  it("a section whose links are all in a list its own lead-in introduces (a list of patches) stays", async () => {
+    const patch = (n: number) =>
+      `<li><p><a href="https://patches.example.org/${n}">libfoo: fix the handling of case number ${n}</a></p></li>`;
+    const html = `<html><head><title>Progress report</title></head><body><main><article>
+<h2>State of the project</h2>${[1, 2, 3, 4].map(para).join("")}
+<h2>Patches status</h2><div class="sectionbody">
+<div class="paragraph"><p>There has been some nice progress upstream.</p></div>
+<div class="paragraph"><p>Many patches were sent for review:</p></div>
+<div class="ulist"><ul>${[1, 2, 3, 4, 5, 6].map(patch).join("")}</ul></div>
+</div>
+<h2>What is next</h2>${[5, 6].map(para).join("")}
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 6 of the post", "Many patches were sent", "case number 4"], lacks: [] });
+  });
 });

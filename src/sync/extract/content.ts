@@ -2080,6 +2080,8 @@ function cleanTag(
       (!isList &&
         weight < 25 &&
         density > 0.2 &&
+        // A section whose links are in lists its own lead-ins introduce ("Many patches were sent for review:").
+        !(introducedListsDensity(el, contentLength) <= 0.2 && holdsLeadIn(el)) &&
         !(
           density < 0.5 &&
           (heldByProse(el, contentLength) || isPartOfProse(el, content, sites) || isLikeKeptEntry(el, content, sites))
@@ -2185,6 +2187,67 @@ function isPartOfProse(el: ElementNode, content: ElementNode, sites: Set<string>
   return false;
 }
 const PART_LEVELS = 3;
+
+/** A block introducing what follows: three words or more, at most 300 characters, ending in a colon, no link. */
+function isLeadIn(el: ElementNode | null): boolean {
+  if (!el || HEADING_TAGS.has(el.tag)) return false;
+  const text = textContent(el).trim();
+  return text.endsWith(":") && text.length <= 300 && text.split(/\s+/).length >= 3 && linkTextLength(el) === 0;
+}
+
+/** The list, or the wrapper that holds nothing else (up to `top`), is introduced by a lead-in just before it. */
+function isIntroduced(list: ElementNode, top: ElementNode): boolean {
+  for (let a: ElementNode = list, up = 0; a !== top && up < 3; up++) {
+    if (isLeadIn(previousElement(a))) return true;
+    const parent = a.parent;
+    if (!parent || parent === top || parent.children.some((c) => isElement(c) && c !== a)) return false;
+    a = parent;
+  }
+  return false;
+}
+
+function holdsLeadIn(el: ElementNode): boolean {
+  return listsOf(el).some((list) => isIntroduced(list, el));
+}
+
+/** The block's first LEAD_IN_LISTS lists (a page may hold thousands: each is looked at from its parent). */
+function listsOf(el: ElementNode): ElementNode[] {
+  return findAll(el, LIST_TAGS).slice(0, LEAD_IN_LISTS);
+}
+const LEAD_IN_LISTS = 50;
+
+/**
+ * The block's link density counting no link inside a list that a lead-in paragraph introduces (the author's
+ * "Many patches were sent for review:" over the list of them): the list is the article's, its links its
+ * items' sources.
+ */
+function introducedListsDensity(el: ElementNode, length: number): number {
+  if (!length) return 0;
+  let links = linkTextLength(el);
+  for (const list of listsOf(el))
+    if (isIntroduced(list, el) && !hasAncestorList(list, el)) links -= linkTextLength(list);
+  return links / length;
+}
+
+/** The element just before `el` (no text between), or null; not looked for among more than 64 siblings. */
+function previousElement(el: ElementNode): ElementNode | null {
+  const siblings = el.parent?.children ?? [];
+  if (siblings.length > 64) return null;
+  for (let i = siblings.indexOf(el) - 1; i >= 0; i--) {
+    const s = siblings[i]!;
+    if (typeof s === "string") {
+      if (s.trim()) return null;
+      continue;
+    }
+    return s;
+  }
+  return null;
+}
+
+function hasAncestorList(list: ElementNode, top: ElementNode): boolean {
+  for (let a = list.parent; a && a !== top; a = a.parent) if (a.tag === "ul" || a.tag === "ol") return true;
+  return false;
+}
 
 /**
  * The block's pictures that are more than icons: an image the markup sizes 8 to ICON_SIZE pixels each way (a
