@@ -2286,7 +2286,8 @@ function isLikeKeptEntry(el: ElementNode, content: ElementNode, sites: Set<strin
       if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && headline(d))) return false;
     const kind = className(a);
     const parent = a.parent;
-    if (!kind || !parent) continue;
+    // Not looked for among more than 500 siblings (a page may hold 100,000 alike).
+    if (!kind || !parent || parent.children.length > 500) continue;
     const at = parent.children.indexOf(a);
     const from = Math.max(0, at - LIKE_ENTRY_REACH);
     const to = Math.min(parent.children.length, at + LIKE_ENTRY_REACH + 1);
