@@ -1112,4 +1112,17 @@ ${[6].map(para).join("")}</article></main></body></html>`;
 </article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 6 of the post", "Many patches were sent", "case number 4"], lacks: [] });
   });
+
+  it("an accordion's question, a toggle button over its prose answer, stays as a line of the text", async () => {
+    const qa = (q: string) =>
+      `<div class="qa"><button aria-expanded="true" class="toggle">${q}</button><div class="answer"><p>The answer to it is a paragraph of prose, long enough to count, with a comma or two, and a full stop.</p></div></div>`;
+    const html = `<html><head><title>Electricians in town</title></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<h2>Questions</h2>${qa("Why do I need to hire a licensed electrician?")}${qa("When do I need a rewire?")}
+${[5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Why do I need to hire a licensed electrician?", "When do I need a rewire?"],
+      lacks: [],
+    });
+  });
 });

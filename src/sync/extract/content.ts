@@ -1214,6 +1214,7 @@ function prepArticle(
       el.tag === "nav" ||
       (el.tag === "aside" && !heldByProse(el, textLength(el), ASIDE_PROSE) && !isAsideNote(el) && !isAsideList(el)),
   );
+  keepQuestionToggles(content);
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
   cleanMatching(content, isCommentSection);
@@ -1493,6 +1494,42 @@ function isSlideCaptions(el: ElementNode): boolean {
 }
 const SLIDE_COUNTER = /^(\d{1,3}) ?\/ ?(\d{1,3})(?!\d)/;
 const SLIDE_CAPTIONS = 3;
+
+/**
+ * An accordion's question: a disclosure toggle (a button with `aria-expanded` or `aria-controls`) whose label is
+ * a question (at most 200 characters, ending in a question mark) right before a block holding a unit of prose
+ * (the answer) is a line of the text, not a control: it becomes a paragraph. A page's first 200 buttons.
+ */
+function keepQuestionToggles(content: ElementNode): void {
+  for (const button of findAll(content, "button").slice(0, 200)) {
+    if (button.attrs["aria-expanded"] === undefined && button.attrs["aria-controls"] === undefined) continue;
+    const label = textContent(button).trim();
+    if (!label.endsWith("?") || label.length > 200) continue;
+    // The answer follows the button, or the block the button alone fills (a paragraph wrapping it).
+    let answer = nextElement(button);
+    for (let a = button, up = 0; !answer && a.parent && up < 2; a = a.parent, up++) {
+      if (a.parent.children.some((c) => c !== a && (isElement(c) || c.trim()))) break;
+      answer = nextElement(a.parent);
+    }
+    if (!answer || !(isProse(answer) || findDescendant(answer, (d) => PROSE_UNITS.has(d.tag) && isProse(d)))) continue;
+    button.tag = "p";
+    invalidate(button);
+  }
+}
+
+function nextElement(el: ElementNode): ElementNode | null {
+  const siblings = el.parent?.children ?? [];
+  if (siblings.length > 64) return null;
+  for (let i = siblings.indexOf(el) + 1; i < siblings.length; i++) {
+    const s = siblings[i]!;
+    if (typeof s === "string") {
+      if (s.trim()) return null;
+      continue;
+    }
+    return s;
+  }
+  return null;
+}
 
 /** The hidden block following a toggle, or following the parent the toggle is the only element of. */
 function panelAfter(toggle: ElementNode): ElementNode | null {
