@@ -1125,4 +1125,18 @@ ${[5].map(para).join("")}</article></main></body></html>`;
       lacks: [],
     });
   });
+
+  it("an aside of further reading elsewhere (headings linking to other sites, each over a paragraph of prose) stays", async () => {
+    const entry = (n: number) =>
+      `<h3><a href="https://elsewhere${n}.example.org/story">A story elsewhere, number ${n}</a><br><strong>Another Magazine</strong></h3><p>This piece on another site tells the story of number ${n} in plain words, long enough, with commas, and a full stop.</p>`;
+    const html = `<html><head><title>The year in review</title></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<aside class="post-aside"><h2>Beyond these pages</h2>${[1, 2, 3].map(entry).join("")}</aside>
+${[5].map(para).join("")}</article></main></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 5 of the post", "the story of number 2"], lacks: [] },
+      "https://www.example.com/post",
+    );
+  });
 });

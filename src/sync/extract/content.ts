@@ -1212,7 +1212,10 @@ function prepArticle(
     (el) =>
       el.tag === "footer" ||
       el.tag === "nav" ||
-      (el.tag === "aside" && !heldByProse(el, textLength(el), ASIDE_PROSE) && !isAsideNote(el) && !isAsideList(el)),
+      (el.tag === "aside" &&
+        !heldByProse(el, textLength(el), ASIDE_PROSE, sites) &&
+        !isAsideNote(el) &&
+        !isAsideList(el)),
   );
   keepQuestionToggles(content);
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
@@ -2174,13 +2177,16 @@ const LINK_LIST_ITEMS = 10;
  * article whose links (a source named in a sentence, a button below it) raise its link density, or whose class
  * names only a layout detail ("pane-header-alignment-left").
  */
-function heldByProse(el: ElementNode, length: number, paragraphs = 2): boolean {
+function heldByProse(el: ElementNode, length: number, paragraphs = 2, sites?: Set<string>): boolean {
   // Each unit of prose holds at least half a unit's length: a shorter block cannot hold enough of them.
   if (length < paragraphs * (PROSE_LENGTH / 2)) return false;
+  // With the page's sites given, only a link to the site's own pages is a headline (a heading naming a source
+  // on another site, over a paragraph saying what it is, is a reading list's entry).
+  const headline = (a: ElementNode) => !isToggleLink(a) && (!sites || isInternal(a.attrs.href ?? "", sites));
   const opening = openingLink(el);
-  if (opening && !isToggleLink(opening)) return false;
+  if (opening && headline(opening)) return false;
   for (const h of findAll(el, HEADING_TAGS))
-    if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && !isToggleLink(d))) return false;
+    if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && headline(d))) return false;
   let prose = 0;
   let count = 0;
   for (const p of findAll(el, PROSE_UNITS)) {
