@@ -1073,3 +1073,70 @@ ${[4, 5].map(para).join("")}</article></main></body></html>`;
     await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["Sign on"] });
   });
 });
+
+describe("recall, tenth round", () => {
+  it("a listicle's entry whose title links to its source stays when its fellows of the same kind, with fewer links, stay", async () => {
+    const entry = (title: string, site: string, text: string) =>
+      `<div class="project"><h2 class="project-title"><a href="https://${site}/project">${title}</a></h2><div class="credit"><strong>Photo Credit:</strong> ${site}</div><div class="project-text"><p>${text}</p></div></div>`;
+    const html = `<html><head><title>Ten woodworking projects</title></head><body><main><article>
+${[1, 2].map(para).join("")}
+${entry("Quick Coat Hooks", "hooks.example.org", "These coat hooks are perfect for little kids, and one of those projects you wish you had thought of first. I am tempted to add a row of them to my own kitchen wall right now, in fact.")}
+${entry("How to Build a Wood Window Cornice Over Any Window", "cornice.example.net", "Dress up your window without curtains: build a wood cornice that adds character to any room.")}
+${entry("A Simple Plant Stand", "stand.example.com", "A plant stand made from a few boards and some dowels looks lovely in any corner, and it only takes an afternoon to put together with simple tools you already own.")}
+${[3].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 3 of the post", "These coat hooks", "Dress up your window"], lacks: [] });
+  });
+
+  it("a list whose items each open with a small icon (a check mark as the bullet) is the article's list, not a gallery", async () => {
+    const item = (text: string) =>
+      `<li class="item"><span class="mark"><img width="20" height="20" src="/icons/check.svg" alt="check"></span><span class="words">${text}</span></li>`;
+    const html = `<html><head><title>Online MBA programs</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<p>Why earn an MBA online?</p>
+<ul class="benefits">${item("Some employers require candidates for leadership roles to have an MBA.")}${item("Asynchronous classes let you complete coursework on your own time.")}${item("Many programs offer concentrations in finance, marketing and analytics.")}</ul>
+${[6].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 6 of the post", "Asynchronous classes let you"], lacks: [] });
+  });
+
+  it("a section whose links are all in a list its own lead-in introduces (a list of patches) stays", async () => {
+    const patch = (n: number) =>
+      `<li><p><a href="https://patches.example.org/${n}">libfoo: fix the handling of case number ${n}</a></p></li>`;
+    const html = `<html><head><title>Progress report</title></head><body><main><article>
+<h2>State of the project</h2>${[1, 2, 3, 4].map(para).join("")}
+<h2>Patches status</h2><div class="sectionbody">
+<div class="paragraph"><p>There has been some nice progress upstream.</p></div>
+<div class="paragraph"><p>Many patches were sent for review:</p></div>
+<div class="ulist"><ul>${[1, 2, 3, 4, 5, 6].map(patch).join("")}</ul></div>
+</div>
+<h2>What is next</h2>${[5, 6].map(para).join("")}
+</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 6 of the post", "Many patches were sent", "case number 4"], lacks: [] });
+  });
+
+  it("an accordion's question, a toggle button over its prose answer, stays as a line of the text", async () => {
+    const qa = (q: string) =>
+      `<div class="qa"><button aria-expanded="true" class="toggle">${q}</button><div class="answer"><p>The answer to it is a paragraph of prose, long enough to count, with a comma or two, and a full stop.</p></div></div>`;
+    const html = `<html><head><title>Electricians in town</title></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<h2>Questions</h2>${qa("Why do I need to hire a licensed electrician?")}${qa("When do I need a rewire?")}
+${[5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Why do I need to hire a licensed electrician?", "When do I need a rewire?"],
+      lacks: [],
+    });
+  });
+
+  it("an aside of further reading elsewhere (headings linking to other sites, each over a paragraph of prose) stays", async () => {
+    const entry = (n: number) =>
+      `<h3><a href="https://elsewhere${n}.example.org/story">A story elsewhere, number ${n}</a><br><strong>Another Magazine</strong></h3><p>This piece on another site tells the story of number ${n} in plain words, long enough, with commas, and a full stop.</p>`;
+    const html = `<html><head><title>The year in review</title></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<aside class="post-aside"><h2>Beyond these pages</h2>${[1, 2, 3].map(entry).join("")}</aside>
+${[5].map(para).join("")}</article></main></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 5 of the post", "the story of number 2"], lacks: [] },
+      "https://www.example.com/post",
+    );
+  });
+});

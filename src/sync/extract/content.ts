@@ -1212,8 +1212,12 @@ function prepArticle(
     (el) =>
       el.tag === "footer" ||
       el.tag === "nav" ||
-      (el.tag === "aside" && !heldByProse(el, textLength(el), ASIDE_PROSE) && !isAsideNote(el) && !isAsideList(el)),
+      (el.tag === "aside" &&
+        !heldByProse(el, textLength(el), ASIDE_PROSE, sites) &&
+        !isAsideNote(el) &&
+        !isAsideList(el)),
   );
+  keepQuestionToggles(content);
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
   cleanMatching(content, isCommentSection);
@@ -1493,6 +1497,42 @@ function isSlideCaptions(el: ElementNode): boolean {
 }
 const SLIDE_COUNTER = /^(\d{1,3}) ?\/ ?(\d{1,3})(?!\d)/;
 const SLIDE_CAPTIONS = 3;
+
+/**
+ * An accordion's question: a disclosure toggle (a button with `aria-expanded` or `aria-controls`) whose label is
+ * a question (at most 200 characters, ending in a question mark) right before a block holding a unit of prose
+ * (the answer) is a line of the text, not a control: it becomes a paragraph. A page's first 200 buttons.
+ */
+function keepQuestionToggles(content: ElementNode): void {
+  for (const button of findAll(content, "button").slice(0, 200)) {
+    if (button.attrs["aria-expanded"] === undefined && button.attrs["aria-controls"] === undefined) continue;
+    const label = textContent(button).trim();
+    if (!label.endsWith("?") || label.length > 200) continue;
+    // The answer follows the button, or the block the button alone fills (a paragraph wrapping it).
+    let answer = nextElement(button);
+    for (let a = button, up = 0; !answer && a.parent && up < 2; a = a.parent, up++) {
+      if (a.parent.children.some((c) => c !== a && (isElement(c) || c.trim()))) break;
+      answer = nextElement(a.parent);
+    }
+    if (!answer || !(isProse(answer) || findDescendant(answer, (d) => PROSE_UNITS.has(d.tag) && isProse(d)))) continue;
+    button.tag = "p";
+    invalidate(button);
+  }
+}
+
+function nextElement(el: ElementNode): ElementNode | null {
+  const siblings = el.parent?.children ?? [];
+  if (siblings.length > 64) return null;
+  for (let i = siblings.indexOf(el) + 1; i < siblings.length; i++) {
+    const s = siblings[i]!;
+    if (typeof s === "string") {
+      if (s.trim()) return null;
+      continue;
+    }
+    return s;
+  }
+  return null;
+}
 
 /** The hidden block following a toggle, or following the parent the toggle is the only element of. */
 function panelAfter(toggle: ElementNode): ElementNode | null {
@@ -2073,14 +2113,19 @@ function cleanTag(
     const density = linkDensity(el);
     const inFigure = hasAncestor(el, "figure", 3);
     const junk =
-      (img > 1 && p / img < 0.5 && !inFigure) ||
+      (img > 1 && p / img < 0.5 && !inFigure && !(density <= 0.2 && p * 2 >= picturesBeyondIcons(el, img))) ||
       (!isList && li > p) ||
       input > Math.floor(p / 3) ||
       (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
       (!isList &&
         weight < 25 &&
         density > 0.2 &&
-        !(density < 0.5 && (heldByProse(el, contentLength) || isPartOfProse(el, content, sites)))) ||
+        // A section whose links are in lists its own lead-ins introduce ("Many patches were sent for review:").
+        !(introducedListsDensity(el, contentLength) <= 0.2 && holdsLeadIn(el)) &&
+        !(
+          density < 0.5 &&
+          (heldByProse(el, contentLength) || isPartOfProse(el, content, sites) || isLikeKeptEntry(el, content, sites))
+        )) ||
       (isList &&
         weight < 25 &&
         density > LINK_LIST_DENSITY &&
@@ -2132,13 +2177,16 @@ const LINK_LIST_ITEMS = 10;
  * article whose links (a source named in a sentence, a button below it) raise its link density, or whose class
  * names only a layout detail ("pane-header-alignment-left").
  */
-function heldByProse(el: ElementNode, length: number, paragraphs = 2): boolean {
+function heldByProse(el: ElementNode, length: number, paragraphs = 2, sites?: Set<string>): boolean {
   // Each unit of prose holds at least half a unit's length: a shorter block cannot hold enough of them.
   if (length < paragraphs * (PROSE_LENGTH / 2)) return false;
+  // With the page's sites given, only a link to the site's own pages is a headline (a heading naming a source
+  // on another site, over a paragraph saying what it is, is a reading list's entry).
+  const headline = (a: ElementNode) => !isToggleLink(a) && (!sites || isInternal(a.attrs.href ?? "", sites));
   const opening = openingLink(el);
-  if (opening && !isToggleLink(opening)) return false;
+  if (opening && headline(opening)) return false;
   for (const h of findAll(el, HEADING_TAGS))
-    if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && !isToggleLink(d))) return false;
+    if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && headline(d))) return false;
   let prose = 0;
   let count = 0;
   for (const p of findAll(el, PROSE_UNITS)) {
@@ -2182,6 +2230,119 @@ function isPartOfProse(el: ElementNode, content: ElementNode, sites: Set<string>
   return false;
 }
 const PART_LEVELS = 3;
+
+/** A block introducing what follows: three words or more, at most 300 characters, ending in a colon, no link. */
+function isLeadIn(el: ElementNode | null): boolean {
+  if (!el || HEADING_TAGS.has(el.tag)) return false;
+  const text = textContent(el).trim();
+  return text.endsWith(":") && text.length <= 300 && text.split(/\s+/).length >= 3 && linkTextLength(el) === 0;
+}
+
+/** The list, or the wrapper that holds nothing else (up to `top`), is introduced by a lead-in just before it. */
+function isIntroduced(list: ElementNode, top: ElementNode): boolean {
+  for (let a: ElementNode = list, up = 0; a !== top && up < 3; up++) {
+    if (isLeadIn(previousElement(a))) return true;
+    const parent = a.parent;
+    if (!parent || parent === top || parent.children.some((c) => isElement(c) && c !== a)) return false;
+    a = parent;
+  }
+  return false;
+}
+
+function holdsLeadIn(el: ElementNode): boolean {
+  return listsOf(el).some((list) => isIntroduced(list, el));
+}
+
+/** The block's first LEAD_IN_LISTS lists (a page may hold thousands: each is looked at from its parent). */
+function listsOf(el: ElementNode): ElementNode[] {
+  return findAll(el, LIST_TAGS).slice(0, LEAD_IN_LISTS);
+}
+const LEAD_IN_LISTS = 50;
+
+/**
+ * The block's link density counting no link inside a list that a lead-in paragraph introduces (the author's
+ * "Many patches were sent for review:" over the list of them): the list is the article's, its links its
+ * items' sources.
+ */
+function introducedListsDensity(el: ElementNode, length: number): number {
+  if (!length) return 0;
+  let links = linkTextLength(el);
+  for (const list of listsOf(el))
+    if (isIntroduced(list, el) && !hasAncestorList(list, el)) links -= linkTextLength(list);
+  return links / length;
+}
+
+/** The element just before `el` (no text between), or null; not looked for among more than 64 siblings. */
+function previousElement(el: ElementNode): ElementNode | null {
+  const siblings = el.parent?.children ?? [];
+  if (siblings.length > 64) return null;
+  for (let i = siblings.indexOf(el) - 1; i >= 0; i--) {
+    const s = siblings[i]!;
+    if (typeof s === "string") {
+      if (s.trim()) return null;
+      continue;
+    }
+    return s;
+  }
+  return null;
+}
+
+function hasAncestorList(list: ElementNode, top: ElementNode): boolean {
+  for (let a = list.parent; a && a !== top; a = a.parent) if (a.tag === "ul" || a.tag === "ol") return true;
+  return false;
+}
+
+/**
+ * The block's pictures that are more than icons: an image the markup sizes 8 to ICON_SIZE pixels each way (a
+ * check mark or an arrow drawn as a list's bullet) is a mark of the text beside it, not a picture (smaller ones
+ * are spacers and trackers, left to count as before). Conditional cleaning takes a block of more pictures than
+ * paragraphs for a gallery or a row of thumbnails; a block with few links whose pictures are such icons is not
+ * one (a list of points, each behind a check mark).
+ */
+function picturesBeyondIcons(el: ElementNode, img: number): number {
+  let icons = 0;
+  for (const i of findAll(el, "img")) {
+    const width = Number(i.attrs.width);
+    const height = Number(i.attrs.height);
+    if (width >= 8 && height >= 8 && width <= ICON_SIZE && height <= ICON_SIZE) icons++;
+  }
+  return img - icons;
+}
+const ICON_SIZE = 32;
+
+/**
+ * One of a run of entries written alike (a listicle's items, a guide's chapters, a grid of described links)
+ * whose fellows carry few links: the block, or an ancestor up to two levels above that is little more than
+ * it, has a class that a nearby sibling of the same tag shares, that sibling holding a unit of prose and
+ * links for at most a fifth of its text (so conditional cleaning keeps it). Entries of one kind are judged
+ * alike: this one's links (a title linking to its source) weigh more only because its description is shorter.
+ */
+function isLikeKeptEntry(el: ElementNode, content: ElementNode, sites: Set<string>): boolean {
+  const headline = (a: ElementNode) => isInternal(a.attrs.href ?? "", sites);
+  const opening = openingLink(el);
+  if (opening && headline(opening)) return false;
+  if (!findAll(el, PROSE_UNITS).some((p) => isProse(p) && !openingLink(p))) return false;
+  const length = textLength(el);
+  for (let a: ElementNode | null = el, up = 0; a && a !== content && up < PART_LEVELS; a = a.parent, up++) {
+    if (textLength(a) * 10 > length * 13) return false;
+    for (const h of findAll(a, HEADING_TAGS))
+      if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && headline(d))) return false;
+    const kind = className(a);
+    const parent = a.parent;
+    // Not looked for among more than 500 siblings (a page may hold 100,000 alike).
+    if (!kind || !parent || parent.children.length > 500) continue;
+    const at = parent.children.indexOf(a);
+    const from = Math.max(0, at - LIKE_ENTRY_REACH);
+    const to = Math.min(parent.children.length, at + LIKE_ENTRY_REACH + 1);
+    for (let i = from; i < to; i++) {
+      const s = parent.children[i]!;
+      if (!isElement(s) || s === a || s.tag !== a.tag || className(s) !== kind) continue;
+      if (linkDensity(s) <= 0.2 && findAll(s, PROSE_UNITS).some((p) => isProse(p) && !openingLink(p))) return true;
+    }
+  }
+  return false;
+}
+const LIKE_ENTRY_REACH = 8;
 
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 
