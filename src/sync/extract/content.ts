@@ -2208,6 +2208,25 @@ const PROSE_UNITS = new Set(["p", "li"]);
  * brand's shop, a source) raise its density.
  */
 function isPartOfProse(el: ElementNode, content: ElementNode, sites: Set<string>): boolean {
+  return isEntryOfKind(el, content, sites, (a, kind, parent) =>
+    parent.children.some(
+      (s) => isElement(s) && s !== a && s.tag === a.tag && className(s) === kind && heldByProse(s, textLength(s)),
+    ),
+  );
+}
+
+/**
+ * The walk isPartOfProse and isLikeKeptEntry share: `el` holds a unit of prose and opens with no link to the
+ * site's own pages under no heading linking there (a teaser's headline), and `el` or an ancestor up to
+ * PART_LEVELS − 1 levels above that is little more than it (a third more text at most) has a class for which
+ * `hasFellow` finds a sibling of its kind.
+ */
+function isEntryOfKind(
+  el: ElementNode,
+  content: ElementNode,
+  sites: Set<string>,
+  hasFellow: (a: ElementNode, kind: string, parent: ElementNode) => boolean,
+): boolean {
   const headline = (a: ElementNode) => isInternal(a.attrs.href ?? "", sites);
   const opening = openingLink(el);
   if (opening && headline(opening)) return false;
@@ -2219,13 +2238,7 @@ function isPartOfProse(el: ElementNode, content: ElementNode, sites: Set<string>
       if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && headline(d))) return false;
     const kind = className(a);
     const parent = a.parent;
-    if (
-      kind &&
-      parent?.children.some(
-        (s) => isElement(s) && s !== a && s.tag === a!.tag && className(s) === kind && heldByProse(s, textLength(s)),
-      )
-    )
-      return true;
+    if (kind && parent && hasFellow(a, kind, parent)) return true;
   }
   return false;
 }
@@ -2318,29 +2331,18 @@ const ICON_SIZE = 32;
  * alike: this one's links (a title linking to its source) weigh more only because its description is shorter.
  */
 function isLikeKeptEntry(el: ElementNode, content: ElementNode, sites: Set<string>): boolean {
-  const headline = (a: ElementNode) => isInternal(a.attrs.href ?? "", sites);
-  const opening = openingLink(el);
-  if (opening && headline(opening)) return false;
-  if (!findAll(el, PROSE_UNITS).some((p) => isProse(p) && !openingLink(p))) return false;
-  const length = textLength(el);
-  for (let a: ElementNode | null = el, up = 0; a && a !== content && up < PART_LEVELS; a = a.parent, up++) {
-    if (textLength(a) * 10 > length * 13) return false;
-    for (const h of findAll(a, HEADING_TAGS))
-      if (findDescendant(h, (d) => d.tag === "a" && textLength(d) > 0 && headline(d))) return false;
-    const kind = className(a);
-    const parent = a.parent;
+  return isEntryOfKind(el, content, sites, (a, kind, parent) => {
     // Not looked for among more than 500 siblings (a page may hold 100,000 alike).
-    if (!kind || !parent || parent.children.length > 500) continue;
+    if (parent.children.length > 500) return false;
     const at = parent.children.indexOf(a);
-    const from = Math.max(0, at - LIKE_ENTRY_REACH);
     const to = Math.min(parent.children.length, at + LIKE_ENTRY_REACH + 1);
-    for (let i = from; i < to; i++) {
+    for (let i = Math.max(0, at - LIKE_ENTRY_REACH); i < to; i++) {
       const s = parent.children[i]!;
       if (!isElement(s) || s === a || s.tag !== a.tag || className(s) !== kind) continue;
       if (linkDensity(s) <= 0.2 && findAll(s, PROSE_UNITS).some((p) => isProse(p) && !openingLink(p))) return true;
     }
-  }
-  return false;
+    return false;
+  });
 }
 const LIKE_ENTRY_REACH = 8;
 
