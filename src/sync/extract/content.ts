@@ -1520,18 +1520,9 @@ function keepQuestionToggles(content: ElementNode): void {
   }
 }
 
+/** The element just after `el` (no text between), or null; not looked for among more than 64 siblings. */
 function nextElement(el: ElementNode): ElementNode | null {
-  const siblings = el.parent?.children ?? [];
-  if (siblings.length > 64) return null;
-  for (let i = siblings.indexOf(el) + 1; i < siblings.length; i++) {
-    const s = siblings[i]!;
-    if (typeof s === "string") {
-      if (s.trim()) return null;
-      continue;
-    }
-    return s;
-  }
-  return null;
+  return adjacentElement(el, 1);
 }
 
 /** The hidden block following a toggle, or following the parent the toggle is the only element of. */
@@ -2287,9 +2278,14 @@ function introducedListsDensity(el: ElementNode, length: number): number {
 
 /** The element just before `el` (no text between), or null; not looked for among more than 64 siblings. */
 function previousElement(el: ElementNode): ElementNode | null {
+  return adjacentElement(el, -1);
+}
+
+/** The element next to `el` in direction `step` with only whitespace between, or null (past 64 siblings: null). */
+function adjacentElement(el: ElementNode, step: 1 | -1): ElementNode | null {
   const siblings = el.parent?.children ?? [];
   if (siblings.length > 64) return null;
-  for (let i = siblings.indexOf(el) - 1; i >= 0; i--) {
+  for (let i = siblings.indexOf(el) + step; i >= 0 && i < siblings.length; i += step) {
     const s = siblings[i]!;
     if (typeof s === "string") {
       if (s.trim()) return null;
