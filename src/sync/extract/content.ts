@@ -52,6 +52,7 @@ import {
   isProse,
   linkDensity,
   MAX_TAIL_DEPTH,
+  MEDIA_ELEMENTS,
   PHRASING,
   PROSE_LENGTH,
   PROSE_TAGS,
@@ -84,6 +85,7 @@ function isVideoEmbed(src: string | undefined): boolean {
 }
 
 const TAGS_TO_SCORE = new Set(["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]);
+const LIST_TAGS = new Set(["ul", "ol"]);
 const DIV_TO_P_BLOCKS = new Set(["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]);
 /**
  * Dropped before anything else: never content. Everything else stays in the tree while scoring, because it
@@ -1044,7 +1046,7 @@ function preferTitleWords(
  * it gives way to that candidate, which is the article the list sits in.
  */
 function climbFromList(candidate: ElementNode, top: ElementNode[]): ElementNode {
-  if (candidate.tag !== "ul" && candidate.tag !== "ol") return candidate;
+  if (!LIST_TAGS.has(candidate.tag)) return candidate;
   for (const other of top) {
     if (other === candidate || !hasAncestorNode(candidate, other)) continue;
     let prose = 0;
@@ -1287,7 +1289,6 @@ function isAsideNote(el: ElementNode): boolean {
   if (!heldByProse(el, textLength(el), 1)) return false;
   return countMatches(textContent(el), SENTENCE_ENDS, ASIDE_NOTE_SENTENCES) >= ASIDE_NOTE_SENTENCES;
 }
-const ASIDE_NOTE_EXCLUDED = new Set([...HEADING_TAGS, "img", "picture", "video", "iframe", "form", "button", "input"]);
 const ASIDE_NOTE_SENTENCES = 2;
 
 /**
@@ -1308,8 +1309,10 @@ function isAsideList(el: ElementNode): boolean {
   }
   return items >= ASIDE_LIST_ITEMS && inLists >= length * ASIDE_LIST_SHARE;
 }
-const LIST_TAGS = new Set(["ul", "ol"]);
-const ASIDE_LIST_EXCLUDED = new Set(["img", "picture", "video", "iframe", "form", "button", "input"]);
+/** What no boxed note or list of the article holds: a picture, a player or a control. */
+const ASIDE_LIST_EXCLUDED = new Set([...MEDIA_ELEMENTS, "form", "button", "input"]);
+/** Besides, a boxed note has no heading (a titled box is not a note). */
+const ASIDE_NOTE_EXCLUDED = new Set([...HEADING_TAGS, ...ASIDE_LIST_EXCLUDED]);
 const ASIDE_LIST_ITEMS = 3;
 const ASIDE_LIST_SHARE = 0.6;
 const ASIDE_LIST_DENSITY = 0.5;
@@ -1418,7 +1421,7 @@ const TEASER_STREAM_SHARE = 0.8;
  * sources) or has words of its own; ten or more items of links anywhere are already cleaned as a menu.
  */
 function isInternalLinkList(el: ElementNode, sites: Set<string>): boolean {
-  if (el.tag !== "ul" && el.tag !== "ol") return false;
+  if (!LIST_TAGS.has(el.tag)) return false;
   let items = 0;
   for (const child of el.children) if (isElement(child) && child.tag === "li") items++;
   if (items < INTERNAL_LIST_ITEMS || linkDensity(el) <= INTERNAL_LIST_DENSITY) return false;
@@ -1430,7 +1433,7 @@ function isInternalLinkList(el: ElementNode, sites: Set<string>): boolean {
  * the site's other posts, each offered in a sentence ("Understand why <a>Coding Temple's ratings</a> are ...").
  */
 function isPostPointers(el: ElementNode, sites: Set<string>): boolean {
-  if (el.tag !== "ul" && el.tag !== "ol") return false;
+  if (!LIST_TAGS.has(el.tag)) return false;
   const targets = new Set<string>();
   let items = 0;
   for (const child of el.children) {
@@ -1481,7 +1484,7 @@ const POINTER_TITLE = 100;
  * the article that embeds it). An article numbers its own list items, if at all, without their total.
  */
 function isSlideCaptions(el: ElementNode): boolean {
-  if (el.tag !== "ul" && el.tag !== "ol") return false;
+  if (!LIST_TAGS.has(el.tag)) return false;
   let items = 0;
   let total = -1;
   for (const child of el.children) {
@@ -2080,7 +2083,7 @@ function cleanTag(
     if (hasAncestorTable(el)) continue;
     if (hasAncestor(el, "code", 0) || hasAncestor(el, "pre", 0)) continue;
     const weight = classWeight(el, flags);
-    const isList = tag === "ul" || tag === "ol" || listTextRatio(el) > 0.9;
+    const isList = LIST_TAGS.has(tag) || listTextRatio(el) > 0.9;
     // Only the class weight decides here: a list's or a container's own score is negative by construction
     // (lists start at -3) and says nothing about whether it is junk.
     // A class word that only leans to boilerplate ("header", "caption") yields to a passage of prose: three
@@ -2137,7 +2140,7 @@ function cleanTag(
       )
         continue;
       // A <ul>/<ol> without any item is the old way of indenting a passage, not a list: text, unless mostly links.
-      if ((tag === "ul" || tag === "ol") && liCount === 0 && density < 0.5 && contentLength > 0) continue;
+      if (LIST_TAGS.has(tag) && liCount === 0 && density < 0.5 && contentLength > 0) continue;
       remove(el);
     }
   }
@@ -2297,7 +2300,7 @@ function adjacentElement(el: ElementNode, step: 1 | -1): ElementNode | null {
 }
 
 function hasAncestorList(list: ElementNode, top: ElementNode): boolean {
-  for (let a = list.parent; a && a !== top; a = a.parent) if (a.tag === "ul" || a.tag === "ol") return true;
+  for (let a = list.parent; a && a !== top; a = a.parent) if (LIST_TAGS.has(a.tag)) return true;
   return false;
 }
 

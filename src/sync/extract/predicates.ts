@@ -93,11 +93,11 @@ export function hasAncestorNode(el: ElementNode, ancestor: ElementNode): boolean
   return false;
 }
 
+/** The elements that show a picture or a player. */
+export const MEDIA_ELEMENTS = new Set(["img", "picture", "video", "iframe"]);
+
 export function hasMedia(el: ElementNode): boolean {
-  return (
-    findDescendant(el, (d) => d.tag === "img" || d.tag === "picture" || d.tag === "video" || d.tag === "iframe") !==
-    null
-  );
+  return findDescendant(el, (d) => MEDIA_ELEMENTS.has(d.tag)) !== null;
 }
 
 export const isHeading = (el: ElementNode) =>
