@@ -6,6 +6,7 @@
 import {
   bylineName,
   edgeLines,
+  isLeadIn,
   removeActionBoxes,
   removeAuthorBio,
   removeAuthorLines,
@@ -1465,18 +1466,11 @@ function pointersBox(el: ElementNode, sites: Set<string>): boolean {
     }
     if (textLength(child) === 0) continue;
     if (!list && isPostPointers(child, sites)) list = child;
-    else if (
-      !list &&
-      textLength(child) <= POINTER_TITLE &&
-      findAll(child, "a").length === 0 &&
-      /[:：]\s*$/.test(textContent(child))
-    )
-      lines++;
+    else if (!list && isLeadIn(child) && findAll(child, "a").length === 0) lines++;
     else return false;
   }
   return !!list && lines === 1;
 }
-const POINTER_TITLE = 100;
 
 /**
  * A list whose items open with "k/N" counting up, N the same for every item and at least the number of items:
@@ -2238,8 +2232,11 @@ function isEntryOfKind(
 }
 const PART_LEVELS = 3;
 
-/** A block introducing what follows: three words or more, at most 300 characters, ending in a colon, no link. */
-function isLeadIn(el: ElementNode | null): boolean {
+/**
+ * A block introducing the list after it: three words or more, at most 300 characters, ending in a colon, no link,
+ * not a heading (longer than furniture's isLeadIn, which judges a box's last line, as a sentence may lead a list).
+ */
+function isListLeadIn(el: ElementNode | null): boolean {
   if (!el || HEADING_TAGS.has(el.tag)) return false;
   const text = textContent(el).trim();
   return text.endsWith(":") && text.length <= 300 && text.split(/\s+/).length >= 3 && linkTextLength(el) === 0;
@@ -2248,7 +2245,7 @@ function isLeadIn(el: ElementNode | null): boolean {
 /** The list, or the wrapper that holds nothing else (up to `top`), is introduced by a lead-in just before it. */
 function isIntroduced(list: ElementNode, top: ElementNode): boolean {
   for (let a: ElementNode = list, up = 0; a !== top && up < 3; up++) {
-    if (isLeadIn(previousElement(a))) return true;
+    if (isListLeadIn(previousElement(a))) return true;
     const parent = a.parent;
     if (!parent || parent === top || parent.children.some((c) => isElement(c) && c !== a)) return false;
     a = parent;

@@ -119,6 +119,8 @@ const DAY = /^(?:0?[1-9]|[12]\d|3[01])(?!\d)/;
 
 const WORDS = /[\p{L}\p{N}]+/gu;
 
+const wordCount = (el: ElementNode) => textContent(el).match(WORDS)?.length ?? 0;
+
 const DATE_LINE_WORDS = 10;
 
 /** Date lines at the article's head or tail ("March 25, 2025", "Last updated: April 21, 2025"). */
@@ -149,7 +151,7 @@ export function removeSlotLabels(content: ElementNode, holders: Set<ElementNode>
     if (holder === content || !holder.parent || !hasAncestorNode(holder, content)) continue;
     const length = textLength(holder);
     if (length === 0 || length > SLOT_LABEL_LENGTH) continue;
-    if ((textContent(holder).match(WORDS)?.length ?? 0) > SLOT_LABEL_WORDS) continue;
+    if (wordCount(holder) > SLOT_LABEL_WORDS) continue;
     if (findDescendant(holder, (d) => d.tag === "a") || isHeading(holder)) continue;
     removeNode(holder);
   }
@@ -282,14 +284,14 @@ const SHORT_LABEL_WORDS = 4;
 
 /** A label of a few words (a box's title or a button's caption), not a heading. */
 function isShortLabel(el: ElementNode): boolean {
-  if (textLength(el) > 30 || (textContent(el).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) return false;
+  if (textLength(el) > 30 || wordCount(el) > SHORT_LABEL_WORDS) return false;
   // A list's last item or a table's last row is the list's, not a label.
   for (let up: ElementNode | null = el; up; up = up.parent) if (EDGE_OPAQUE.has(up.tag)) return false;
   return true;
 }
 
 /** A short line ending in a colon: it introduces what follows it. */
-function isLeadIn(el: ElementNode): boolean {
+export function isLeadIn(el: ElementNode): boolean {
   return textLength(el) <= TRAILING_HEADING_LENGTH && /[:：]\s*$/.test(textContent(el));
 }
 
@@ -395,7 +397,7 @@ function isStandaloneLink(el: ElementNode): boolean {
   const href = (el.attrs.href ?? "").trim();
   if (!href || href.startsWith("#") || /^javascript:/i.test(href) || FILE_LINK.test(href)) return false;
   const length = textLength(el);
-  if (length === 0 || (textContent(el).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) return false;
+  if (length === 0 || wordCount(el) > SHORT_LABEL_WORDS) return false;
   const parent = el.parent;
   return !!parent && (parent.tag === "div" || parent.tag === "p") && textLength(parent) === length;
 }
@@ -608,7 +610,7 @@ export function removeDoubledLabels(content: ElementNode): void {
     const el = stack.pop()!;
     if (textLength(el) === 0) continue;
     // A table's cells and a list's items repeat short values ("Yes", "Yes"): not lines.
-    if (EDGE_OPAQUE.has(el.tag) || el.tag === "table") {
+    if (EDGE_OPAQUE.has(el.tag)) {
       previous = null;
       continue;
     }
@@ -631,7 +633,7 @@ export function removeDoubledLabels(content: ElementNode): void {
 /** A short line of a few words, no link, not a heading. */
 function isLabelLine(el: ElementNode): boolean {
   if (textLength(el) > DOUBLED_LABEL_LENGTH || isHeading(el) || PHRASING.has(el.tag)) return false;
-  if ((textContent(el).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) return false;
+  if (wordCount(el) > SHORT_LABEL_WORDS) return false;
   return !findDescendant(el, (d) => d.tag === "a" || isHeading(d));
 }
 
@@ -672,7 +674,7 @@ export function removeSponsorBoxes(content: ElementNode, sites: Set<string>): vo
     if (PROSE_TAGS.has(box.tag) || inListOrTable(box, content)) continue;
     // A box of dozens of children is a gallery or a page part, not a label and its picture.
     if (box.children.length > ACTION_BOX_CHILDREN) continue;
-    if ((textContent(box).match(WORDS)?.length ?? 0) > SHORT_LABEL_WORDS) continue;
+    if (wordCount(box) > SHORT_LABEL_WORDS) continue;
     // The label comes first, the picture after it; no other link, no heading.
     const kids = box.children.filter((c) => typeof c !== "string" || c.trim());
     const at = kids.indexOf(held);
@@ -686,8 +688,7 @@ export function removeSponsorBoxes(content: ElementNode, sites: Set<string>): vo
 const SPONSOR_LINKS = 500;
 
 function inListOrTable(el: ElementNode, content: ElementNode): boolean {
-  for (let up: ElementNode | null = el; up && up !== content; up = up.parent)
-    if (EDGE_OPAQUE.has(up.tag) || up.tag === "table") return true;
+  for (let up: ElementNode | null = el; up && up !== content; up = up.parent) if (EDGE_OPAQUE.has(up.tag)) return true;
   return false;
 }
 
