@@ -281,10 +281,14 @@ function mediaAfter(el: ElementNode): boolean {
 
 /** At most four words: "What others are reading" (five took a readability page's closing line). */
 const SHORT_LABEL_WORDS = 4;
+const SHORT_LABEL_LENGTH = 30;
+
+/** A few words: at most SHORT_LABEL_LENGTH characters and SHORT_LABEL_WORDS words (a label, a caption). */
+const fewWords = (el: ElementNode) => textLength(el) <= SHORT_LABEL_LENGTH && wordCount(el) <= SHORT_LABEL_WORDS;
 
 /** A label of a few words (a box's title or a button's caption), not a heading. */
 function isShortLabel(el: ElementNode): boolean {
-  if (textLength(el) > 30 || wordCount(el) > SHORT_LABEL_WORDS) return false;
+  if (!fewWords(el)) return false;
   // A list's last item or a table's last row is the list's, not a label.
   for (let up: ElementNode | null = el; up; up = up.parent) if (EDGE_OPAQUE.has(up.tag)) return false;
   return true;
@@ -632,12 +636,9 @@ export function removeDoubledLabels(content: ElementNode): void {
 
 /** A short line of a few words, no link, not a heading. */
 function isLabelLine(el: ElementNode): boolean {
-  if (textLength(el) > DOUBLED_LABEL_LENGTH || isHeading(el) || PHRASING.has(el.tag)) return false;
-  if (wordCount(el) > SHORT_LABEL_WORDS) return false;
+  if (!fewWords(el) || isHeading(el) || PHRASING.has(el.tag)) return false;
   return !findDescendant(el, (d) => d.tag === "a" || isHeading(d));
 }
-
-const DOUBLED_LABEL_LENGTH = 30;
 
 const BOLD = new Set(["strong", "b"]);
 
@@ -669,12 +670,11 @@ export function removeSponsorBoxes(content: ElementNode, sites: Set<string>): vo
     let held = link;
     while (held.parent && held.parent !== content && textLength(held.parent) === 0) held = held.parent;
     const box = held.parent;
-    if (!box || box === content || textLength(box) > SPONSOR_LABEL_LENGTH || PHRASING.has(box.tag)) continue;
+    if (!box || box === content || !fewWords(box) || PHRASING.has(box.tag)) continue;
     // A paragraph holding a line and a picture is the article's line; a table's cell or a list's item is its own.
     if (PROSE_TAGS.has(box.tag) || inListOrTable(box, content)) continue;
     // A box of dozens of children is a gallery or a page part, not a label and its picture.
     if (box.children.length > ACTION_BOX_CHILDREN) continue;
-    if (wordCount(box) > SHORT_LABEL_WORDS) continue;
     // The label comes first, the picture after it; no other link, no heading.
     const kids = box.children.filter((c) => typeof c !== "string" || c.trim());
     const at = kids.indexOf(held);
@@ -691,5 +691,3 @@ function inListOrTable(el: ElementNode, content: ElementNode): boolean {
   for (let up: ElementNode | null = el; up && up !== content; up = up.parent) if (EDGE_OPAQUE.has(up.tag)) return true;
   return false;
 }
-
-const SPONSOR_LABEL_LENGTH = 30;
