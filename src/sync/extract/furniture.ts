@@ -366,16 +366,17 @@ export function removeFormBoxes(content: ElementNode, forms: ElementNode[][]): v
 const FORM_BOXES = 200;
 
 /** The buttons inside `content` (not inside one another), as calls to action and lone buttons see them. */
-function findButtons(content: ElementNode, links: ElementNode[] = []): ElementNode[] {
+function findButtons(content: ElementNode, links?: ElementNode[]): ElementNode[] {
   const buttons: ElementNode[] = [];
   const stack: ElementNode[] = [content];
   while (stack.length) {
     const el = stack.pop()!;
-    if (el !== content && isStandaloneLink(el) && !isButton(el)) links.push(el);
     if (el !== content && isButton(el)) {
       buttons.push(el);
       continue;
     }
+    // The links standing as buttons, when asked for (calls to action look at them; lone buttons do not).
+    if (links && el !== content && isStandaloneLink(el)) links.push(el);
     for (const c of el.children) if (typeof c !== "string") stack.push(c);
   }
   return buttons;
