@@ -1841,23 +1841,35 @@ const STREAM_CHARS_PER_STAMP = 800;
  * build their text.
  */
 function removeRepeats(content: ElementNode): void {
-  const byLength = new Map<number, ElementNode[]>();
+  // Blocks by length, then (once a second block of that length comes) by text: a listing of thousands of
+  // entries of one length made a search of every earlier one per entry, quadratic.
+  const byLength = new Map<number, { blocks: ElementNode[]; byText: Map<string, ElementNode[]> | null }>();
   cleanMatching(content, (el) => {
     const length = textLength(el);
     if (el === content || length < REPEAT_MIN_LENGTH) return false;
     let parts = 0;
     for (const child of el.children) if (typeof child !== "string" && textLength(child) > 0) parts++;
     if (parts < 2) return false;
-    const earlier = byLength.get(length);
-    if (!earlier) {
-      byLength.set(length, [el]);
+    const bucket = byLength.get(length);
+    if (!bucket) {
+      byLength.set(length, { blocks: [el], byText: null });
       return false;
     }
+    if (!bucket.byText) {
+      bucket.byText = new Map();
+      for (const first of bucket.blocks) pushTo(bucket.byText, innerText(first), first);
+    }
     const text = innerText(el);
-    if (earlier.some((first) => !hasAncestorNode(el, first) && innerText(first) === text)) return true;
-    earlier.push(el);
+    if (bucket.byText.get(text)?.some((first) => !hasAncestorNode(el, first))) return true;
+    pushTo(bucket.byText, text, el);
     return false;
   });
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 const REPEAT_MIN_LENGTH = 100;
 
