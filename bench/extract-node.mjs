@@ -82,6 +82,9 @@ const WIDE_KINDS = {
   "call-to-action boxes": '<div>Book a demo <a class="btn" href="/demo">Go</a></div>',
   "date lines": '<div><time datetime="2020-01-01">Jan 2, 2020</time></div>',
   "question lists": "<ul><li><b>Why?</b><p>A sentence of prose that answers the question, long enough.</p></li></ul>",
+  // Entries of one length but each its own text (numbered 00000–99999): the repeat check compares equal lengths.
+  "entries of one length": (i) =>
+    `<div class="item"><h4>Entry ${String(i).padStart(5, "0")}</h4><p>A sentence of prose long enough to count as a unit of the text, with a comma, and more words. <a href="https://other.example/${i}">A linked source title of some good length ${String(i).padStart(5, "0")}</a></p></div>`,
 };
 
 async function timeWide(values) {
@@ -91,7 +94,7 @@ async function timeWide(values) {
   if (values.against) engines.push(["against", await engine(path.resolve(values.against), "against")]);
   const lead = `<p>${"The article's own words, long enough to be its body. ".repeat(6)}</p>`;
   for (const [kind, sibling] of Object.entries(WIDE_KINDS)) {
-    const html = `<html><body><article>${lead}${sibling.repeat(count)}<p>The end.</p></article></body></html>`;
+    const html = `<html><body><article>${lead}${typeof sibling === "function" ? Array.from({ length: count }, (_, i) => sibling(i)).join("") : sibling.repeat(count)}<p>The end.</p></article></body></html>`;
     const cells = [];
     for (const [name, mod] of engines) {
       let best = Number.POSITIVE_INFINITY;
