@@ -1140,3 +1140,18 @@ ${[5].map(para).join("")}</article></main></body></html>`;
     );
   });
 });
+
+describe("recall, eleventh round (h15j)", () => {
+  it("a wrapper of the chosen block's kind (a class name in common) left holding one paragraph joins the article", async () => {
+    const html = `<html><head><title>Plumbers train as teachers</title></head><body><header><nav><a href="/">Home</a> <a href="/news">News</a></nav></header>
+<main><div id="wrapper"><h1>Plumbers train as teachers</h1>
+<div id="storytext" class="storytext linkLocation"><p>Texas plumbers are getting trained as substitute teachers so that teachers can protest at the Capitol.</p><aside class="ad-wrap"><div class="ad-header"><span>Sponsor Message</span></div><div id="ad-slot" class="ad-config" data-ad="1"></div></aside></div>
+<div class="transcript storytext">${[1, 2, 3, 4, 5, 6].map(para).join("")}</div>
+<div class="share"><ul><li><a href="/a">Facebook</a></li><li><a href="/b">Twitter</a></li></ul></div>
+</div></main><footer><p>Copyright the site.</p></footer></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 6 of the post", "Texas plumbers are getting trained"],
+      lacks: ["Sponsor Message", "Facebook"],
+    });
+  });
+});

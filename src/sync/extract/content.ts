@@ -581,7 +581,7 @@ function grabWith(
       if (typeof sibling === "string") continue;
       if (
         sibling === topCandidate ||
-        mergesWith(sibling, topCandidate, scores, wrapped.get(sibling)) ||
+        mergesWith(sibling, topCandidate, scores, wrapped.get(sibling) ?? kindParagraph(sibling, topCandidate)) ||
         (index < at && isLead(sibling))
       ) {
         content.children.push(sibling);
@@ -776,21 +776,34 @@ function slotWrappedParagraphs(siblings: TreeNode[], slotHolders: Set<ElementNod
   const wrapped = new Map<ElementNode, ElementNode>();
   for (const sibling of siblings) {
     if (typeof sibling === "string" || sibling.tag !== "div" || !slotHolders.has(sibling)) continue;
-    let paragraph: ElementNode | null = null;
-    let alone = true;
-    for (const child of sibling.children) {
-      if (typeof child === "string") {
-        if (child.trim() !== "") alone = false;
-      } else if (child.tag === "p" && !paragraph) paragraph = child;
-      else alone = false;
-      if (!alone) break;
-    }
-    if (alone && paragraph) wrapped.set(sibling, paragraph);
+    const paragraph = loneParagraph(sibling);
+    if (paragraph) wrapped.set(sibling, paragraph);
   }
   if (wrapped.size < SLOT_WRAPPED) wrapped.clear();
   return wrapped;
 }
 const SLOT_WRAPPED = 2;
+
+/** The one paragraph a wrapper holds and nothing else (but whitespace), or null. */
+function loneParagraph(wrapper: ElementNode): ElementNode | null {
+  let paragraph: ElementNode | null = null;
+  for (const child of wrapper.children) {
+    if (typeof child === "string") {
+      if (child.trim() !== "") return null;
+    } else if (child.tag === "p" && !paragraph) paragraph = child;
+    else return null;
+  }
+  return paragraph;
+}
+
+/**
+ * A wrapper of the chosen block's kind (a class name in common, "storytext" beside "transcript storytext")
+ * left holding one paragraph: the merge judges that paragraph.
+ */
+function kindParagraph(sibling: ElementNode, candidate: ElementNode): ElementNode | undefined {
+  if (sibling.tag !== "div" || !sharesClass(sibling, candidate)) return undefined;
+  return loneParagraph(sibling) ?? undefined;
+}
 
 /**
  * The article split over several wrappers of one kind (the same tag and class, side by side: a story body in
