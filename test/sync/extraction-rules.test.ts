@@ -1154,4 +1154,17 @@ describe("recall, eleventh round (h15j)", () => {
       lacks: ["Sponsor Message", "Facebook"],
     });
   });
+
+  it("a paragraph of two sentences naming its sources as links in their middle stays though its links are a third of it", async () => {
+    const html = `<html><head><title>Online MBA costs</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<div><p>The average program <a href="https://stats.example.org/tuition">charges $17,058 in annual tuition</a> and fees, according to the survey data. Many factors affect <a href="/degrees/online-cost/">the cost of online programs</a>, such as whether you qualify for in-state tuition.</p><div id="placement-3"></div></div>
+${[4, 5].map(para).join("")}
+<div><p>Use of this site constitutes acceptance of our <a href="/terms">User Agreement</a>. Read <a href="/privacy">our Privacy Policy</a>.</p><div id="placement-4"></div></div>
+</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "Many factors affect the cost of online programs, such as"],
+      lacks: ["User Agreement"],
+    });
+  });
 });

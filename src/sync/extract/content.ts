@@ -2137,7 +2137,10 @@ function cleanTag(
         !(introducedListsDensity(el, contentLength) <= 0.2 && holdsLeadIn(el)) &&
         !(
           density < 0.5 &&
-          (heldByProse(el, contentLength) || isPartOfProse(el, content, sites) || isLikeKeptEntry(el, content, sites))
+          (heldByProse(el, contentLength) ||
+            isPartOfProse(el, content, sites) ||
+            isLikeKeptEntry(el, content, sites) ||
+            isLinkedSentences(el, contentLength, sites))
         )) ||
       (isList &&
         weight < 25 &&
@@ -2212,6 +2215,36 @@ function heldByProse(el: ElementNode, length: number, paragraphs = 2, sites?: Se
 }
 
 const PROSE_UNITS = new Set(["p", "li"]);
+
+/**
+ * A paragraph of the article naming its sources as links inside its sentences, which raise its link density:
+ * at most one `<p>`, no heading or list, no opening link, SENTENCES_WITH_LINKS sentences or more and as many units
+ * of prose in length, and words after its last link (a pointer or small print ends on its link) unless every
+ * link goes to another site.
+ */
+function isLinkedSentences(el: ElementNode, length: number, sites: Set<string>): boolean {
+  if (length < SENTENCES_WITH_LINKS * PROSE_LENGTH || openingLink(el)) return false;
+  if (findDescendant(el, (d) => HEADING_TAGS.has(d.tag) || LIST_TAGS.has(d.tag))) return false;
+  if (findAll(el, "p").length > 1) return false;
+  if (!/\p{L}/u.test(textAfterLastLink(el)) && findAll(el, "a").some((a) => isInternal(a.attrs.href ?? "", sites)))
+    return false;
+  return countMatches(textContent(el), SENTENCE_ENDS, SENTENCES_WITH_LINKS) >= SENTENCES_WITH_LINKS;
+}
+
+/** The text of `el` after its last link (all of it when it has none). */
+function textAfterLastLink(el: ElementNode): string {
+  let after = "";
+  const walk = (node: ElementNode) => {
+    for (const child of node.children) {
+      if (typeof child === "string") after += child;
+      else if (child.tag === "a") after = "";
+      else walk(child);
+    }
+  };
+  walk(el);
+  return after;
+}
+const SENTENCES_WITH_LINKS = 2;
 
 /**
  * One of a run of entries written alike (a listicle's brands, a guide's sections): the block, or an ancestor
