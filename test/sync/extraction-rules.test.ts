@@ -1167,4 +1167,20 @@ ${[4, 5].map(para).join("")}
       lacks: ["User Agreement"],
     });
   });
+
+  it("the hidden block right after a toggle is its panel though the toggle names one (inside that block, or nowhere)", async () => {
+    const html = `<html><head><title>Electric cars</title></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<h2>FAQ</h2><div class="accordion">
+<div class="item"><h3><button aria-expanded="false" aria-controls="panel-1">Which is the best car?</button></h3>
+<div class="collapse" style="display:none"><div role="region" id="panel-1"><p>The best car overall is the one that fits your commute, your budget and your charging at home.</p></div></div></div>
+<div class="item"><button aria-expanded="false" aria-controls="accordion-content">What to know</button>
+<div aria-hidden="true" class="content" role="region"><p>It works with phones of both kinds and with the usual voice assistants, and its screen is seven inches.</p></div></div>
+</div>
+${[5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post", "fits your commute", "its screen is seven inches"],
+      lacks: [],
+    });
+  });
 });

@@ -1585,11 +1585,11 @@ function findWidgets(body: ElementNode): {
     const { role, style } = el.attrs;
     const controlled = el.attrs["aria-controls"];
     // A collapsed panel (an accordion's answer, a tab) is named by the control that opens it.
-    if (controlled) {
-      for (const id of controlled.split(/\s+/)) if (id) panels.add(id);
-    } else if (el.attrs["aria-expanded"] !== undefined) {
-      // A disclosure's toggle that names no panel opens the hidden block right after it (or after the heading
-      // it sits in): an accordion's answer.
+    if (controlled) for (const id of controlled.split(/\s+/)) if (id) panels.add(id);
+    if (el.attrs["aria-expanded"] !== undefined) {
+      // A disclosure's toggle opens the hidden block right after it (or after the heading it sits in): an
+      // accordion's answer. So it does when it names a panel too: the name may be on a block inside that one
+      // (the collapsing wrapper hides the panel), or on no element at all.
       const panel = panelAfter(el);
       if (panel) toggledPanels.add(panel);
     }
