@@ -1183,4 +1183,21 @@ ${[5].map(para).join("")}</article></main></body></html>`;
       lacks: [],
     });
   });
+
+  it("a box holding only a question as its heading (an FAQ's toggle title) is not a box without text", async () => {
+    const qa = (n: number, q: string) =>
+      `<div class="faq-item"><div role="button" aria-expanded="true" aria-controls="answer-${n}" class="faq-trigger"><div class="icon-box"></div><h3 class="faq-question">${q}</h3></div><div id="answer-${n}" class="faq-content"><p>The answer to it is a paragraph of prose, long enough to count, with a comma or two, and a full stop.</p></div></div>`;
+    const html = `<html><head><title>Software costs</title></head><body><main><article>
+${[1, 2, 3, 4].map(para).join("")}
+<h2>Questions</h2>${qa(1, "How do you budget for a software project?")}${qa(2, "What does a developer cost per hour?")}
+${[5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: [
+        "Paragraph 5 of the post",
+        "How do you budget for a software project?",
+        "What does a developer cost per hour?",
+      ],
+      lacks: [],
+    });
+  });
 });

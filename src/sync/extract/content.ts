@@ -2403,7 +2403,18 @@ const LIKE_ENTRY_REACH = 8;
 const TEXTISH = new Set(["span", "li", "td", ...DIV_TO_P_BLOCKS]);
 
 function hasTextishText(el: ElementNode): boolean {
-  return findDescendant(el, (d) => TEXTISH.has(d.tag) && textLength(d) > 0) !== null;
+  return (
+    findDescendant(
+      el,
+      (d) => (TEXTISH.has(d.tag) && textLength(d) > 0) || (HEADING_TAGS.has(d.tag) && isQuestion(d)),
+    ) !== null
+  );
+}
+
+/** A heading that asks a question (a question list's item, its answer below it). */
+function isQuestion(heading: ElementNode): boolean {
+  const text = textContent(heading).trim();
+  return text.length <= QUESTION_LENGTH && QUESTION_MARK.test(text.slice(-1));
 }
 
 function hasAncestorTable(el: ElementNode): boolean {
