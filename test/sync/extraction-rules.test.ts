@@ -1140,3 +1140,22 @@ ${[5].map(para).join("")}</article></main></body></html>`;
     );
   });
 });
+
+describe("page furniture, eleventh round", () => {
+  it("readers' comments laid out after the comment section's marker (its anchor and count) go", async () => {
+    const comment = (name: string, text: string) =>
+      `<div class="relative"><div class="flex"><strong>${name}</strong></div><p>${text}</p><button>Reply</button></div>`;
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="pt-12"><div class="uppercase">Join the Conversation</div>
+<a id="comments" name="comments"><p class="uppercase">3 comments</p></a>
+${comment("Rene", "I use this subscription myself and I love the variety of items, they recently added a new plan, and it is good.")}
+${comment("Kat", "That is so awesome to hear, and I am so excited to hear about the new option, thanks for letting me know about it.")}
+${comment("Michelle", "I recently subscribed to another box and love it, some recent changes are that you can get more items in a box now.")}
+</div></article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post"],
+      lacks: ["Join the Conversation", "I use this subscription", "awesome to hear"],
+    });
+  });
+});

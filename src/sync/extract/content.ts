@@ -1223,6 +1223,7 @@ function prepArticle(
   keepQuestionToggles(content);
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
+  removeAfterCommentMarkers(content);
   cleanMatching(content, isCommentSection);
   cleanMatching(content, (el) => hasWord(el, SHARE_WORDS) && textLength(el) < 500 && el !== content);
   // Related-post blocks that survived scoring because their class also says "article" ("related-article-links").
@@ -1957,6 +1958,49 @@ function removeCommentIntros(content: ElementNode, holders: Set<ElementNode>): v
   }
 }
 const COMMENT_INTRO = 200;
+
+/**
+ * Comments after their marker: a short element named as the comment section (the anchor a page's "6 comments"
+ * link points to, holding that count at most) starts the readers' comments, which the page lays out as the
+ * marker's following siblings rather than inside it. They go with it.
+ */
+function removeAfterCommentMarkers(content: ElementNode): void {
+  const markers: ElementNode[] = [];
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el !== content && isCommentSection(el)) {
+      if (textLength(el) <= COMMENT_MARKER) {
+        // The marker is the largest block holding nothing else (an anchor wrapped in the count's paragraph).
+        let marker = el;
+        for (let level = 0; level < MARKER_LEVELS; level++) {
+          const up = marker.parent;
+          if (!up || up === content || textLength(up) !== textLength(el)) break;
+          marker = up;
+        }
+        // Inside a paragraph's text it is a word of the text, not where a section starts.
+        const holder = marker.parent?.tag ?? "";
+        if (!PROSE_TAGS.has(holder) && !PHRASING.has(holder)) markers.push(marker);
+      }
+      continue;
+    }
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const child = el.children[i]!;
+      if (isElement(child)) stack.push(child);
+    }
+  }
+  // In document order: a later marker among the siblings an earlier one cut is gone with them.
+  for (const marker of markers) {
+    const parent = marker.parent;
+    if (!parent) continue;
+    const at = parent.children.indexOf(marker);
+    for (const sibling of parent.children.slice(at + 1)) if (isElement(sibling)) sibling.parent = null;
+    parent.children = parent.children.slice(0, at + 1);
+    invalidate(parent);
+  }
+}
+const COMMENT_MARKER = 30;
+const MARKER_LEVELS = 3;
 
 function inCommentSection(el: ElementNode, body: ElementNode): boolean {
   for (let up: ElementNode | null = el; up && up !== body; up = up.parent) if (isCommentSection(up)) return true;
