@@ -1158,4 +1158,20 @@ ${comment("Michelle", "I recently subscribed to another box and love it, some re
       lacks: ["Join the Conversation", "I use this subscription", "awesome to hear"],
     });
   });
+
+  it("a person's box at the end (a portrait, the name under it, a sentence about them) goes; a captioned figure stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}
+<figure><img src="/team.jpg" alt="Harbor Catering"><figcaption>Harbor Catering</figcaption></figure>
+<p>Harbor Catering believes every wedding should feel personal, with a menu for each couple, and a full stop.</p>
+<hr><p><img src="/people/tim.png" alt="Tim Green"></p>
+<p><strong>Tim Green</strong> <em>Systems Theorist and Technology Writer</em></p>
+<p>Tim explores the intersections of artificial intelligence, cognition and ethics, in essays and in talks.</p>
+<p><strong>ORCID:</strong> 0009-0002-0156-9795 <strong>Email:</strong> tim@example.com</p>
+</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 8 of the post", "Harbor Catering believes"],
+      lacks: ["Systems Theorist", "Tim explores", "ORCID"],
+    });
+  });
 });

@@ -16,6 +16,7 @@ import {
   removeFormBoxes,
   removeHeadCounts,
   removeLoneButtons,
+  removePortraitTail,
   removeSlotLabels,
   removeSponsorBoxes,
   removeTrailingHeadings,
@@ -1263,6 +1264,8 @@ function prepArticle(
   // The article's last paragraph when it is one link to another of the site's pages (an event, a promotion,
   // "Continue reading the main story").
   removeTrailingLink(content, sites);
+  // A person's box at the end (a portrait over a name and a sentence about them), and what follows it.
+  removePortraitTail(content);
   // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
   removeTrailingHeadings(content);
   // A sponsor's box: a short label over a picture linking to another site.

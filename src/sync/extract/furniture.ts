@@ -6,6 +6,7 @@ import {
   type ElementNode,
   findAll,
   findDescendant,
+  invalidate,
   isElement,
   removeNode,
   textContent,
@@ -690,5 +691,74 @@ const SPONSOR_LINKS = 500;
 
 function inListOrTable(el: ElementNode, content: ElementNode): boolean {
   for (let up: ElementNode | null = el; up && up !== content; up = up.parent) if (EDGE_OPAQUE.has(up.tag)) return true;
+  return false;
+}
+
+/**
+ * A person's box at the article's end (the author's, the testers'): a portrait whose alternative text is a name
+ * (two to four capitalised words), the same name as the text right after it (the line under the portrait), and,
+ * a little further, a sentence about that person opening with the name or its first word ("Tim explores …",
+ * "Joanna specializes in …"). When little text is left after the portrait, it and everything after it go: what
+ * follows a person's box at the end is the site's (the box's links, the next box of the same kind).
+ */
+export function removePortraitTail(content: ElementNode): void {
+  const pictures = findAll(content, "img");
+  for (const picture of pictures.slice(-PORTRAIT_LAST)) {
+    const name = (picture.attrs.alt ?? "").replace(/\s+/g, " ").trim();
+    // A picture with a caption of its own is the article's figure, its caption no name line.
+    if (!PERSON_NAME.test(name) || hasAncestorTag(picture, "figure", content)) continue;
+    // The portrait's block: its ancestors holding no text (the picture's link, figure, wrapper).
+    let block = picture;
+    while (block.parent && block.parent !== content && textLength(block.parent) === 0) block = block.parent;
+    const after = textAfter(block, content, PORTRAIT_TAIL + 1);
+    if (after.length > PORTRAIT_TAIL || !after.startsWith(name)) continue;
+    // The box ends an article: most of the text comes before it.
+    if (textLength(content) < after.length * PORTRAIT_SHARE) continue;
+    const first = name.split(" ")[0]!;
+    const about = after.slice(name.length, name.length + PORTRAIT_ABOUT);
+    const sentence = new RegExp(`(?:^|[\\s.!?])(?:${escape(name)}|${escape(first)})\\s+\\p{Ll}`, "u");
+    if (!sentence.test(about)) continue;
+    cutFrom(block, content);
+    return;
+  }
+}
+
+/** The pictures looked at: the article's last few (a person's box is at its end). */
+const PORTRAIT_LAST = 5;
+/** At most this much text after the portrait (a box or two, not a part of the article). */
+const PORTRAIT_TAIL = 1500;
+/** The sentence about the person starts within this many characters after the name. */
+const PORTRAIT_ABOUT = 300;
+/** The article's text is at least this many times the text from the portrait on. */
+const PORTRAIT_SHARE = 4;
+const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3}$/u;
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The text after `el` in document order, whitespace collapsed, up to about `limit` characters. */
+function textAfter(el: ElementNode, content: ElementNode, limit: number): string {
+  let text = "";
+  for (let at: ElementNode = el; at !== content && at.parent && text.length < limit; at = at.parent) {
+    const siblings = at.parent.children;
+    for (let i = siblings.indexOf(at) + 1; i < siblings.length && text.length < limit; i++)
+      text += ` ${textContent(siblings[i]!)}`;
+  }
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Removes `el` and everything after it in the article. */
+function cutFrom(el: ElementNode, content: ElementNode): void {
+  for (let at: ElementNode = el; at !== content && at.parent; at = at.parent) {
+    const parent = at.parent;
+    const index = parent.children.indexOf(at);
+    for (const sibling of parent.children.slice(index + 1)) if (isElement(sibling)) sibling.parent = null;
+    parent.children = parent.children.slice(0, index + 1);
+    invalidate(parent);
+  }
+  removeNode(el);
+}
+
+function hasAncestorTag(el: ElementNode, tag: string, content: ElementNode): boolean {
+  for (let up = el.parent; up && up !== content; up = up.parent) if (up.tag === tag) return true;
   return false;
 }
