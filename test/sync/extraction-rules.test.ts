@@ -1174,4 +1174,23 @@ ${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}
       lacks: ["Systems Theorist", "Tim explores", "ORCID"],
     });
   });
+
+  it("the article does not resume after the readers' comments: their small print and the blocks after them go", async () => {
+    const comment = (n: number) =>
+      `<li class="comment"><div class="comment-body"><p>Reader ${n} says: I loaded my bike with books once, and a tree, and it was a lot, thanks.</p></div></li>`;
+    const html = `<html><head><title>A post</title></head><body><div id="page" class="site">
+<div class="entry-content">${[1, 2, 3, 4, 5].map(para).join("")}</div>
+<div id="comments" class="comments-area"><h3>Add your comment</h3><ol class="comment-list">${[1, 2, 3].map(comment).join("")}</ol></div>
+<p>By posting a comment, you consent to have your information collected and used in accordance with our policy.</p>
+<p class="back-top"><a href="#top">Back to Top</a></p>
+</div></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["By posting a comment", "Reader 2 says"] });
+    // A block of prose beside the article, after the comments, is not joined to it.
+    const beside = `<html><head><title>A post</title></head><body><div id="page">
+<div class="entry-content">${[1, 2, 3, 4].map(para).join("")}</div>
+<div class="comments-area"><h3>Add your comment</h3><ol class="comment-list">${comment(1)}</ol></div>
+<p>Another story of the site begins here in plain words, long enough to be content, with commas, and a stop.</p>
+</div></body></html>`;
+    await expectText(beside, { has: ["Paragraph 4 of the post"], lacks: ["Another story of the site"] });
+  });
 });

@@ -397,6 +397,8 @@ function grabWith(
   const slotHolders = new Set<ElementNode>();
   // Blocks that held an empty comment section (filled by a script): a short line left beside it is its intro.
   const commentHolders = new Set<ElementNode>();
+  // The first block after a comment section removed with its comments.
+  const afterComments = new Set<ElementNode>();
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -458,6 +460,11 @@ function grabWith(
         // A sign-up block named by its words takes its form with it: its box is looked for as the form's.
         if (formAncestors.has(el)) formHolders.push(ancestors(el, Infinity));
         if (el.parent && textLength(el) === 0 && isCommentSection(el)) commentHolders.add(el.parent);
+        // What follows readers' comments may be their small print ("By posting a comment, you consent …").
+        if (textLength(el) > 0 && isCommentSection(el)) {
+          const next = adjacentElement(el, 1);
+          if (next) afterComments.add(next);
+        }
         removeNode(el);
         return false;
       }
@@ -578,8 +585,12 @@ function grabWith(
     const siblings = parent ? [...parent.children] : [topCandidate];
     const at = siblings.indexOf(topCandidate);
     const wrapped = slotWrappedParagraphs(siblings, slotHolders);
+    // The article does not resume after the readers' comments: what follows them is their small print.
+    let afterComments = false;
     for (const [index, sibling] of siblings.entries()) {
       if (typeof sibling === "string") continue;
+      if (index > at && isCommentSection(sibling)) afterComments = true;
+      if (afterComments) continue;
       if (
         sibling === topCandidate ||
         mergesWith(sibling, topCandidate, scores, wrapped.get(sibling)) ||
@@ -600,6 +611,7 @@ function grabWith(
   }
 
   removeCommentIntros(content, commentHolders);
+  removeCommentSmallPrint(content, afterComments);
   prepArticle(content, flags, title, sites, controls, placed);
   removeFormBoxes(content, formHolders);
   removeSlotLabels(content, slotHolders);
@@ -2003,6 +2015,31 @@ function removeAfterCommentMarkers(content: ElementNode): void {
   }
 }
 const COMMENT_MARKER = 30;
+
+/**
+ * The small print after readers' comments: the blocks from the one that followed a comment section to the end of
+ * their parent, when they are a line or two (COMMENT_INTRO characters, no heading: "By posting a comment, you
+ * consent to …", "Back to top"). The article does not resume after its comments.
+ */
+function removeCommentSmallPrint(content: ElementNode, firsts: Set<ElementNode>): void {
+  for (const first of firsts) {
+    const parent = first.parent;
+    if (!parent || !hasAncestorNode(first, content)) continue;
+    const siblings = parent.children;
+    const from = siblings.indexOf(first);
+    let length = 0;
+    let heading = false;
+    for (let i = from; i < siblings.length && !heading && length <= COMMENT_INTRO; i++) {
+      const sibling = siblings[i]!;
+      length += textLength(sibling);
+      if (isElement(sibling) && (isHeading(sibling) || findDescendant(sibling, isHeading))) heading = true;
+    }
+    if (heading || length === 0 || length > COMMENT_INTRO) continue;
+    for (const sibling of siblings.slice(from)) if (isElement(sibling)) sibling.parent = null;
+    parent.children = siblings.slice(0, from);
+    invalidate(parent);
+  }
+}
 const MARKER_LEVELS = 3;
 
 function inCommentSection(el: ElementNode, body: ElementNode): boolean {
