@@ -1193,4 +1193,18 @@ ${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}
 </div></body></html>`;
     await expectText(beside, { has: ["Paragraph 4 of the post"], lacks: ["Another story of the site"] });
   });
+
+  it("a bold line right before a button set between the article's paragraphs (the button's title) goes with it", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<p><strong>Stop searching and start winning. Talk to our experts</strong></p>
+<div class="wp-block-buttons aligncenter"><a href="https://example.com/contact-us/" class="wp-block-button__link">Talk to us!</a></div>
+${[4, 5].map(para).join("")}
+<p><strong>A bold line of the article itself, over its paragraph</strong></p>
+${[6].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 6 of the post", "A bold line of the article itself"],
+      lacks: ["Stop searching", "Talk to us"],
+    });
+  });
 });

@@ -6,6 +6,7 @@ import {
   type ElementNode,
   findAll,
   findDescendant,
+  indexIn,
   invalidate,
   isElement,
   removeNode,
@@ -435,7 +436,17 @@ export function removeActionBoxes(content: ElementNode, sites: Set<string>): voi
     const target = button.attrs.href ?? "";
     const ownPage = target !== "" && !target.startsWith("#") && isInternal(target, sites);
     const box = actionBox(button, content, ownPage ? ACTION_PITCH : 0);
-    if (!box || textLength(box) < textLength(button) + ACTION_OWN_TEXT) continue;
+    if (!box) continue;
+    if (textLength(box) < textLength(button) + ACTION_OWN_TEXT) {
+      // A button set between the article's paragraphs under a title of its own, a short paragraph all in bold
+      // right before it ("Stop searching. Talk to our experts", then "Talk to us!"): both go.
+      const title = isButton(button) ? elementBefore(box) : null;
+      if (title?.tag === "p" && textLength(title) <= ACTION_TITLE && whollyBold(title)) {
+        removeNode(title);
+        removeNode(box);
+      }
+      continue;
+    }
     // A link standing alone is a button only as all a box holds besides its title ("Book a demo").
     if (!isButton(button) && !titleAndLink(box, button)) continue;
     const href = button.attrs.href;
@@ -445,6 +456,11 @@ export function removeActionBoxes(content: ElementNode, sites: Set<string>): voi
 }
 
 const ACTION_OWN_TEXT = 20;
+
+/** A button's title set right before it: at most this many characters. */
+const ACTION_TITLE = 150;
+
+const BEFORE_TEXTS = 4;
 
 const ACTION_BUTTONS = 100;
 
@@ -468,6 +484,18 @@ export function removeLoneButtons(content: ElementNode): void {
     while (box.parent && box.parent !== content && textLength(box.parent) === textLength(button)) box = box.parent;
     if (box.parent) removeNode(box);
   }
+}
+
+/** The element right before `el` among its siblings, past a few texts of whitespace. */
+function elementBefore(el: ElementNode): ElementNode | null {
+  const siblings = el.parent?.children ?? [];
+  const at = indexIn(siblings, el);
+  for (let i = at - 1; i >= 0 && i >= at - BEFORE_TEXTS; i--) {
+    const sibling = siblings[i]!;
+    if (typeof sibling !== "string") return sibling;
+    if (sibling.trim()) return null;
+  }
+  return null;
 }
 
 const ACTION_PITCH = 250;
