@@ -1207,4 +1207,16 @@ ${[6].map(para).join("")}</article></main></body></html>`;
       lacks: ["Stop searching", "Talk to us"],
     });
   });
+
+  it("a labelled notice over the article, closing with a link to the site's page on it, goes; an intro ending in a link stays", async () => {
+    const notice = `<p class="has-small-font-size"><strong>Editorial Note:</strong> This site may contain affiliate links on some articles. If you buy through them, we earn a commission. <a href="/affiliate-disclosure/">Learn more</a>.</p>`;
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<section class="before-post">${notice}</section>
+${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["affiliate links", "Learn more"] });
+    const intro = `<p>Before you start a catering business, it is crucial to understand the kinds of catering, as our <a href="/guides/catering">catering guide</a> explains.</p>`;
+    const plain = `<html><head><title>A post</title></head><body><main><article>
+${intro}${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(plain, { has: ["Paragraph 5 of the post", "Before you start a catering business"], lacks: [] });
+  });
 });

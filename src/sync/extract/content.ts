@@ -15,6 +15,7 @@ import {
   removeEdgeDates,
   removeFormBoxes,
   removeHeadCounts,
+  removeHeadNotice,
   removeLoneButtons,
   removePortraitTail,
   removeSlotLabels,
@@ -1276,6 +1277,8 @@ function prepArticle(
   // The article's last paragraph when it is one link to another of the site's pages (an event, a promotion,
   // "Continue reading the main story").
   removeTrailingLink(content, sites);
+  // A notice over the article ("Editorial note: … affiliate links. Learn more").
+  removeHeadNotice(content, sites);
   // A person's box at the end (a portrait over a name and a sentence about them), and what follows it.
   removePortraitTail(content);
   // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").

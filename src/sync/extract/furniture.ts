@@ -26,6 +26,7 @@ import {
   linkDensity,
   MAX_TAIL_DEPTH,
   PHRASING,
+  PROSE_LENGTH,
   PROSE_TAGS,
 } from "./predicates";
 import { hasWord } from "./signals";
@@ -605,9 +606,9 @@ const TRAILING_LINK_AFTER = 500;
 const TRAILING_PITCH = 300;
 
 /** The link an element's text closes with (nothing after it but punctuation), if any. */
-function closingLink(el: ElementNode): ElementNode | null {
+function closingLink(el: ElementNode, anyLink = false): ElementNode | null {
   let node: ElementNode = el;
-  let bold = false;
+  let bold = anyLink;
   for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
     let next: ElementNode | null = null;
     for (let i = node.children.length - 1; i >= 0; i--) {
@@ -789,4 +790,31 @@ function cutFrom(el: ElementNode, content: ElementNode): void {
 function hasAncestorTag(el: ElementNode, tag: string, content: ElementNode): boolean {
   for (let up = el.parent; up && up !== content; up = up.parent) if (up.tag === tag) return true;
   return false;
+}
+
+/**
+ * A notice over the article: its first line of prose, when short (TRAILING_PITCH characters) and closing with a
+ * link to another page of the site that says more ("Editorial note: … may contain affiliate links … Learn
+ * more."; "Note: … Read more in our Privacy Policy."), with the article after it. The article's own opening
+ * sentence ends in a full stop of its own words, not in a pointer to the site's policy pages.
+ */
+export function removeHeadNotice(content: ElementNode, sites: Set<string>): void {
+  const first = findDescendant(content, (d) => isLine(d) && textLength(d) >= PROSE_LENGTH);
+  if (!first || textLength(first) > TRAILING_PITCH || inListOrTable(first, content)) return;
+  // It is labelled as a notice: a word or two and a colon open it ("Editorial note:", "Disclosure:").
+  if (!NOTICE_LABEL.test(textContent(first))) return;
+  const link = closingLink(first, true);
+  const href = link?.attrs.href ?? "";
+  if (!link || href.startsWith("#") || !isInternal(href, sites) || FILE_LINK.test(href)) return;
+  if (textLength(content) - textLength(first) < TRAILING_LINK_AFTER) return;
+  removeNode(first);
+}
+
+const NOTICE_LABEL = /^\s*\p{L}+(?: \p{L}+)?:\s/u;
+
+/** A paragraph, or a block holding only text and phrasing elements. */
+function isLine(el: ElementNode): boolean {
+  if (el.tag === "p") return true;
+  if (PHRASING.has(el.tag) || HEADING_TAGS.has(el.tag) || EDGE_OPAQUE.has(el.tag)) return false;
+  return el.children.every((c) => typeof c === "string" || PHRASING.has(c.tag));
 }
