@@ -1219,4 +1219,20 @@ ${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
 ${intro}${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
     await expectText(plain, { has: ["Paragraph 5 of the post", "Before you start a catering business"], lacks: [] });
   });
+
+  it("a last line of a few words leading to a link that is a person's name (a credit) goes; a closing link to a page stays", async () => {
+    const page = (last: string) => `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}${last}</article></main></body></html>`;
+    await expectText(page(`<p>Written by <a href="https://people.example.org/paulo">Paulo Giovannini</a></p>`), {
+      has: ["Paragraph 5 of the post"],
+      lacks: ["Written by", "Paulo Giovannini"],
+    });
+    await expectText(
+      page(`<p>See the full results in <a href="https://example.org/results">the results table</a></p>`),
+      {
+        has: ["Paragraph 5 of the post", "the results table"],
+        lacks: [],
+      },
+    );
+  });
 });

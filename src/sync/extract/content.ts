@@ -10,6 +10,7 @@ import {
   removeActionBoxes,
   removeAuthorBio,
   removeAuthorLines,
+  removeClosingCredit,
   removeDatelines,
   removeDoubledLabels,
   removeEdgeDates,
@@ -1277,6 +1278,7 @@ function prepArticle(
   // The article's last paragraph when it is one link to another of the site's pages (an event, a promotion,
   // "Continue reading the main story").
   removeTrailingLink(content, sites);
+  removeClosingCredit(content);
   // A notice over the article ("Editorial note: … affiliate links. Learn more").
   removeHeadNotice(content, sites);
   // A person's box at the end (a portrait over a name and a sentence about them), and what follows it.

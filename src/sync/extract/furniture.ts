@@ -818,3 +818,29 @@ function isLine(el: ElementNode): boolean {
   if (PHRASING.has(el.tag) || HEADING_TAGS.has(el.tag) || EDGE_OPAQUE.has(el.tag)) return false;
   return el.children.every((c) => typeof c === "string" || PHRASING.has(c.tag));
 }
+
+/**
+ * A credit line closing the article: its last paragraph, a few words leading to a link that is all a person's
+ * name ("Written by <a>Paulinho Giovannini</a>"), the byline written at the end when the page's metadata names no
+ * author.
+ */
+export function removeClosingCredit(content: ElementNode): void {
+  let el = content;
+  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+    const last = lastChildWithText(el);
+    if (!last) return;
+    if (last.tag === "p") {
+      if (wordCount(last) > CREDIT_WORDS || textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
+      const link = closingLink(last, true);
+      if (!link || findAll(last, "a").length !== 1) return;
+      const name = textContent(link).replace(/\s+/g, " ").trim();
+      if (!PERSON_NAME.test(name) || wordCount(last) - wordCount(link) < 1) return;
+      removeNode(last);
+      return;
+    }
+    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return;
+    el = last;
+  }
+}
+
+const CREDIT_WORDS = 6;
