@@ -1235,4 +1235,21 @@ ${[1, 2, 3, 4, 5].map(para).join("")}${last}</article></main></body></html>`;
       },
     );
   });
+
+  it("a box at the end titled with a person's name after a word ('Written by …') and a sentence about them goes; a listicle's last entry stays", async () => {
+    const page = (tail: string) => `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}${tail}</article></main></body></html>`;
+    await expectText(
+      page(`<hr><div class="elementor-widget-container"><h3>Written by Cassidy Horton</h3>
+<p>Cassidy Horton is a finance writer who is passionate about helping people find financial freedom, with an MBA.</p></div>
+<h3>Read more:</h3><p>All personal loans are made by a partner bank.</p>`),
+      { has: ["Paragraph 8 of the post"], lacks: ["Written by", "finance writer", "partner bank"] },
+    );
+    await expectText(
+      page(
+        `<h2>10. Ninja Promo</h2><p>Ninja Promo is a global marketing agency offering social ad management, with a team of experts.</p>`,
+      ),
+      { has: ["Paragraph 8 of the post", "Ninja Promo is a global marketing agency"], lacks: [] },
+    );
+  });
 });

@@ -18,6 +18,7 @@ import {
   removeHeadCounts,
   removeHeadNotice,
   removeLoneButtons,
+  removeNamedBoxTail,
   removePortraitTail,
   removeSlotLabels,
   removeSponsorBoxes,
@@ -1283,6 +1284,7 @@ function prepArticle(
   removeHeadNotice(content, sites);
   // A person's box at the end (a portrait over a name and a sentence about them), and what follows it.
   removePortraitTail(content);
+  removeNamedBoxTail(content);
   // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
   removeTrailingHeadings(content);
   // A sponsor's box: a short label over a picture linking to another site.

@@ -844,3 +844,25 @@ export function removeClosingCredit(content: ElementNode): void {
 }
 
 const CREDIT_WORDS = 6;
+
+/**
+ * A person's box at the article's end titled with their name ("Written by Cassidy Horton", then "Cassidy Horton
+ * is a finance writer who …"): one of the article's last headings ending in a name (two to four capitalised
+ * words), and the text right after it opening with that whole name and a word in small letters (a sentence about
+ * the person). As with a portrait, when little text is left from the heading on, it and everything after it go.
+ */
+export function removeNamedBoxTail(content: ElementNode): void {
+  const headings = findAll(content, HEADING_TAGS);
+  for (const heading of headings.slice(-PORTRAIT_LAST)) {
+    const name = textContent(heading).replace(/\s+/g, " ").trim().match(TRAILING_NAME)?.[1];
+    if (!name) continue;
+    const after = textAfter(heading, content, PORTRAIT_TAIL + 1);
+    if (after.length > PORTRAIT_TAIL || textLength(content) < (after.length + textLength(heading)) * PORTRAIT_SHARE)
+      continue;
+    if (!new RegExp(`^${escape(name)}\\s+\\p{Ll}`, "u").test(after)) continue;
+    cutFrom(heading, content);
+    return;
+  }
+}
+
+const TRAILING_NAME = /\p{Ll}\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3})$/u;
