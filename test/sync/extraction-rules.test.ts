@@ -1252,4 +1252,15 @@ ${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}${tail}</article></main></body></h
       { has: ["Paragraph 8 of the post", "Ninja Promo is a global marketing agency"], lacks: [] },
     );
   });
+
+  it("a last paragraph all in italics right after a horizontal rule (a note under the article) goes; without the rule it stays", async () => {
+    const note = `<p><em>Playful Void is a production of Idle Press. If you liked this article, please consider sharing and subscribing.</em></p>`;
+    const page = (tail: string) => `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}${tail}</article></main></body></html>`;
+    await expectText(page(`<hr class="separator">${note}`), {
+      has: ["Paragraph 5 of the post"],
+      lacks: ["Playful Void"],
+    });
+    await expectText(page(note), { has: ["Paragraph 5 of the post", "Playful Void"], lacks: [] });
+  });
 });

@@ -20,6 +20,7 @@ import {
   removeLoneButtons,
   removeNamedBoxTail,
   removePortraitTail,
+  removeRuledNote,
   removeSlotLabels,
   removeSponsorBoxes,
   removeTrailingHeadings,
@@ -1280,6 +1281,7 @@ function prepArticle(
   // "Continue reading the main story").
   removeTrailingLink(content, sites);
   removeClosingCredit(content);
+  removeRuledNote(content);
   // A notice over the article ("Editorial note: … affiliate links. Learn more").
   removeHeadNotice(content, sites);
   // A person's box at the end (a portrait over a name and a sentence about them), and what follows it.

@@ -677,13 +677,18 @@ const BOLD = new Set(["strong", "b"]);
 const isTitle = (el: ElementNode) => isHeading(el) || (el.tag === "p" && whollyBold(el));
 
 /** Whether all of an element's words are bold: a heading drawn without heading markup. */
-function whollyBold(el: ElementNode, inside = false): boolean {
+function whollyBold(el: ElementNode): boolean {
+  return whollyStyled(el, BOLD);
+}
+
+/** Whether all of an element's words are inside elements of `tags` (bold, italics). */
+function whollyStyled(el: ElementNode, tags: Set<string>, inside = false): boolean {
   for (const child of el.children) {
     if (typeof child === "string") {
       if (!inside && /[\p{L}\p{N}]/u.test(child)) return false;
       continue;
     }
-    if (!whollyBold(child, inside || BOLD.has(child.tag))) return false;
+    if (!whollyStyled(child, tags, inside || tags.has(child.tag))) return false;
   }
   return inside || textLength(el) > 0;
 }
@@ -866,3 +871,26 @@ export function removeNamedBoxTail(content: ElementNode): void {
 }
 
 const TRAILING_NAME = /\p{Ll}\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3})$/u;
+
+/**
+ * A note set apart below the article: its last paragraph, all in italics, right after a horizontal rule ("Playful
+ * Void is a production of … If you liked this article, please consider …"). The rule ends the article; what the
+ * page sets in italics under it is about the article or the site, not part of it.
+ */
+export function removeRuledNote(content: ElementNode): void {
+  let el = content;
+  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+    const last = lastChildWithText(el);
+    if (!last) return;
+    if (last.tag === "p") {
+      if (!whollyStyled(last, ITALIC) || elementBefore(last)?.tag !== "hr") return;
+      if (textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
+      removeNode(last);
+      return;
+    }
+    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return;
+    el = last;
+  }
+}
+
+const ITALIC = new Set(["em", "i"]);
