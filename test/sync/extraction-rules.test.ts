@@ -1157,6 +1157,12 @@ ${comment("Michelle", "I recently subscribed to another box and love it, some re
       has: ["Paragraph 5 of the post"],
       lacks: ["Join the Conversation", "I use this subscription", "awesome to hear"],
     });
+    // A link to the comments, or a count of them, in the post's head is not where they start.
+    for (const head of [`<a class="comments" href="#comments">12 comments</a>`, `<div class="comments">12</div>`]) {
+      const page = `<html><head><title>A post</title></head><body><main><article>
+${head}${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+      await expectText(page, { has: ["Paragraph 1 of the post", "Paragraph 5 of the post"], lacks: [] });
+    }
   });
 
   it("a person's box at the end (a portrait, the name under it, a sentence about them) goes; a captioned figure stays", async () => {

@@ -34,6 +34,7 @@ import {
   findAll,
   findDescendant,
   hasAncestor,
+  indexIn,
   innerText,
   invalidate,
   isElement,
@@ -1994,7 +1995,8 @@ function removeAfterCommentMarkers(content: ElementNode): void {
   while (stack.length) {
     const el = stack.pop()!;
     if (el !== content && isCommentSection(el)) {
-      if (textLength(el) <= COMMENT_MARKER) {
+      // A link to the comments ("12 comments" in a post's meta line) is not where they start: its target is.
+      if (textLength(el) <= COMMENT_MARKER && el.attrs.href === undefined) {
         // The marker is the largest block holding nothing else (an anchor wrapped in the count's paragraph).
         let marker = el;
         for (let level = 0; level < MARKER_LEVELS; level++) {
@@ -2016,7 +2018,8 @@ function removeAfterCommentMarkers(content: ElementNode): void {
   // In document order: a later marker among the siblings an earlier one cut is gone with them.
   for (const marker of markers) {
     const parent = marker.parent;
-    if (!parent) continue;
+    // The comments come after the article: a marker with little of it before (a count in the head) cuts nothing.
+    if (!parent || !textBefore(marker, content, COMMENT_AFTER)) continue;
     const at = parent.children.indexOf(marker);
     for (const sibling of parent.children.slice(at + 1)) if (isElement(sibling)) sibling.parent = null;
     parent.children = parent.children.slice(0, at + 1);
@@ -2024,6 +2027,25 @@ function removeAfterCommentMarkers(content: ElementNode): void {
   }
 }
 const COMMENT_MARKER = 30;
+const COMMENT_AFTER = 500;
+
+/**
+ * Whether `el` has at least `length` characters of `content`'s text before it, looking at no more than
+ * SIBLINGS_BEFORE siblings at each level up (a marker deep in a wide block is judged by its near siblings).
+ */
+function textBefore(el: ElementNode, content: ElementNode, length: number): boolean {
+  let total = 0;
+  for (let at: ElementNode = el; at !== content && at.parent; at = at.parent) {
+    const siblings = at.parent.children;
+    const index = indexIn(siblings, at);
+    for (let i = index - 1; i >= 0 && i >= index - SIBLINGS_BEFORE; i--) {
+      total += textLength(siblings[i]!);
+      if (total >= length) return true;
+    }
+  }
+  return false;
+}
+const SIBLINGS_BEFORE = 64;
 
 /**
  * The small print after readers' comments: the blocks from the one that followed a comment section to the end of
