@@ -1198,6 +1198,13 @@ ${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}
 <p>Another story of the site begins here in plain words, long enough to be content, with commas, and a stop.</p>
 </div></body></html>`;
     await expectText(beside, { has: ["Paragraph 4 of the post"], lacks: ["Another story of the site"] });
+    // A link to the comments is not the comments: a paragraph after it still joins the article.
+    const linked = `<html><head><title>A post</title></head><body><div id="page">
+<div class="entry-content">${[1, 2, 3, 4].map(para).join("")}</div>
+<a class="comments" href="#respond">3 comments</a>
+<p>The closing words of the post come here in plain words, long enough to be content, with commas, and a stop.</p>
+</div></body></html>`;
+    await expectText(linked, { has: ["Paragraph 4 of the post", "The closing words of the post"], lacks: [] });
   });
 
   it("a bold line right before a button set between the article's paragraphs (the button's title) goes with it", async () => {
