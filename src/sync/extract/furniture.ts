@@ -750,7 +750,7 @@ export function removePortraitTail(content: ElementNode): void {
     if (textLength(content) < after.length * PORTRAIT_SHARE) continue;
     const first = name.split(" ")[0]!;
     const about = after.slice(name.length, name.length + PORTRAIT_ABOUT);
-    const sentence = new RegExp(`(?:^|[\\s.!?])(?:${escape(name)}|${escape(first)})\\s+\\p{Ll}`, "u");
+    const sentence = new RegExp(`(?:^|[\\s.!?])(?:${escapeRegExp(name)}|${escapeRegExp(first)})\\s+\\p{Ll}`, "u");
     if (!sentence.test(about)) continue;
     cutFrom(block, content);
     return;
@@ -767,7 +767,7 @@ const PORTRAIT_ABOUT = 300;
 const PORTRAIT_SHARE = 4;
 const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3}$/u;
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The text after `el` in document order, whitespace collapsed, up to about `limit` characters. */
 function textAfter(el: ElementNode, content: ElementNode, limit: number): string {
@@ -864,7 +864,7 @@ export function removeNamedBoxTail(content: ElementNode): void {
     const after = textAfter(heading, content, PORTRAIT_TAIL + 1);
     if (after.length > PORTRAIT_TAIL || textLength(content) < (after.length + textLength(heading)) * PORTRAIT_SHARE)
       continue;
-    if (!new RegExp(`^${escape(name)}\\s+\\p{Ll}`, "u").test(after)) continue;
+    if (!new RegExp(`^${escapeRegExp(name)}\\s+\\p{Ll}`, "u").test(after)) continue;
     cutFrom(heading, content);
     return;
   }
