@@ -1201,3 +1201,140 @@ ${[5].map(para).join("")}</article></main></body></html>`;
     });
   });
 });
+
+describe("page furniture, eleventh round", () => {
+  it("readers' comments laid out after the comment section's marker (its anchor and count) go", async () => {
+    const comment = (name: string, text: string) =>
+      `<div class="relative"><div class="flex"><strong>${name}</strong></div><p>${text}</p><button>Reply</button></div>`;
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}
+<div class="pt-12"><div class="uppercase">Join the Conversation</div>
+<a id="comments" name="comments"><p class="uppercase">3 comments</p></a>
+${comment("Rene", "I use this subscription myself and I love the variety of items, they recently added a new plan, and it is good.")}
+${comment("Kat", "That is so awesome to hear, and I am so excited to hear about the new option, thanks for letting me know about it.")}
+${comment("Michelle", "I recently subscribed to another box and love it, some recent changes are that you can get more items in a box now.")}
+</div></article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 5 of the post"],
+      lacks: ["Join the Conversation", "I use this subscription", "awesome to hear"],
+    });
+    // A link to the comments, or a count of them, in the post's head is not where they start.
+    for (const head of [`<a class="comments" href="#comments">12 comments</a>`, `<div class="comments">12</div>`]) {
+      const page = `<html><head><title>A post</title></head><body><main><article>
+${head}${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+      await expectText(page, { has: ["Paragraph 1 of the post", "Paragraph 5 of the post"], lacks: [] });
+    }
+  });
+
+  it("a person's box at the end (a portrait, the name under it, a sentence about them) goes; a captioned figure stays", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}
+<figure><img src="/team.jpg" alt="Harbor Catering"><figcaption>Harbor Catering</figcaption></figure>
+<p>Harbor Catering believes every wedding should feel personal, with a menu for each couple, and a full stop.</p>
+<hr><p><img src="/people/tim.png" alt="Tim Green"></p>
+<p><strong>Tim Green</strong> <em>Systems Theorist and Technology Writer</em></p>
+<p>Tim explores the intersections of artificial intelligence, cognition and ethics, in essays and in talks.</p>
+<p><strong>ORCID:</strong> 0009-0002-0156-9795 <strong>Email:</strong> tim@example.com</p>
+</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 8 of the post", "Harbor Catering believes"],
+      lacks: ["Systems Theorist", "Tim explores", "ORCID"],
+    });
+  });
+
+  it("the article does not resume after the readers' comments: their small print and the blocks after them go", async () => {
+    const comment = (n: number) =>
+      `<li class="comment"><div class="comment-body"><p>Reader ${n} says: I loaded my bike with books once, and a tree, and it was a lot, thanks.</p></div></li>`;
+    const html = `<html><head><title>A post</title></head><body><div id="page" class="site">
+<div class="entry-content">${[1, 2, 3, 4, 5].map(para).join("")}</div>
+<div id="comments" class="comments-area"><h3>Add your comment</h3><ol class="comment-list">${[1, 2, 3].map(comment).join("")}</ol></div>
+<p>By posting a comment, you consent to have your information collected and used in accordance with our policy.</p>
+<p class="back-top"><a href="#top">Back to Top</a></p>
+</div></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["By posting a comment", "Reader 2 says"] });
+    // A block of prose beside the article, after the comments, is not joined to it.
+    const beside = `<html><head><title>A post</title></head><body><div id="page">
+<div class="entry-content">${[1, 2, 3, 4].map(para).join("")}</div>
+<div class="comments-area"><h3>Add your comment</h3><ol class="comment-list">${comment(1)}</ol></div>
+<p>Another story of the site begins here in plain words, long enough to be content, with commas, and a stop.</p>
+</div></body></html>`;
+    await expectText(beside, { has: ["Paragraph 4 of the post"], lacks: ["Another story of the site"] });
+    // A link to the comments is not the comments: a paragraph after it still joins the article.
+    const linked = `<html><head><title>A post</title></head><body><div id="page">
+<div class="entry-content">${[1, 2, 3, 4].map(para).join("")}</div>
+<a class="comments" href="#respond">3 comments</a>
+<p>The closing words of the post come here in plain words, long enough to be content, with commas, and a stop.</p>
+</div></body></html>`;
+    await expectText(linked, { has: ["Paragraph 4 of the post", "The closing words of the post"], lacks: [] });
+  });
+
+  it("a bold line right before a button set between the article's paragraphs (the button's title) goes with it", async () => {
+    const html = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3].map(para).join("")}
+<p><strong>Stop searching and start winning. Talk to our experts</strong></p>
+<div class="wp-block-buttons aligncenter"><a href="https://example.com/contact-us/" class="wp-block-button__link">Talk to us!</a></div>
+${[4, 5].map(para).join("")}
+<p><strong>A bold line of the article itself, over its paragraph</strong></p>
+${[6].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 6 of the post", "A bold line of the article itself"],
+      lacks: ["Stop searching", "Talk to us"],
+    });
+  });
+
+  it("a labelled notice over the article, closing with a link to the site's page on it, goes; an intro ending in a link stays", async () => {
+    const notice = `<p class="has-small-font-size"><strong>Editorial Note:</strong> This site may contain affiliate links on some articles. If you buy through them, we earn a commission. <a href="/affiliate-disclosure/">Learn more</a>.</p>`;
+    const html = `<html><head><title>A post</title></head><body><main><article>
+<section class="before-post">${notice}</section>
+${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, { has: ["Paragraph 5 of the post"], lacks: ["affiliate links", "Learn more"] });
+    const intro = `<p>Before you start a catering business, it is crucial to understand the kinds of catering, as our <a href="/guides/catering">catering guide</a> explains.</p>`;
+    const plain = `<html><head><title>A post</title></head><body><main><article>
+${intro}${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
+    await expectText(plain, { has: ["Paragraph 5 of the post", "Before you start a catering business"], lacks: [] });
+  });
+
+  it("a last line of a few words leading to a link that is a person's name (a credit) goes; a closing link to a page stays", async () => {
+    const page = (last: string) => `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}${last}</article></main></body></html>`;
+    await expectText(page(`<p>Written by <a href="https://people.example.org/paulo">Paulo Giovannini</a></p>`), {
+      has: ["Paragraph 5 of the post"],
+      lacks: ["Written by", "Paulo Giovannini"],
+    });
+    await expectText(
+      page(`<p>See the full results in <a href="https://example.org/results">the results table</a></p>`),
+      {
+        has: ["Paragraph 5 of the post", "the results table"],
+        lacks: [],
+      },
+    );
+  });
+
+  it("a box at the end titled with a person's name after a word ('Written by …') and a sentence about them goes; a listicle's last entry stays", async () => {
+    const page = (tail: string) => `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}${tail}</article></main></body></html>`;
+    await expectText(
+      page(`<hr><div class="elementor-widget-container"><h3>Written by Cassidy Horton</h3>
+<p>Cassidy Horton is a finance writer who is passionate about helping people find financial freedom, with an MBA.</p></div>
+<h3>Read more:</h3><p>All personal loans are made by a partner bank.</p>`),
+      { has: ["Paragraph 8 of the post"], lacks: ["Written by", "finance writer", "partner bank"] },
+    );
+    await expectText(
+      page(
+        `<h2>10. Ninja Promo</h2><p>Ninja Promo is a global marketing agency offering social ad management, with a team of experts.</p>`,
+      ),
+      { has: ["Paragraph 8 of the post", "Ninja Promo is a global marketing agency"], lacks: [] },
+    );
+  });
+
+  it("a last paragraph all in italics right after a horizontal rule (a note under the article) goes; without the rule it stays", async () => {
+    const note = `<p><em>Playful Void is a production of Idle Press. If you liked this article, please consider sharing and subscribing.</em></p>`;
+    const page = (tail: string) => `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}${tail}</article></main></body></html>`;
+    await expectText(page(`<hr class="separator">${note}`), {
+      has: ["Paragraph 5 of the post"],
+      lacks: ["Playful Void"],
+    });
+    await expectText(page(note), { has: ["Paragraph 5 of the post", "Playful Void"], lacks: [] });
+  });
+});

@@ -10,12 +10,17 @@ import {
   removeActionBoxes,
   removeAuthorBio,
   removeAuthorLines,
+  removeClosingCredit,
   removeDatelines,
   removeDoubledLabels,
   removeEdgeDates,
   removeFormBoxes,
   removeHeadCounts,
+  removeHeadNotice,
   removeLoneButtons,
+  removeNamedBoxTail,
+  removePortraitTail,
+  removeRuledNote,
   removeSlotLabels,
   removeSponsorBoxes,
   removeTrailingHeadings,
@@ -29,6 +34,7 @@ import {
   findAll,
   findDescendant,
   hasAncestor,
+  indexIn,
   innerText,
   invalidate,
   isElement,
@@ -396,6 +402,8 @@ function grabWith(
   const slotHolders = new Set<ElementNode>();
   // Blocks that held an empty comment section (filled by a script): a short line left beside it is its intro.
   const commentHolders = new Set<ElementNode>();
+  // The first block after a comment section removed with its comments.
+  const afterComments = new Set<ElementNode>();
   replaceDoubleBreaks(body);
 
   // Walk in document order, removing what is clearly not content, collecting what is scored.
@@ -457,6 +465,11 @@ function grabWith(
         // A sign-up block named by its words takes its form with it: its box is looked for as the form's.
         if (formAncestors.has(el)) formHolders.push(ancestors(el, Infinity));
         if (el.parent && textLength(el) === 0 && isCommentSection(el)) commentHolders.add(el.parent);
+        // What follows readers' comments may be their small print ("By posting a comment, you consent …").
+        if (textLength(el) > 0 && isCommentSection(el)) {
+          const next = adjacentElement(el, 1);
+          if (next) afterComments.add(next);
+        }
         removeNode(el);
         return false;
       }
@@ -577,8 +590,12 @@ function grabWith(
     const siblings = parent ? [...parent.children] : [topCandidate];
     const at = siblings.indexOf(topCandidate);
     const wrapped = slotWrappedParagraphs(siblings, slotHolders);
+    // The article does not resume after the readers' comments: what follows them is their small print.
+    let afterComments = false;
     for (const [index, sibling] of siblings.entries()) {
       if (typeof sibling === "string") continue;
+      if (index > at && isCommentSection(sibling)) afterComments = true;
+      if (afterComments) continue;
       if (
         sibling === topCandidate ||
         mergesWith(sibling, topCandidate, scores, wrapped.get(sibling) ?? kindParagraph(sibling, topCandidate)) ||
@@ -599,6 +616,7 @@ function grabWith(
   }
 
   removeCommentIntros(content, commentHolders);
+  removeCommentSmallPrint(content, afterComments);
   prepArticle(content, flags, title, sites, controls, placed);
   removeFormBoxes(content, formHolders);
   removeSlotLabels(content, slotHolders);
@@ -1236,6 +1254,7 @@ function prepArticle(
   keepQuestionToggles(content);
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
   // Reader comments are not the article, even when a page puts them inside it (issue 3).
+  removeAfterCommentMarkers(content);
   cleanMatching(content, isCommentSection);
   cleanMatching(content, (el) => hasWord(el, SHARE_WORDS) && textLength(el) < 500 && el !== content);
   // Related-post blocks that survived scoring because their class also says "article" ("related-article-links").
@@ -1275,6 +1294,13 @@ function prepArticle(
   // The article's last paragraph when it is one link to another of the site's pages (an event, a promotion,
   // "Continue reading the main story").
   removeTrailingLink(content, sites);
+  removeClosingCredit(content);
+  removeRuledNote(content);
+  // A notice over the article ("Editorial note: … affiliate links. Learn more").
+  removeHeadNotice(content, sites);
+  // A person's box at the end (a portrait over a name and a sentence about them), and what follows it.
+  removePortraitTail(content);
+  removeNamedBoxTail(content);
   // A heading with nothing after it (the title of a box cleaning emptied: "Related posts", "Share").
   removeTrailingHeadings(content);
   // A sponsor's box: a short label over a picture linking to another site.
@@ -1970,6 +1996,95 @@ function removeCommentIntros(content: ElementNode, holders: Set<ElementNode>): v
   }
 }
 const COMMENT_INTRO = 200;
+
+/**
+ * Comments after their marker: a short element named as the comment section (the anchor a page's "6 comments"
+ * link points to, holding that count at most) starts the readers' comments, which the page lays out as the
+ * marker's following siblings rather than inside it. They go with it.
+ */
+function removeAfterCommentMarkers(content: ElementNode): void {
+  const markers: ElementNode[] = [];
+  const stack: ElementNode[] = [content];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el !== content && isCommentSection(el)) {
+      // A link to the comments ("12 comments" in a post's meta line) is not where they start: its target is.
+      if (textLength(el) <= COMMENT_MARKER && el.attrs.href === undefined) {
+        // The marker is the largest block holding nothing else (an anchor wrapped in the count's paragraph).
+        let marker = el;
+        for (let level = 0; level < MARKER_LEVELS; level++) {
+          const up = marker.parent;
+          if (!up || up === content || textLength(up) !== textLength(el)) break;
+          marker = up;
+        }
+        // Inside a paragraph's text it is a word of the text, not where a section starts.
+        const holder = marker.parent?.tag ?? "";
+        if (!PROSE_TAGS.has(holder) && !PHRASING.has(holder)) markers.push(marker);
+      }
+      continue;
+    }
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const child = el.children[i]!;
+      if (isElement(child)) stack.push(child);
+    }
+  }
+  // In document order: a later marker among the siblings an earlier one cut is gone with them.
+  for (const marker of markers) {
+    const parent = marker.parent;
+    // The comments come after the article: a marker with little of it before (a count in the head) cuts nothing.
+    if (!parent || !textBefore(marker, content, COMMENT_AFTER)) continue;
+    const at = parent.children.indexOf(marker);
+    for (const sibling of parent.children.slice(at + 1)) if (isElement(sibling)) sibling.parent = null;
+    parent.children = parent.children.slice(0, at + 1);
+    invalidate(parent);
+  }
+}
+const COMMENT_MARKER = 30;
+const COMMENT_AFTER = 500;
+
+/**
+ * Whether `el` has at least `length` characters of `content`'s text before it, looking at no more than
+ * SIBLINGS_BEFORE siblings at each level up (a marker deep in a wide block is judged by its near siblings).
+ */
+function textBefore(el: ElementNode, content: ElementNode, length: number): boolean {
+  let total = 0;
+  for (let at: ElementNode = el; at !== content && at.parent; at = at.parent) {
+    const siblings = at.parent.children;
+    const index = indexIn(siblings, at);
+    for (let i = index - 1; i >= 0 && i >= index - SIBLINGS_BEFORE; i--) {
+      total += textLength(siblings[i]!);
+      if (total >= length) return true;
+    }
+  }
+  return false;
+}
+const SIBLINGS_BEFORE = 64;
+
+/**
+ * The small print after readers' comments: the blocks from the one that followed a comment section to the end of
+ * their parent, when they are a line or two (COMMENT_INTRO characters, no heading: "By posting a comment, you
+ * consent to …", "Back to top"). The article does not resume after its comments.
+ */
+function removeCommentSmallPrint(content: ElementNode, firsts: Set<ElementNode>): void {
+  for (const first of firsts) {
+    const parent = first.parent;
+    if (!parent || !hasAncestorNode(first, content)) continue;
+    const siblings = parent.children;
+    const from = siblings.indexOf(first);
+    let length = 0;
+    let heading = false;
+    for (let i = from; i < siblings.length && !heading && length <= COMMENT_INTRO; i++) {
+      const sibling = siblings[i]!;
+      length += textLength(sibling);
+      if (isElement(sibling) && (isHeading(sibling) || findDescendant(sibling, isHeading))) heading = true;
+    }
+    if (heading || length === 0 || length > COMMENT_INTRO) continue;
+    for (const sibling of siblings.slice(from)) if (isElement(sibling)) sibling.parent = null;
+    parent.children = siblings.slice(0, from);
+    invalidate(parent);
+  }
+}
+const MARKER_LEVELS = 3;
 
 function inCommentSection(el: ElementNode, body: ElementNode): boolean {
   for (let up: ElementNode | null = el; up && up !== body; up = up.parent) if (isCommentSection(up)) return true;

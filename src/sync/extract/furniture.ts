@@ -6,6 +6,8 @@ import {
   type ElementNode,
   findAll,
   findDescendant,
+  indexIn,
+  invalidate,
   isElement,
   removeNode,
   textContent,
@@ -24,6 +26,7 @@ import {
   linkDensity,
   MAX_TAIL_DEPTH,
   PHRASING,
+  PROSE_LENGTH,
   PROSE_TAGS,
 } from "./predicates";
 import { hasWord } from "./signals";
@@ -434,7 +437,17 @@ export function removeActionBoxes(content: ElementNode, sites: Set<string>): voi
     const target = button.attrs.href ?? "";
     const ownPage = target !== "" && !target.startsWith("#") && isInternal(target, sites);
     const box = actionBox(button, content, ownPage ? ACTION_PITCH : 0);
-    if (!box || textLength(box) < textLength(button) + ACTION_OWN_TEXT) continue;
+    if (!box) continue;
+    if (textLength(box) < textLength(button) + ACTION_OWN_TEXT) {
+      // A button set between the article's paragraphs under a title of its own, a short paragraph all in bold
+      // right before it ("Stop searching. Talk to our experts", then "Talk to us!"): both go.
+      const title = isButton(button) ? elementBefore(box) : null;
+      if (title?.tag === "p" && textLength(title) <= ACTION_TITLE && whollyBold(title)) {
+        removeNode(title);
+        removeNode(box);
+      }
+      continue;
+    }
     // A link standing alone is a button only as all a box holds besides its title ("Book a demo").
     if (!isButton(button) && !titleAndLink(box, button)) continue;
     const href = button.attrs.href;
@@ -444,6 +457,11 @@ export function removeActionBoxes(content: ElementNode, sites: Set<string>): voi
 }
 
 const ACTION_OWN_TEXT = 20;
+
+/** A button's title set right before it: at most this many characters. */
+const ACTION_TITLE = 150;
+
+const BEFORE_TEXTS = 4;
 
 const ACTION_BUTTONS = 100;
 
@@ -467,6 +485,18 @@ export function removeLoneButtons(content: ElementNode): void {
     while (box.parent && box.parent !== content && textLength(box.parent) === textLength(button)) box = box.parent;
     if (box.parent) removeNode(box);
   }
+}
+
+/** The element right before `el` among its siblings, past a few texts of whitespace. */
+function elementBefore(el: ElementNode): ElementNode | null {
+  const siblings = el.parent?.children ?? [];
+  const at = indexIn(siblings, el);
+  for (let i = at - 1; i >= 0 && i >= at - BEFORE_TEXTS; i--) {
+    const sibling = siblings[i]!;
+    if (typeof sibling !== "string") return sibling;
+    if (sibling.trim()) return null;
+  }
+  return null;
 }
 
 const ACTION_PITCH = 250;
@@ -576,9 +606,9 @@ const TRAILING_LINK_AFTER = 500;
 const TRAILING_PITCH = 300;
 
 /** The link an element's text closes with (nothing after it but punctuation), if any. */
-function closingLink(el: ElementNode): ElementNode | null {
+function closingLink(el: ElementNode, anyLink = false): ElementNode | null {
   let node: ElementNode = el;
-  let bold = false;
+  let bold = anyLink;
   for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
     let next: ElementNode | null = null;
     for (let i = node.children.length - 1; i >= 0; i--) {
@@ -647,13 +677,18 @@ const BOLD = new Set(["strong", "b"]);
 const isTitle = (el: ElementNode) => isHeading(el) || (el.tag === "p" && whollyBold(el));
 
 /** Whether all of an element's words are bold: a heading drawn without heading markup. */
-function whollyBold(el: ElementNode, inside = false): boolean {
+function whollyBold(el: ElementNode): boolean {
+  return whollyStyled(el, BOLD);
+}
+
+/** Whether all of an element's words are inside elements of `tags` (bold, italics). */
+function whollyStyled(el: ElementNode, tags: Set<string>, inside = false): boolean {
   for (const child of el.children) {
     if (typeof child === "string") {
       if (!inside && /[\p{L}\p{N}]/u.test(child)) return false;
       continue;
     }
-    if (!whollyBold(child, inside || BOLD.has(child.tag))) return false;
+    if (!whollyStyled(child, tags, inside || tags.has(child.tag))) return false;
   }
   return inside || textLength(el) > 0;
 }
@@ -692,3 +727,170 @@ function inListOrTable(el: ElementNode, content: ElementNode): boolean {
   for (let up: ElementNode | null = el; up && up !== content; up = up.parent) if (EDGE_OPAQUE.has(up.tag)) return true;
   return false;
 }
+
+/**
+ * A person's box at the article's end (the author's, the testers'): a portrait whose alternative text is a name
+ * (two to four capitalised words), the same name as the text right after it (the line under the portrait), and,
+ * a little further, a sentence about that person opening with the name or its first word ("Tim explores …",
+ * "Joanna specializes in …"). When little text is left after the portrait, it and everything after it go: what
+ * follows a person's box at the end is the site's (the box's links, the next box of the same kind).
+ */
+export function removePortraitTail(content: ElementNode): void {
+  const pictures = findAll(content, "img");
+  for (const picture of pictures.slice(-PORTRAIT_LAST)) {
+    const name = (picture.attrs.alt ?? "").replace(/\s+/g, " ").trim();
+    // A picture with a caption of its own is the article's figure, its caption no name line.
+    if (!PERSON_NAME.test(name) || hasAncestorTag(picture, "figure", content)) continue;
+    // The portrait's block: its ancestors holding no text (the picture's link, figure, wrapper).
+    let block = picture;
+    while (block.parent && block.parent !== content && textLength(block.parent) === 0) block = block.parent;
+    const after = textAfter(block, content, PORTRAIT_TAIL + 1);
+    if (after.length > PORTRAIT_TAIL || !after.startsWith(name)) continue;
+    // The box ends an article: most of the text comes before it.
+    if (textLength(content) < after.length * PORTRAIT_SHARE) continue;
+    const first = name.split(" ")[0]!;
+    const about = after.slice(name.length, name.length + PORTRAIT_ABOUT);
+    const sentence = new RegExp(`(?:^|[\\s.!?])(?:${escapeRegExp(name)}|${escapeRegExp(first)})\\s+\\p{Ll}`, "u");
+    if (!sentence.test(about)) continue;
+    cutFrom(block, content);
+    return;
+  }
+}
+
+/** The pictures looked at: the article's last few (a person's box is at its end). */
+const PORTRAIT_LAST = 5;
+/** At most this much text after the portrait (a box or two, not a part of the article). */
+const PORTRAIT_TAIL = 1500;
+/** The sentence about the person starts within this many characters after the name. */
+const PORTRAIT_ABOUT = 300;
+/** The article's text is at least this many times the text from the portrait on. */
+const PORTRAIT_SHARE = 4;
+const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3}$/u;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The text after `el` in document order, whitespace collapsed, up to about `limit` characters. */
+function textAfter(el: ElementNode, content: ElementNode, limit: number): string {
+  let text = "";
+  for (let at: ElementNode = el; at !== content && at.parent && text.length < limit; at = at.parent) {
+    const siblings = at.parent.children;
+    for (let i = siblings.indexOf(at) + 1; i < siblings.length && text.length < limit; i++)
+      text += ` ${textContent(siblings[i]!)}`;
+  }
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Removes `el` and everything after it in the article. */
+function cutFrom(el: ElementNode, content: ElementNode): void {
+  for (let at: ElementNode = el; at !== content && at.parent; at = at.parent) {
+    const parent = at.parent;
+    const index = parent.children.indexOf(at);
+    for (const sibling of parent.children.slice(index + 1)) if (isElement(sibling)) sibling.parent = null;
+    parent.children = parent.children.slice(0, index + 1);
+    invalidate(parent);
+  }
+  removeNode(el);
+}
+
+function hasAncestorTag(el: ElementNode, tag: string, content: ElementNode): boolean {
+  for (let up = el.parent; up && up !== content; up = up.parent) if (up.tag === tag) return true;
+  return false;
+}
+
+/**
+ * A notice over the article: its first line of prose, when short (TRAILING_PITCH characters) and closing with a
+ * link to another page of the site that says more ("Editorial note: … may contain affiliate links … Learn
+ * more."; "Note: … Read more in our Privacy Policy."), with the article after it. The article's own opening
+ * sentence ends in a full stop of its own words, not in a pointer to the site's policy pages.
+ */
+export function removeHeadNotice(content: ElementNode, sites: Set<string>): void {
+  const first = findDescendant(content, (d) => isLine(d) && textLength(d) >= PROSE_LENGTH);
+  if (!first || textLength(first) > TRAILING_PITCH || inListOrTable(first, content)) return;
+  // It is labelled as a notice: a word or two and a colon open it ("Editorial note:", "Disclosure:").
+  if (!NOTICE_LABEL.test(textContent(first))) return;
+  const link = closingLink(first, true);
+  const href = link?.attrs.href ?? "";
+  if (!link || href.startsWith("#") || !isInternal(href, sites) || FILE_LINK.test(href)) return;
+  if (textLength(content) - textLength(first) < TRAILING_LINK_AFTER) return;
+  removeNode(first);
+}
+
+const NOTICE_LABEL = /^\s*\p{L}+(?: \p{L}+)?:\s/u;
+
+/** A paragraph, or a block holding only text and phrasing elements. */
+function isLine(el: ElementNode): boolean {
+  if (el.tag === "p") return true;
+  if (PHRASING.has(el.tag) || HEADING_TAGS.has(el.tag) || EDGE_OPAQUE.has(el.tag)) return false;
+  return el.children.every((c) => typeof c === "string" || PHRASING.has(c.tag));
+}
+
+/**
+ * A credit line closing the article: its last paragraph, a few words leading to a link that is all a person's
+ * name ("Written by <a>Paulinho Giovannini</a>"), the byline written at the end when the page's metadata names no
+ * author.
+ */
+export function removeClosingCredit(content: ElementNode): void {
+  let el = content;
+  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+    const last = lastChildWithText(el);
+    if (!last) return;
+    if (last.tag === "p") {
+      if (wordCount(last) > CREDIT_WORDS || textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
+      const link = closingLink(last, true);
+      if (!link || findAll(last, "a").length !== 1) return;
+      const name = textContent(link).replace(/\s+/g, " ").trim();
+      if (!PERSON_NAME.test(name) || wordCount(last) - wordCount(link) < 1) return;
+      removeNode(last);
+      return;
+    }
+    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return;
+    el = last;
+  }
+}
+
+const CREDIT_WORDS = 6;
+
+/**
+ * A person's box at the article's end titled with their name ("Written by Cassidy Horton", then "Cassidy Horton
+ * is a finance writer who …"): one of the article's last headings ending in a name (two to four capitalised
+ * words), and the text right after it opening with that whole name and a word in small letters (a sentence about
+ * the person). As with a portrait, when little text is left from the heading on, it and everything after it go.
+ */
+export function removeNamedBoxTail(content: ElementNode): void {
+  const headings = findAll(content, HEADING_TAGS);
+  for (const heading of headings.slice(-PORTRAIT_LAST)) {
+    const name = textContent(heading).replace(/\s+/g, " ").trim().match(TRAILING_NAME)?.[1];
+    if (!name) continue;
+    const after = textAfter(heading, content, PORTRAIT_TAIL + 1);
+    if (after.length > PORTRAIT_TAIL || textLength(content) < (after.length + textLength(heading)) * PORTRAIT_SHARE)
+      continue;
+    if (!new RegExp(`^${escapeRegExp(name)}\\s+\\p{Ll}`, "u").test(after)) continue;
+    cutFrom(heading, content);
+    return;
+  }
+}
+
+const TRAILING_NAME = /\p{Ll}\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3})$/u;
+
+/**
+ * A note set apart below the article: its last paragraph, all in italics, right after a horizontal rule ("Playful
+ * Void is a production of … If you liked this article, please consider …"). The rule ends the article; what the
+ * page sets in italics under it is about the article or the site, not part of it.
+ */
+export function removeRuledNote(content: ElementNode): void {
+  let el = content;
+  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
+    const last = lastChildWithText(el);
+    if (!last) return;
+    if (last.tag === "p") {
+      if (!whollyStyled(last, ITALIC) || elementBefore(last)?.tag !== "hr") return;
+      if (textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
+      removeNode(last);
+      return;
+    }
+    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return;
+    el = last;
+  }
+}
+
+const ITALIC = new Set(["em", "i"]);

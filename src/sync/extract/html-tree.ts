@@ -531,7 +531,7 @@ export function collapseWhitespace(text: string): string {
 const WIDE = 64;
 const positions = new WeakMap<TreeNode[], Map<ElementNode, number>>();
 
-function indexIn(children: TreeNode[], node: ElementNode): number {
+export function indexIn(children: TreeNode[], node: ElementNode): number {
   if (children.length <= WIDE) return children.indexOf(node);
   let map = positions.get(children);
   let index = map?.get(node);
