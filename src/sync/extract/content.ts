@@ -78,6 +78,7 @@ import {
   SHARE_WORDS,
 } from "./signals";
 
+const RELATED = /related/i;
 const AUTHOR_BOX =
   /(^|[\s_-])(author-?(bio|box|info|card|profile|details|about)|about-?(the-?)?author|(article|post|entry)-?author)([\s_-]|$)/i;
 
@@ -138,8 +139,14 @@ function className(el: ElementNode): string {
   return el.attrs.class ?? "";
 }
 
-function matchString(el: ElementNode): string {
-  return `${className(el)} ${el.attrs.id ?? ""}`;
+/**
+ * Whether `pattern` (no `g` flag) matches the class or the id. Asked of the class and the id apart, not of the
+ * two joined by a space: the same answer for a pattern whose match holds no whitespace and may begin or end at a
+ * space or at either end, without building a string per element (the cleaning passes ask every element).
+ */
+function classOrIdMatches(el: ElementNode, pattern: RegExp): boolean {
+  const { class: cls, id } = el.attrs;
+  return (cls !== undefined && pattern.test(cls)) || (id !== undefined && pattern.test(id));
 }
 
 function isHidden(el: ElementNode): boolean {
@@ -491,7 +498,7 @@ function grabWith(
       }
     }
     if (
-      (el.tag === "div" || el.tag === "section" || el.tag === "header" || /^h[1-6]$/.test(el.tag)) &&
+      (el.tag === "div" || el.tag === "section" || el.tag === "header" || HEADING_TAGS.has(el.tag)) &&
       textLength(el) === 0 &&
       !el.children.some(
         (c) =>
@@ -558,18 +565,21 @@ function grabWith(
       scores.set(ancestor, scores.get(ancestor)! + contentScore / divider);
     });
   }
+  // Each candidate with its final score, sorted on that (read from the map once each, not at every comparison
+  // of the sort; the sort is stable, so the order is the same).
+  const ranked: { candidate: ElementNode; score: number }[] = [];
   for (const candidate of candidates) {
-    scores.set(candidate, scores.get(candidate)! * (1 - linkDensity(candidate)));
+    const score = scores.get(candidate)! * (1 - linkDensity(candidate));
+    scores.set(candidate, score);
+    if (candidate === body || hasAncestorNode(candidate, body)) ranked.push({ candidate, score });
   }
+  ranked.sort((a, b) => b.score - a.score);
   // Cleaning drops reader comments from the article (prepArticle), so a candidate inside a comment section
   // could only come out empty: one is passed over. Comments survive the walk above when they hold much prose.
-  const sorted = [...candidates]
-    .filter((c) => c === body || hasAncestorNode(c, body))
-    .sort((a, b) => scores.get(b)! - scores.get(a)!);
   const top: ElementNode[] = [];
-  for (const c of sorted) {
+  for (const { candidate } of ranked) {
     if (top.length === 5) break;
-    if (!inCommentSection(c, body)) top.push(c);
+    if (!inCommentSection(candidate, body)) top.push(candidate);
   }
 
   let topCandidate = top[0];
@@ -1000,9 +1010,7 @@ function titleWordCover(el: ElementNode, titleWords: Set<string>, enough: number
     // with matchAll, but without compiling the letter classes for every title (about a millisecond each
     // time, more than the search): a plain alternation of the stems finds where one starts, and there the
     // precompiled lookarounds and each stem in order decide as that pattern would.
-    const any = new RegExp(stems.map(literal).join("|"), "giu");
-    const each: RegExp[] = [];
-    for (const w of stems) each.push(new RegExp(literal(w), "iuy"));
+    const { any, each } = stemPatterns(stems);
     const seen = new Set<string>();
     let from = 0;
     for (;;) {
@@ -1023,6 +1031,23 @@ function titleWordCover(el: ElementNode, titleWords: Set<string>, enough: number
   }
   return found / titleWords.size;
 }
+
+/**
+ * The search patterns of a title's stems: the alternation and each stem alone. The same title is searched for
+ * in several candidates and in each of a page's passes, so the last title's patterns are kept (building them
+ * anew was a third of this search's time on the readability and WCXB pages). Their `lastIndex` is set before
+ * every use.
+ */
+function stemPatterns(stems: string[]): { any: RegExp; each: RegExp[] } {
+  const key = stems.join("\n");
+  if (lastStems?.key !== key) {
+    const each: RegExp[] = [];
+    for (const w of stems) each.push(new RegExp(literal(w), "iuy"));
+    lastStems = { key, any: new RegExp(stems.map(literal).join("|"), "giu"), each };
+  }
+  return lastStems;
+}
+let lastStems: { key: string; any: RegExp; each: RegExp[] } | null = null;
 
 function literal(word: string): string {
   return word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -1253,14 +1278,14 @@ function prepArticle(
   );
   keepQuestionToggles(content);
   cleanMatching(content, (el) => NOT_CONTENT.has(el.tag));
-  // Reader comments are not the article, even when a page puts them inside it (issue 3).
-  removeAfterCommentMarkers(content);
-  cleanMatching(content, isCommentSection);
+  // Reader comments are not the article, even when a page puts them inside it (issue 3): after their markers,
+  // then the comment sections themselves.
+  removeCommentSections(content);
   cleanMatching(content, (el) => hasWord(el, SHARE_WORDS) && textLength(el) < 500 && el !== content);
   // Related-post blocks that survived scoring because their class also says "article" ("related-article-links").
-  cleanMatching(content, (el) => /related/i.test(matchString(el)) && linkDensity(el) > 0.5);
+  cleanMatching(content, (el) => classOrIdMatches(el, RELATED) && linkDensity(el) > 0.5);
   // "About the author" boxes: a bio is not the article.
-  cleanMatching(content, (el) => AUTHOR_BOX.test(matchString(el)) && textLength(el) < 1000);
+  cleanMatching(content, (el) => classOrIdMatches(el, AUTHOR_BOX) && textLength(el) < 1000);
   // Cards of other stories marked up as <article>s, before conditional cleaning takes their headline links.
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites, true));
   cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags, sites);
@@ -1275,13 +1300,23 @@ function prepArticle(
   // Other posts of the site offered in a sentence each, with the line over them ("You may also like:").
   cleanMatching(content, (el) => el !== content && pointersBox(el, sites));
   // A slideshow's captions, each opening with its slide's number out of the total ("1/50", "2/50", ...).
-  cleanMatching(content, (el) => el !== content && isSlideCaptions(el));
-  // A widget of controls (a video player's buttons, sliders and settings menus): no prose, only labels.
-  removeControlPanels(content, controls);
-  // A chart drawn as an image with its labels placed over it by coordinates.
-  removePlacedLabels(content, placed);
+  const slideCaptions = (el: ElementNode) => el !== content && isSlideCaptions(el);
   // Headings with a negative class weight are usually widget titles.
-  cleanMatching(content, (el) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0);
+  const widgetTitle = (el: ElementNode) => (el.tag === "h1" || el.tag === "h2") && classWeight(el, flags) < 0;
+  if (!controls.size && placed.size < PLACED_LABELS) {
+    // The two passes below have nothing between them (no control panel or placed labels to look for): one walk
+    // asks both, as the two would decide. The widget title's test reads the element's own tag and attributes,
+    // which the first pass does not change, and the captions' test reads the element's own subtree, which the
+    // walk has not entered yet when it asks. A walk over the article saved (of about fifteen).
+    cleanMatching(content, (el) => slideCaptions(el) || widgetTitle(el));
+  } else {
+    cleanMatching(content, slideCaptions);
+    // A widget of controls (a video player's buttons, sliders and settings menus): no prose, only labels.
+    removeControlPanels(content, controls);
+    // A chart drawn as an image with its labels placed over it by coordinates.
+    removePlacedLabels(content, placed);
+    cleanMatching(content, widgetTitle);
+  }
   removeTitleHeading(content, title);
   // A dateline ("Posted on <time>… by …", "Updated <time>…"): the short block around a time element.
   removeDatelines(content);
@@ -1496,6 +1531,8 @@ const POINTER_ITEMS = 4;
  * in the following topics as well:"). A bare list of the site's links is often the article's (steps, sources).
  */
 function pointersBox(el: ElementNode, sites: Set<string>): boolean {
+  // Asked of every element of the article: one with no list among its children is answered at once.
+  if (!hasListChild(el)) return false;
   let list: ElementNode | null = null;
   let lines = 0;
   for (const child of el.children) {
@@ -1509,6 +1546,11 @@ function pointersBox(el: ElementNode, sites: Set<string>): boolean {
     else return false;
   }
   return !!list && lines === 1;
+}
+
+function hasListChild(el: ElementNode): boolean {
+  for (const child of el.children) if (typeof child !== "string" && LIST_TAGS.has(child.tag)) return true;
+  return false;
 }
 
 /**
@@ -1960,6 +2002,7 @@ function isSiteLinks(el: ElementNode, sites: Set<string>): boolean {
 const TAIL_LINKS = 3;
 const TAIL_LINK_SHARE = 0.8;
 
+const COMMENT_WORD = /comment|respond|disqus|discussion|replies/i;
 const COMMENT_TOKENS = new Set([
   "comments",
   "comment-list",
@@ -1978,6 +2021,8 @@ const COMMENT_TOKENS = new Set([
 
 function isCommentSection(el: ElementNode): boolean {
   if (el.attrs.class === undefined && el.attrs.id === undefined) return false;
+  // Every token holds one of these words: most classes hold none, and are answered without the split.
+  if (!classOrIdMatches(el, COMMENT_WORD)) return false;
   const tokens = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`.toLowerCase().split(/\s+/);
   return tokens.some((t) => COMMENT_TOKENS.has(t));
 }
@@ -2000,14 +2045,17 @@ const COMMENT_INTRO = 200;
 /**
  * Comments after their marker: a short element named as the comment section (the anchor a page's "6 comments"
  * link points to, holding that count at most) starts the readers' comments, which the page lays out as the
- * marker's following siblings rather than inside it. They go with it.
+ * marker's following siblings rather than inside it. They go with it. Then every comment section goes.
  */
-function removeAfterCommentMarkers(content: ElementNode): void {
+function removeCommentSections(content: ElementNode): void {
   const markers: ElementNode[] = [];
+  // The outermost comment sections, in document order.
+  const sections: ElementNode[] = [];
   const stack: ElementNode[] = [content];
   while (stack.length) {
     const el = stack.pop()!;
     if (el !== content && isCommentSection(el)) {
+      sections.push(el);
       // A link to the comments ("12 comments" in a post's meta line) is not where they start: its target is.
       if (textLength(el) <= COMMENT_MARKER && el.attrs.href === undefined) {
         // The marker is the largest block holding nothing else (an anchor wrapped in the count's paragraph).
@@ -2038,6 +2086,23 @@ function removeAfterCommentMarkers(content: ElementNode): void {
     parent.children = parent.children.slice(0, at + 1);
     invalidate(parent);
   }
+  // The sections the cuts left in the article: as `cleanMatching(content, isCommentSection)` would remove them,
+  // without a walk of its own over the article (the cuts only take whole subtrees, so the outermost sections
+  // still in the article are those found above that are still in it).
+  for (const section of sections) {
+    const parent = section.parent;
+    if (!parent || !inContent(parent, content)) continue;
+    parent.children = parent.children.filter((c) => c !== section);
+    section.parent = null;
+    invalidate(parent);
+  }
+}
+
+/** Whether `el` is `content` or still inside it. */
+function inContent(el: ElementNode, content: ElementNode): boolean {
+  let up: ElementNode | null = el;
+  while (up && up !== content) up = up.parent;
+  return up === content;
 }
 const COMMENT_MARKER = 30;
 const COMMENT_AFTER = 500;

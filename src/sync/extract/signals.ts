@@ -108,9 +108,27 @@ export const BOILERPLATE_ROLES = new Set([
   "search",
 ]);
 
-/** The words of a class or id value. */
+/** No words, shared (never changed). */
+const NO_WORDS: string[] = [];
+
+/**
+ * The words of a class or id value. The array is shared (never change it): a page repeats its class values
+ * element after element, so each value's words are remembered, in a memo cleared when it grows large. The
+ * same word strings then come back, with their hash already computed for the vocabularies' lookups.
+ */
 export function attributeWords(value: string | undefined): string[] {
-  if (!value) return [];
+  if (!value) return NO_WORDS;
+  let words = wordsMemo.get(value);
+  if (words === undefined) {
+    words = splitWords(value);
+    if (wordsMemo.size >= 4096) wordsMemo.clear();
+    wordsMemo.set(value, words);
+  }
+  return words;
+}
+const wordsMemo = new Map<string, string[]>();
+
+function splitWords(value: string): string[] {
   // ASCII (nearly every class and id) is split by hand, several times faster than the regular expressions.
   const words: string[] = [];
   let start = 0;
@@ -144,7 +162,7 @@ function unicodeWords(value: string): string[] {
 /** The words of an element's id, none when the id is a slug of its text (more than four words). */
 export function idWords(el: ElementNode): string[] {
   const id = attributeWords(el.attrs.id);
-  return id.length > 4 ? [] : id;
+  return id.length > 4 ? NO_WORDS : id;
 }
 
 /** The words of an element's class and id. */
@@ -153,7 +171,10 @@ export function elementWords(el: ElementNode): string[] {
   if (!words) {
     // An id of more than four words is a slug of the element's own text (a heading's anchor,
     // "sharing-with-a-single-developer"), not the name of a page part.
-    words = [...attributeWords(el.attrs.class), ...idWords(el)];
+    const { class: cls, id } = el.attrs;
+    // Most elements have no class or no id: their words are the other's, with no array spread.
+    if (id === undefined) words = cls === undefined ? NO_WORDS : attributeWords(cls);
+    else words = cls === undefined ? idWords(el) : [...attributeWords(cls), ...idWords(el)];
     el.words = words;
   }
   return words;
