@@ -571,36 +571,45 @@ function holdsProseBlock(el: ElementNode): boolean {
  * TRAILING_LINK_AFTER characters of article.
  */
 export function removeTrailingLink(content: ElementNode, sites: Set<string>): void {
+  const last = closingParagraph(content);
+  if (!last) return;
+  const links = findAll(last, "a");
+  const href = links[0]?.attrs.href ?? "";
+  const closing = closingLink(last);
+  const pitch =
+    !!closing &&
+    textLength(last) <= TRAILING_PITCH &&
+    isInternal(closing.attrs.href ?? "", sites) &&
+    !FILE_LINK.test(closing.attrs.href ?? "");
+  if (pitch && textLength(content) - textLength(last) >= TRAILING_LINK_AFTER) {
+    removeNode(last);
+    return;
+  }
+  if (
+    links.length === 1 &&
+    textLength(links[0]!) === textLength(last) &&
+    isInternal(href, sites) &&
+    !FILE_LINK.test(href) &&
+    textLength(content) - textLength(last) >= TRAILING_LINK_AFTER
+  )
+    removeNode(last);
+}
+
+/**
+ * The article's closing paragraph: its last element holding text, followed down level by level through the
+ * blocks that wrap it, when that is a `<p>`; null when the article ends in a heading or other prose (an item,
+ * a quote, a table).
+ */
+function closingParagraph(content: ElementNode): ElementNode | null {
   let el = content;
   for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
     const last = lastChildWithText(el);
-    if (!last) return;
-    if (last.tag === "p") {
-      const links = findAll(last, "a");
-      const href = links[0]?.attrs.href ?? "";
-      const closing = closingLink(last);
-      const pitch =
-        !!closing &&
-        textLength(last) <= TRAILING_PITCH &&
-        isInternal(closing.attrs.href ?? "", sites) &&
-        !FILE_LINK.test(closing.attrs.href ?? "");
-      if (pitch && textLength(content) - textLength(last) >= TRAILING_LINK_AFTER) {
-        removeNode(last);
-        return;
-      }
-      if (
-        links.length === 1 &&
-        textLength(links[0]!) === textLength(last) &&
-        isInternal(href, sites) &&
-        !FILE_LINK.test(href) &&
-        textLength(content) - textLength(last) >= TRAILING_LINK_AFTER
-      )
-        removeNode(last);
-      return;
-    }
-    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return;
+    if (!last) return null;
+    if (last.tag === "p") return last;
+    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return null;
     el = last;
   }
+  return null;
 }
 
 const TRAILING_LINK_AFTER = 500;
@@ -845,22 +854,14 @@ function isLine(el: ElementNode): boolean {
  * author.
  */
 export function removeClosingCredit(content: ElementNode): void {
-  let el = content;
-  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
-    const last = lastChildWithText(el);
-    if (!last) return;
-    if (last.tag === "p") {
-      if (wordCount(last) > CREDIT_WORDS || textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
-      const link = closingLink(last, true);
-      if (!link || findAll(last, "a").length !== 1) return;
-      const name = textContent(link).replace(/\s+/g, " ").trim();
-      if (!PERSON_NAME.test(name) || wordCount(last) - wordCount(link) < 1) return;
-      removeNode(last);
-      return;
-    }
-    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return;
-    el = last;
-  }
+  const last = closingParagraph(content);
+  if (!last) return;
+  if (wordCount(last) > CREDIT_WORDS || textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
+  const link = closingLink(last, true);
+  if (!link || findAll(last, "a").length !== 1) return;
+  const name = textContent(link).replace(/\s+/g, " ").trim();
+  if (!PERSON_NAME.test(name) || wordCount(last) - wordCount(link) < 1) return;
+  removeNode(last);
 }
 
 const CREDIT_WORDS = 6;
@@ -899,19 +900,10 @@ const TRAILING_NAME = /\p{Ll}\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1
  * page sets in italics under it is about the article or the site, not part of it.
  */
 export function removeRuledNote(content: ElementNode): void {
-  let el = content;
-  for (let depth = 0; depth < MAX_TAIL_DEPTH; depth++) {
-    const last = lastChildWithText(el);
-    if (!last) return;
-    if (last.tag === "p") {
-      if (!whollyStyled(last, ITALIC) || elementBefore(last)?.tag !== "hr") return;
-      if (textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
-      removeNode(last);
-      return;
-    }
-    if (PROSE_TAGS.has(last.tag) || HEADING_TAGS.has(last.tag)) return;
-    el = last;
-  }
+  const last = closingParagraph(content);
+  if (!last || !whollyStyled(last, ITALIC) || elementBefore(last)?.tag !== "hr") return;
+  if (textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
+  removeNode(last);
 }
 
 const ITALIC = new Set(["em", "i"]);
