@@ -231,20 +231,25 @@ function collapseRun(list: Inline[], state: RunState): Inline[] {
       if (state.afterBreak) continue;
       // Whitespace before a break is meaningless.
       const prev = out[out.length - 1];
-      if (prev?.type === "text") prev.text = prev.text.replace(/ +$/, "");
+      if (prev?.type === "text" && prev.text.endsWith(" ")) prev.text = prev.text.replace(/ +$/, "");
       out.push(node);
       state.lastSpace = true;
       state.afterBreak = true;
     } else if (node.type === "text") {
       let text = collapseInlineSpace(node.text);
-      if (state.lastSpace) text = text.replace(/^ +/, "");
+      if (state.lastSpace && text.charCodeAt(0) === 32) text = text.replace(/^ +/, "");
       if (!text) continue;
       state.lastSpace = text.endsWith(" ");
       state.afterBreak = false;
-      out.push({ ...node, text });
+      // The run's own nodes are changed in place, not copied: every caller drops the run it passes.
+      node.text = text;
+      out.push(node);
     } else {
       const children = collapseRun(node.children, state);
-      if (children.length) out.push({ ...node, children });
+      if (children.length) {
+        node.children = children;
+        out.push(node);
+      }
     }
   }
   return out;
@@ -276,6 +281,18 @@ function normalizeInlines(inlines: Inline[]): Inline[] {
   return result;
 }
 
+/**
+ * Whether `inlineText(inlines).trim()` would be non-empty, without joining the text: the first text of a
+ * paragraph usually answers it.
+ */
+function hasVisibleText(inlines: Inline[]): boolean {
+  for (const inline of inlines) {
+    if (inline.type === "text" ? inline.text.trim() !== "" : inline.type === "link" && hasVisibleText(inline.children))
+      return true;
+  }
+  return false;
+}
+
 export function inlineText(inlines: Inline[]): string {
   return inlines.map((i) => (i.type === "text" ? i.text : i.type === "break" ? "\n" : inlineText(i.children))).join("");
 }
@@ -292,7 +309,7 @@ class BlockWriter {
     if (!this.pending.length) return;
     // splice, not reassign: callers hold `this.pending` and compare against it.
     const children = normalizeInlines(this.pending.splice(0));
-    if (children.length && inlineText(children).trim()) this.blocks.push({ type: "paragraph", children });
+    if (children.length && hasVisibleText(children)) this.blocks.push({ type: "paragraph", children });
   }
 
   private emit(block: Block): void {
@@ -398,7 +415,7 @@ class BlockWriter {
         const children: Inline[] = [];
         for (const child of node.children) this.inlines(child, children, {}, null);
         const normalized = normalizeInlines(children);
-        if (inlineText(normalized).trim())
+        if (hasVisibleText(normalized))
           this.emit({ type: "heading", level: Number(tag[1]) as 1 | 2 | 3 | 4 | 5 | 6, children: normalized });
         return;
       }

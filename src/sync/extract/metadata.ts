@@ -1,6 +1,6 @@
 // Page metadata: JSON-LD first (it is written for machines), then Open Graph / Twitter / Dublin Core /
 // Parse.ly meta tags, then the markup itself (<title>, rel=author, <time>).
-import { collapseWhitespace, descendants, type ElementNode, textContent } from "./html-tree";
+import { collapseWhitespace, type ElementNode, textContent } from "./html-tree";
 
 export interface PageMetadata {
   title: string | null;
@@ -102,6 +102,20 @@ function absolute(url: string | null | undefined, base: string): string | null {
   }
 }
 
+/**
+ * Records a meta tag's content under each of its names not recorded yet, lowercased. `property` may hold
+ * several space-separated names (RDFa); most attributes hold one, taken without a split.
+ */
+function addMetaNames(meta: Map<string, string>, names: string | undefined, content: string): void {
+  if (!names) return;
+  const lower = names.toLowerCase();
+  if (!/\s/.test(lower)) {
+    if (!meta.has(lower)) meta.set(lower, collapseWhitespace(content));
+    return;
+  }
+  for (const key of lower.split(/\s+/)) if (key && !meta.has(key)) meta.set(key, collapseWhitespace(content));
+}
+
 export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: string): PageMetadata {
   const meta = new Map<string, string>();
   let titleTag: string | null = null;
@@ -109,7 +123,17 @@ export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: strin
   let relAuthor: string | null = null;
   let timeTag: string | null = null;
   let lang: string | null = null;
-  for (const el of descendants(root)) {
+  // Every element in document order, walked with a stack of its own instead of through `descendants`: the
+  // array of every element of the page it would build is garbage at once.
+  const stack: ElementNode[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const children = el.children;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i]!;
+      if (typeof child !== "string") stack.push(child);
+    }
+    if (el === root) continue;
     switch (el.tag) {
       case "html":
         lang = el.attrs.lang ?? null;
@@ -120,11 +144,9 @@ export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: strin
       case "meta": {
         const content = el.attrs.content;
         if (content === undefined) break;
-        // `property` may hold several space-separated names (RDFa).
-        const keys = `${el.attrs.property ?? ""} ${el.attrs.name ?? ""} ${el.attrs.itemprop ?? ""}`
-          .toLowerCase()
-          .split(/\s+/);
-        for (const key of keys) if (key && !meta.has(key)) meta.set(key, collapseWhitespace(content));
+        addMetaNames(meta, el.attrs.property, content);
+        addMetaNames(meta, el.attrs.name, content);
+        addMetaNames(meta, el.attrs.itemprop, content);
         break;
       }
       case "link":

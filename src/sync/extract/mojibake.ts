@@ -28,6 +28,12 @@ const CONTINUATION = (() => {
 
 /** A lead byte's character (Â–ô: 0xC2–0xF4) followed by one to three continuation characters. */
 const RUN = new RegExp(`[\\u00c2-\\u00f4][${CONTINUATION}]{1,3}`, "g");
+/**
+ * Whether a text holds a run at all. Asked before the replace: most text nodes hold none, and a `test`
+ * without the global flag costs about half of a `replace` that finds nothing (the repair of every text
+ * node of the readability and WCXB pages took 100 ms instead of 210 ms in Node 22).
+ */
+const ANY_RUN = new RegExp(RUN.source);
 
 /**
  * A character that a repair may produce. Two-byte sequences stand for U+0080–U+07FF, where a false repair
@@ -85,6 +91,7 @@ function repairRun(run: string): string | null {
  * unmistakable and repairs; the same string otherwise.
  */
 export function repairMojibake(text: string): string {
+  if (!ANY_RUN.test(text)) return text;
   // One pass: each run is decoded once; the repaired text is kept only when some run was unmistakable.
   let damaged = false;
   const repaired = text.replace(RUN, (run) => {
