@@ -46,6 +46,7 @@ import {
   textLength,
 } from "./html-tree";
 import {
+  adjacentElement,
   ancestors,
   endsProse,
   FILE_LINK,
@@ -1598,7 +1599,7 @@ function keepQuestionToggles(content: ElementNode): void {
   }
 }
 
-/** The element just after `el` (no text between), or null; not looked for among more than 64 siblings. */
+/** The element just after `el` (no text between), or null. */
 function nextElement(el: ElementNode): ElementNode | null {
   return adjacentElement(el, 1);
 }
@@ -2514,24 +2515,9 @@ function introducedListsDensity(el: ElementNode, length: number): number {
   return links / length;
 }
 
-/** The element just before `el` (no text between), or null; not looked for among more than 64 siblings. */
+/** The element just before `el` (no text between), or null. */
 function previousElement(el: ElementNode): ElementNode | null {
   return adjacentElement(el, -1);
-}
-
-/** The element next to `el` in direction `step` with only whitespace between, or null (past 64 siblings: null). */
-function adjacentElement(el: ElementNode, step: 1 | -1): ElementNode | null {
-  const siblings = el.parent?.children ?? [];
-  if (siblings.length > 64) return null;
-  for (let i = siblings.indexOf(el) + step; i >= 0 && i < siblings.length; i += step) {
-    const s = siblings[i]!;
-    if (typeof s === "string") {
-      if (s.trim()) return null;
-      continue;
-    }
-    return s;
-  }
-  return null;
 }
 
 function hasAncestorList(list: ElementNode, top: ElementNode): boolean {

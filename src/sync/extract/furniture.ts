@@ -6,7 +6,6 @@ import {
   type ElementNode,
   findAll,
   findDescendant,
-  indexIn,
   invalidate,
   isElement,
   removeNode,
@@ -14,6 +13,7 @@ import {
   textLength,
 } from "./html-tree";
 import {
+  adjacentElement,
   endsProse,
   FILE_LINK,
   HEADING_TAGS,
@@ -443,7 +443,7 @@ export function removeActionBoxes(content: ElementNode, sites: Set<string>): voi
     if (textLength(box) < textLength(button) + ACTION_OWN_TEXT) {
       // A button set between the article's paragraphs under a title of its own, a short paragraph all in bold
       // right before it ("Stop searching. Talk to our experts", then "Talk to us!"): both go.
-      const title = isButton(button) ? elementBefore(box) : null;
+      const title = isButton(button) ? adjacentElement(box, -1) : null;
       if (title?.tag === "p" && textLength(title) <= ACTION_TITLE && whollyBold(title)) {
         removeNode(title);
         removeNode(box);
@@ -462,8 +462,6 @@ const ACTION_OWN_TEXT = 20;
 
 /** A button's title set right before it: at most this many characters. */
 const ACTION_TITLE = 150;
-
-const BEFORE_TEXTS = 4;
 
 const ACTION_BUTTONS = 100;
 
@@ -487,18 +485,6 @@ export function removeLoneButtons(content: ElementNode): void {
     while (box.parent && box.parent !== content && textLength(box.parent) === textLength(button)) box = box.parent;
     if (box.parent) removeNode(box);
   }
-}
-
-/** The element right before `el` among its siblings, past a few texts of whitespace. */
-function elementBefore(el: ElementNode): ElementNode | null {
-  const siblings = el.parent?.children ?? [];
-  const at = indexIn(siblings, el);
-  for (let i = at - 1; i >= 0 && i >= at - BEFORE_TEXTS; i--) {
-    const sibling = siblings[i]!;
-    if (typeof sibling !== "string") return sibling;
-    if (sibling.trim()) return null;
-  }
-  return null;
 }
 
 const ACTION_PITCH = 250;
@@ -901,7 +887,7 @@ const TRAILING_NAME = /\p{Ll}\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1
  */
 export function removeRuledNote(content: ElementNode): void {
   const last = closingParagraph(content);
-  if (!last || !whollyStyled(last, ITALIC) || elementBefore(last)?.tag !== "hr") return;
+  if (!last || !whollyStyled(last, ITALIC) || adjacentElement(last, -1)?.tag !== "hr") return;
   if (textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
   removeNode(last);
 }

@@ -6,6 +6,7 @@ import {
   type ElementNode,
   findDescendant,
   HEADING_TAGS,
+  indexIn,
   linkTextLength,
   type TreeNode,
   textContent,
@@ -160,6 +161,17 @@ export function lastChildWithText(el: ElementNode): ElementNode | null {
       continue;
     }
     if (textLength(child) > 0) return child;
+  }
+  return null;
+}
+
+/** The element next to `el` in direction `step` (1 after it, -1 before it) with only whitespace between, or null. */
+export function adjacentElement(el: ElementNode, step: 1 | -1): ElementNode | null {
+  const siblings = el.parent?.children ?? [];
+  for (let i = indexIn(siblings, el) + step; i >= 0 && i < siblings.length; i += step) {
+    const s = siblings[i]!;
+    if (typeof s !== "string") return s;
+    if (s.trim()) return null;
   }
   return null;
 }
