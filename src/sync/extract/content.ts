@@ -59,6 +59,7 @@ import {
   isInternal,
   isProse,
   linkDensity,
+  literal,
   MAX_TAIL_DEPTH,
   MEDIA_ELEMENTS,
   PHRASING,
@@ -1050,10 +1051,6 @@ function stemPatterns(stems: string[]): { any: RegExp; each: RegExp[] } {
 }
 let lastStems: { key: string; any: RegExp; each: RegExp[] } | null = null;
 
-function literal(word: string): string {
-  return word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /** The lookarounds of a title word (see titleWordCover), compiled once for every page. */
 const NOT_AFTER_WORD = /(?<![\p{L}\p{N}])/iuy;
 const NOT_BEFORE_WORD = /(?![\p{L}\p{N}])/iuy;
@@ -2003,7 +2000,6 @@ function isSiteLinks(el: ElementNode, sites: Set<string>): boolean {
 const TAIL_LINKS = 3;
 const TAIL_LINK_SHARE = 0.8;
 
-const COMMENT_WORD = /comment|respond|disqus|discussion|replies/i;
 const COMMENT_TOKENS = new Set([
   "comments",
   "comment-list",
@@ -2019,10 +2015,11 @@ const COMMENT_TOKENS = new Set([
   "comments-wrapper",
   "comments-container",
 ]);
+/** Any of the tokens inside a class or id: most hold none, and are answered without splitting them. */
+const COMMENT_WORD = new RegExp([...COMMENT_TOKENS].map(literal).join("|"), "i");
 
 function isCommentSection(el: ElementNode): boolean {
   if (el.attrs.class === undefined && el.attrs.id === undefined) return false;
-  // Every token holds one of these words: most classes hold none, and are answered without the split.
   if (!classOrIdMatches(el, COMMENT_WORD)) return false;
   const tokens = `${el.attrs.class ?? ""} ${el.attrs.id ?? ""}`.toLowerCase().split(/\s+/);
   return tokens.some((t) => COMMENT_TOKENS.has(t));

@@ -24,6 +24,7 @@ import {
   isProse,
   lastChildWithText,
   linkDensity,
+  literal,
   MAX_TAIL_DEPTH,
   PHRASING,
   PROSE_LENGTH,
@@ -747,7 +748,7 @@ export function removePortraitTail(content: ElementNode): void {
     if (textLength(content) < after.length * PORTRAIT_SHARE) continue;
     const first = name.split(" ")[0]!;
     const about = after.slice(name.length, name.length + PORTRAIT_ABOUT);
-    const sentence = new RegExp(`(?:^|[\\s.!?])(?:${escapeRegExp(name)}|${escapeRegExp(first)})\\s+\\p{Ll}`, "u");
+    const sentence = new RegExp(`(?:^|[\\s.!?])(?:${literal(name)}|${literal(first)})\\s+\\p{Ll}`, "u");
     if (!sentence.test(about)) continue;
     cutFrom(block, content);
     return;
@@ -763,8 +764,6 @@ const PORTRAIT_ABOUT = 300;
 /** The article's text is at least this many times the text from the portrait on. */
 const PORTRAIT_SHARE = 4;
 const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3}$/u;
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * The text after `el` in document order, whitespace collapsed, up to about `limit` characters. When it is longer

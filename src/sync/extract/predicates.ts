@@ -175,3 +175,8 @@ export function adjacentElement(el: ElementNode, step: 1 | -1): ElementNode | nu
   }
   return null;
 }
+
+/** `text` as a regular expression that matches it literally (its special characters escaped). */
+export function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
