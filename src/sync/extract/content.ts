@@ -52,6 +52,7 @@ import {
   FILE_LINK,
   HAN,
   HEADING_TAGS,
+  hasAncestorBelow,
   hasAncestorNode,
   hasMedia,
   holdsSentence,
@@ -954,7 +955,7 @@ function narrowLayoutTable(candidate: ElementNode, scores: Map<ElementNode, numb
   let current = candidate;
   for (let step = 0; step < 4; step++) {
     if (current.tag !== "table" && current.tag !== "tbody" && current.tag !== "tr") return current;
-    const cells = findAll(current, "td").filter((td) => !hasAncestorTableBelow(td, current));
+    const cells = findAll(current, "td").filter((td) => !hasAncestorBelow(td, current, (a) => a.tag === "table"));
     const own = (el: ElementNode) => textLength(el) - linkTextLength(el);
     const total = own(current);
     if (!total || cells.length < 2) return current;
@@ -973,10 +974,6 @@ function narrowLayoutTable(candidate: ElementNode, scores: Map<ElementNode, numb
 const LAYOUT_CELL_SHARE = 0.6;
 
 /** Whether a table other than `outer` sits between `el` and `outer`. */
-function hasAncestorTableBelow(el: ElementNode, outer: ElementNode): boolean {
-  for (let a = el.parent; a && a !== outer; a = a.parent) if (a.tag === "table") return true;
-  return false;
-}
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
@@ -2089,7 +2086,7 @@ function removeCommentSections(content: ElementNode): void {
   // still in the article are those found above that are still in it).
   for (const section of sections) {
     const parent = section.parent;
-    if (!parent || !inContent(parent, content)) continue;
+    if (!parent || (parent !== content && !hasAncestorNode(parent, content))) continue;
     parent.children = parent.children.filter((c) => c !== section);
     section.parent = null;
     invalidate(parent);
@@ -2097,11 +2094,6 @@ function removeCommentSections(content: ElementNode): void {
 }
 
 /** Whether `el` is `content` or still inside it. */
-function inContent(el: ElementNode, content: ElementNode): boolean {
-  let up: ElementNode | null = el;
-  while (up && up !== content) up = up.parent;
-  return up === content;
-}
 const COMMENT_MARKER = 30;
 const COMMENT_AFTER = 500;
 
@@ -2508,18 +2500,14 @@ function introducedListsDensity(el: ElementNode, length: number): number {
   if (!length) return 0;
   let links = linkTextLength(el);
   for (const list of listsOf(el))
-    if (isIntroduced(list, el) && !hasAncestorList(list, el)) links -= linkTextLength(list);
+    if (isIntroduced(list, el) && !hasAncestorBelow(list, el, (a) => LIST_TAGS.has(a.tag)))
+      links -= linkTextLength(list);
   return links / length;
 }
 
 /** The element just before `el` (no text between), or null. */
 function previousElement(el: ElementNode): ElementNode | null {
   return adjacentElement(el, -1);
-}
-
-function hasAncestorList(list: ElementNode, top: ElementNode): boolean {
-  for (let a = list.parent; a && a !== top; a = a.parent) if (LIST_TAGS.has(a.tag)) return true;
-  return false;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   endsProse,
   FILE_LINK,
   HEADING_TAGS,
+  hasAncestorBelow,
   hasAncestorNode,
   hasMedia,
   isHeading,
@@ -738,7 +739,7 @@ export function removePortraitTail(content: ElementNode): void {
   for (const picture of pictures.slice(-PORTRAIT_LAST)) {
     const name = (picture.attrs.alt ?? "").replace(/\s+/g, " ").trim();
     // A picture with a caption of its own is the article's figure, its caption no name line.
-    if (!PERSON_NAME.test(name) || hasAncestorTag(picture, "figure", content)) continue;
+    if (!PERSON_NAME.test(name) || hasAncestorBelow(picture, content, (a) => a.tag === "figure")) continue;
     // The portrait's block: its ancestors holding no text (the picture's link, figure, wrapper).
     let block = picture;
     while (block.parent && block.parent !== content && textLength(block.parent) === 0) block = block.parent;
@@ -799,11 +800,6 @@ function cutFrom(el: ElementNode, content: ElementNode): void {
     invalidate(parent);
   }
   removeNode(el);
-}
-
-function hasAncestorTag(el: ElementNode, tag: string, content: ElementNode): boolean {
-  for (let up = el.parent; up && up !== content; up = up.parent) if (up.tag === tag) return true;
-  return false;
 }
 
 /**

@@ -94,6 +94,12 @@ export function hasAncestorNode(el: ElementNode, ancestor: ElementNode): boolean
   return false;
 }
 
+/** Whether an ancestor of `el` below `top` (not `top` itself, nor anything above it) passes `test`. */
+export function hasAncestorBelow(el: ElementNode, top: ElementNode, test: (a: ElementNode) => boolean): boolean {
+  for (let a = el.parent; a && a !== top; a = a.parent) if (test(a)) return true;
+  return false;
+}
+
 /** The elements that show a picture or a player. */
 export const MEDIA_ELEMENTS = new Set(["img", "picture", "video", "iframe"]);
 
