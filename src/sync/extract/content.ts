@@ -29,6 +29,7 @@ import {
 import {
   commaCount,
   createElement,
+  cutFrom,
   descendants,
   type ElementNode,
   findAll,
@@ -39,6 +40,7 @@ import {
   invalidate,
   isElement,
   linkTextLength,
+  removeFollowing,
   removeNode,
   replaceNode,
   type TreeNode,
@@ -1770,18 +1772,7 @@ const PAGER_OWN_TEXT = 20;
 function cutAtPager(content: ElementNode): void {
   const pager = findDescendant(content, isPager);
   if (!pager || !proseBefore(content, pager)) return;
-  // What follows the pager, sibling by sibling up to the chosen block.
-  const after: ElementNode[] = [];
-  for (let el: ElementNode = pager; el.parent && el !== content; el = el.parent) {
-    const kids = el.parent.children;
-    for (let i = kids.indexOf(el) + 1; i < kids.length; i++) {
-      const kid = kids[i]!;
-      if (typeof kid !== "string") after.push(kid);
-    }
-    if (el.parent === content) break;
-  }
-  for (const el of after) removeNode(el);
-  removeNode(pager);
+  cutFrom(pager, content);
 }
 
 /** Whether a unit of prose (isProse) comes before `el` in the block, in document order. */
@@ -2076,10 +2067,7 @@ function removeCommentSections(content: ElementNode): void {
     const parent = marker.parent;
     // The comments come after the article: a marker with little of it before (a count in the head) cuts nothing.
     if (!parent || !textBefore(marker, content, COMMENT_AFTER)) continue;
-    const at = parent.children.indexOf(marker);
-    for (const sibling of parent.children.slice(at + 1)) if (isElement(sibling)) sibling.parent = null;
-    parent.children = parent.children.slice(0, at + 1);
-    invalidate(parent);
+    removeFollowing(marker);
   }
   // The sections the cuts left in the article: as `cleanMatching(content, isCommentSection)` would remove them,
   // without a walk of its own over the article (the cuts only take whole subtrees, so the outermost sections

@@ -2,11 +2,11 @@
 // bylines at its head, the author's bio box and trailing headings or labels at its end, a slot's label, the
 // box around a removed form, calls to action and lone buttons (docs/extraction.md, eighth round).
 import {
+  cutFrom,
   descendants,
   type ElementNode,
   findAll,
   findDescendant,
-  invalidate,
   isElement,
   removeNode,
   textContent,
@@ -788,18 +788,6 @@ function textAfter(el: ElementNode, content: ElementNode, limit: number): string
     if (start.length > limit + 1) return start;
   }
   return text.replace(/\s+/g, " ").trim();
-}
-
-/** Removes `el` and everything after it in the article. */
-function cutFrom(el: ElementNode, content: ElementNode): void {
-  for (let at: ElementNode = el; at !== content && at.parent; at = at.parent) {
-    const parent = at.parent;
-    const index = parent.children.indexOf(at);
-    for (const sibling of parent.children.slice(index + 1)) if (isElement(sibling)) sibling.parent = null;
-    parent.children = parent.children.slice(0, index + 1);
-    invalidate(parent);
-  }
-  removeNode(el);
 }
 
 /**

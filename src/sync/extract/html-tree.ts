@@ -547,6 +547,22 @@ export function indexIn(children: TreeNode[], node: ElementNode): number {
   return index ?? -1;
 }
 
+/** Removes every sibling after `node` (elements and text), keeping `node`. */
+export function removeFollowing(node: ElementNode): void {
+  const parent = node.parent;
+  if (!parent) return;
+  const index = indexIn(parent.children, node);
+  for (const sibling of parent.children.slice(index + 1)) if (isElement(sibling)) sibling.parent = null;
+  parent.children = parent.children.slice(0, index + 1);
+  invalidate(parent);
+}
+
+/** Removes `el` and everything after it inside `top`: what follows it at every level up to `top`'s children. */
+export function cutFrom(el: ElementNode, top: ElementNode): void {
+  for (let at: ElementNode = el; at !== top && at.parent; at = at.parent) removeFollowing(at);
+  removeNode(el);
+}
+
 export function removeNode(node: ElementNode): void {
   const parent = node.parent;
   if (!parent) return;
