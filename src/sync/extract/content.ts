@@ -1584,20 +1584,15 @@ function keepQuestionToggles(content: ElementNode): void {
     const label = textContent(button).trim();
     if (!label.endsWith("?") || label.length > 200) continue;
     // The answer follows the button, or the block the button alone fills (a paragraph wrapping it).
-    let answer = nextElement(button);
+    let answer = adjacentElement(button, 1);
     for (let a = button, up = 0; !answer && a.parent && up < 2; a = a.parent, up++) {
       if (a.parent.children.some((c) => c !== a && (isElement(c) || c.trim()))) break;
-      answer = nextElement(a.parent);
+      answer = adjacentElement(a.parent, 1);
     }
     if (!answer || !(isProse(answer) || findDescendant(answer, (d) => PROSE_UNITS.has(d.tag) && isProse(d)))) continue;
     button.tag = "p";
     invalidate(button);
   }
-}
-
-/** The element just after `el` (no text between), or null. */
-function nextElement(el: ElementNode): ElementNode | null {
-  return adjacentElement(el, 1);
 }
 
 /** The hidden block following a toggle, or following the parent the toggle is the only element of. */
@@ -2461,7 +2456,7 @@ function isListLeadIn(el: ElementNode | null): boolean {
 /** The list, or the wrapper that holds nothing else (up to `top`), is introduced by a lead-in just before it. */
 function isIntroduced(list: ElementNode, top: ElementNode): boolean {
   for (let a: ElementNode = list, up = 0; a !== top && up < 3; up++) {
-    if (isListLeadIn(previousElement(a))) return true;
+    if (isListLeadIn(adjacentElement(a, -1))) return true;
     const parent = a.parent;
     if (!parent || parent === top || parent.children.some((c) => isElement(c) && c !== a)) return false;
     a = parent;
@@ -2491,11 +2486,6 @@ function introducedListsDensity(el: ElementNode, length: number): number {
     if (isIntroduced(list, el) && !hasAncestorBelow(list, el, (a) => LIST_TAGS.has(a.tag)))
       links -= linkTextLength(list);
   return links / length;
-}
-
-/** The element just before `el` (no text between), or null. */
-function previousElement(el: ElementNode): ElementNode | null {
-  return adjacentElement(el, -1);
 }
 
 /**
