@@ -1224,6 +1224,11 @@ ${comment("Michelle", "I recently subscribed to another box and love it, some re
 ${head}${[1, 2, 3, 4, 5].map(para).join("")}</article></main></body></html>`;
       await expectText(page, { has: ["Paragraph 1 of the post", "Paragraph 5 of the post"], lacks: [] });
     }
+    // Nor is a link to them between the article's paragraphs, past its opening: the article goes on after it.
+    const between = `<html><head><title>A post</title></head><body><main><article>
+${[1, 2, 3, 4, 5].map(para).join("")}<a class="comments" href="#comments">12 comments</a>${[6, 7, 8].map(para).join("")}
+</article></main></body></html>`;
+    await expectText(between, { has: ["Paragraph 5 of the post", "Paragraph 8 of the post"], lacks: [] });
   });
 
   it("a person's box at the end (a portrait, the name under it, a sentence about them) goes; a captioned figure stays", async () => {
