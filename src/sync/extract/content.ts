@@ -46,6 +46,7 @@ import {
   type TreeNode,
   textContent,
   textLength,
+  walkElements,
 } from "./html-tree";
 import {
   adjacentElement,
@@ -2032,10 +2033,8 @@ function removeCommentSections(content: ElementNode): void {
   const markers: ElementNode[] = [];
   // The outermost comment sections, in document order.
   const sections: ElementNode[] = [];
-  const stack: ElementNode[] = [content];
-  while (stack.length) {
-    const el = stack.pop()!;
-    if (el !== content && isCommentSection(el)) {
+  walkElements(content, (el) => {
+    if (isCommentSection(el)) {
       sections.push(el);
       // A link to the comments ("12 comments" in a post's meta line) is not where they start: its target is.
       if (textLength(el) <= COMMENT_MARKER && el.attrs.href === undefined) {
@@ -2050,13 +2049,10 @@ function removeCommentSections(content: ElementNode): void {
         const holder = marker.parent?.tag ?? "";
         if (!PROSE_TAGS.has(holder) && !PHRASING.has(holder)) markers.push(marker);
       }
-      continue;
+      return false;
     }
-    for (let i = el.children.length - 1; i >= 0; i--) {
-      const child = el.children[i]!;
-      if (isElement(child)) stack.push(child);
-    }
-  }
+    return undefined;
+  });
   // In document order: a later marker among the siblings an earlier one cut is gone with them.
   for (const marker of markers) {
     const parent = marker.parent;

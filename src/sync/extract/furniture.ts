@@ -373,6 +373,8 @@ const FORM_BOXES = 200;
 /** The buttons inside `content` (not inside one another), as calls to action and lone buttons see them. */
 function findButtons(content: ElementNode, links?: ElementNode[]): ElementNode[] {
   const buttons: ElementNode[] = [];
+  // Children are pushed in order, so the buttons come last first (not `walkElements`' document order): the
+  // passes act on them in that order, and a page's output depends on it (WCXB `0323`).
   const stack: ElementNode[] = [content];
   while (stack.length) {
     const el = stack.pop()!;

@@ -363,6 +363,22 @@ export function descendants(node: ElementNode): ElementNode[] {
   return out;
 }
 
+/**
+ * Visits every element under `node` in document order, without building an array of them; when `visit`
+ * returns false, the element's subtree is skipped. Children are read after their parent's visit.
+ */
+export function walkElements(node: ElementNode, visit: (el: ElementNode) => boolean | undefined): void {
+  const stack: ElementNode[] = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    if (current !== node && visit(current) === false) continue;
+    for (let i = current.children.length - 1; i >= 0; i--) {
+      const child = current.children[i]!;
+      if (typeof child !== "string") stack.push(child);
+    }
+  }
+}
+
 /** The first element under `node` (in document order) that passes `test`; the walk stops there. */
 export function findDescendant(node: ElementNode, test: (el: ElementNode) => boolean): ElementNode | null {
   const stack: ElementNode[] = [node];

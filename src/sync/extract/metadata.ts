@@ -1,6 +1,6 @@
 // Page metadata: JSON-LD first (it is written for machines), then Open Graph / Twitter / Dublin Core /
 // Parse.ly meta tags, then the markup itself (<title>, rel=author, <time>).
-import { collapseWhitespace, type ElementNode, textContent } from "./html-tree";
+import { collapseWhitespace, type ElementNode, textContent, walkElements } from "./html-tree";
 
 export interface PageMetadata {
   title: string | null;
@@ -123,17 +123,8 @@ export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: strin
   let relAuthor: string | null = null;
   let timeTag: string | null = null;
   let lang: string | null = null;
-  // Every element in document order, walked with a stack of its own instead of through `descendants`: the
-  // array of every element of the page it would build is garbage at once.
-  const stack: ElementNode[] = [root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    const children = el.children;
-    for (let i = children.length - 1; i >= 0; i--) {
-      const child = children[i]!;
-      if (typeof child !== "string") stack.push(child);
-    }
-    if (el === root) continue;
+  // Every element in document order (no array of them: it would be garbage at once).
+  walkElements(root, (el) => {
     switch (el.tag) {
       case "html":
         lang = el.attrs.lang ?? null;
@@ -165,7 +156,8 @@ export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: strin
           timeTag = el.attrs.datetime;
         break;
     }
-  }
+    return undefined;
+  });
   const ld = readJsonLd(jsonLd);
   const pick = (...keys: string[]) => {
     for (const key of keys) {
