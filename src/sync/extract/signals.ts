@@ -118,15 +118,24 @@ const NO_WORDS: string[] = [];
  */
 export function attributeWords(value: string | undefined): string[] {
   if (!value) return NO_WORDS;
-  let words = wordsMemo.get(value);
-  if (words === undefined) {
-    words = splitWords(value);
-    if (wordsMemo.size >= 4096) wordsMemo.clear();
-    wordsMemo.set(value, words);
-  }
-  return words;
+  return remembered(wordsMemo, value, splitWords);
 }
 const wordsMemo = new Map<string, string[]>();
+
+/**
+ * `memo`'s answer for `key`, computed and kept when it has none. The memos live as long as the isolate and
+ * serve page after page, so one is cleared when it reaches MEMO_SIZE entries.
+ */
+function remembered<K, V>(memo: Map<K, V>, key: K, compute: (key: K) => V): V {
+  let value = memo.get(key);
+  if (value === undefined) {
+    value = compute(key);
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    memo.set(key, value);
+  }
+  return value;
+}
+const MEMO_SIZE = 4096;
 
 function splitWords(value: string): string[] {
   // ASCII (nearly every class and id) is split by hand, several times faster than the regular expressions.
@@ -189,26 +198,19 @@ export function inVocabulary(word: string, set: Set<string>): boolean {
   if (set.has(word)) return true;
   if (word.length < 10) return false;
   // The same long class words come back on element after element: each one's answer is remembered per
-  // vocabulary (the vocabularies are constants), in a memo cleared when it grows large.
+  // vocabulary (the vocabularies are constants).
   let memo = compoundMemo.get(set);
   if (!memo) {
     memo = new Map();
     compoundMemo.set(set, memo);
   }
-  let found = memo.get(word);
-  if (found === undefined) {
-    found = false;
+  return remembered(memo, word, (w) => {
     for (const v of set) {
-      if (v.length < 6 || word.length - v.length < 4) continue;
-      if (word.startsWith(v) || word.endsWith(v)) {
-        found = true;
-        break;
-      }
+      if (v.length < 6 || w.length - v.length < 4) continue;
+      if (w.startsWith(v) || w.endsWith(v)) return true;
     }
-    if (memo.size >= 4096) memo.clear();
-    memo.set(word, found);
-  }
-  return found;
+    return false;
+  });
 }
 const compoundMemo = new WeakMap<Set<string>, Map<string, boolean>>();
 
