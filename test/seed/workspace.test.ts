@@ -24,13 +24,6 @@ describe("seedWorkspace", () => {
       content.keywords.map((k) => k.keyword).sort(),
     );
     expect((await callJson("/api/v1/competitors", { key: extra })).body.count).toBe(content.competitors.length);
-    // The write key writes; the read key does not.
-    expect((await callJson("/api/v1/keywords", { key: write, method: "POST", body: { keyword: "x" } })).status).toBe(
-      201,
-    );
-    expect((await callJson("/api/v1/keywords", { key: read, method: "POST", body: { keyword: "y" } })).status).toBe(
-      403,
-    );
 
     // Every post, with what it matched, as the API serves it.
     const all = await callJson("/api/v1/posts?include_archived=true&limit=500&sort_by=date&sort_order=asc", {
@@ -63,6 +56,16 @@ describe("seedWorkspace", () => {
     });
     expect(found.status).toBe(200);
     expect(found.body.count).toBeGreaterThan(0);
+
+    // The write key writes; the read key does not. Last: a new keyword queues a re-match of the workspace's
+    // posts (monitor.rematch), which recomputes their matches and urgency with the real matcher, so the seeded
+    // values above are read before it can run.
+    expect((await callJson("/api/v1/keywords", { key: write, method: "POST", body: { keyword: "x" } })).status).toBe(
+      201,
+    );
+    expect((await callJson("/api/v1/keywords", { key: read, method: "POST", body: { keyword: "y" } })).status).toBe(
+      403,
+    );
   });
 
   it("is deterministic for a seed, and covers every priority, urgency and triage state in a dozen posts", () => {
