@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { workspaceDb } from "../../src/db/client";
 import worker from "../../src/index";
 import { enqueueMonitorPasses, enqueueStaleKeywordMetrics } from "../../src/jobs/monitor-fanout";
@@ -80,6 +80,17 @@ describe("monitoring endpoints", () => {
     const queued = await enqueueMonitorPasses(env);
     expect(queued).toBeGreaterThanOrEqual(1);
     expect(await enqueueMonitorPasses({ ...env, REDDIT_CLIENT_ID: "" })).toBe(0);
+    // The cron's messages went to the real queue too, whose consumer runs a pass of `ws` on its own about a second
+    // later: started while the message below runs, or between it and the status read, that pass would make this
+    // one answer run_in_progress or be the running last_run read below. Wait for it to finish first, so the
+    // message below runs the workspace's last pass.
+    await vi.waitFor(
+      async () => {
+        const status = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
+        expect(status.body.last_run?.status ?? "none").not.toMatch(/^(none|running)$/);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
     const result = await deliver([{ type: "monitor.pass", workspace_id: ws.id }]);
     expect(result.explicitAcks).toHaveLength(1);
     const status = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
