@@ -123,7 +123,9 @@ describe("GET /posts: the key decides first", () => {
 
   it("records the key's use (last_used_at) as every other route does", async () => {
     const fresh = await createKey(directoryDb(env), ws.id, { name: "fresh", scope: "read" });
-    expect((await callJson("/api/v1/posts?limit=1", { key: fresh.key })).status).toBe(200);
+    // last_used_at is written after the response, through waitUntil: withRecordedSql waits for that work
+    // (waitOnExecutionContext) before the row is read, instead of racing it.
+    expect((await withRecordedSql("/api/v1/posts?limit=1", fresh.key)).status).toBe(200);
     const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?")
       .bind(fresh.record.id)
       .first<{ last_used_at: string | null }>();
