@@ -1,5 +1,17 @@
 // What follows a change to the tracked terms: the workspace's stored posts are re-matched in the background,
-// and a new or renamed keyword is measured soon after (when a metrics provider is configured).
+// and a new or renamed keyword is measured soon after (when a metrics provider is configured). The writes
+// that make such a change are here too, so that the API and the console cannot differ in what follows.
+import type { WorkspaceDb } from "../db/client";
+import {
+  type CompetitorInput,
+  type CompetitorView,
+  createCompetitor,
+  createKeyword,
+  type KeywordInput,
+  type KeywordView,
+  updateCompetitor,
+  updateKeyword,
+} from "../db/tracking";
 import type { Env } from "../env";
 import type { MonitorMetricsMessage, MonitorRematchMessage } from "../jobs/messages";
 import { log, messageOf } from "../lib/log";
@@ -27,4 +39,49 @@ export async function trackedTermsChanged(env: Env, workspaceId: number, measure
   } catch (err) {
     log("error", "could not queue the re-match of stored posts", { workspaceId, error: messageOf(err) });
   }
+}
+
+/**
+ * The writes of tracked terms that every front door makes (the API's routes, and through them MCP, and the
+ * console's forms): the term is saved, then what follows a change is queued. Keeping the two steps in one
+ * place means no door can save a term without its posts being re-matched.
+ */
+export async function createTrackedKeyword(env: Env, w: WorkspaceDb, input: KeywordInput): Promise<KeywordView> {
+  const keyword = await createKeyword(w, input);
+  await trackedTermsChanged(env, w.workspaceId, keyword.id);
+  return keyword;
+}
+
+/** Undefined: no such keyword in the workspace (nothing is queued). A new text is measured again. */
+export async function updateTrackedKeyword(
+  env: Env,
+  w: WorkspaceDb,
+  id: number,
+  patch: Partial<KeywordInput>,
+): Promise<KeywordView | undefined> {
+  const keyword = await updateKeyword(w, id, patch);
+  if (keyword) await trackedTermsChanged(env, w.workspaceId, patch.keyword !== undefined ? keyword.id : undefined);
+  return keyword;
+}
+
+export async function createTrackedCompetitor(
+  env: Env,
+  w: WorkspaceDb,
+  input: CompetitorInput,
+): Promise<CompetitorView> {
+  const competitor = await createCompetitor(w, input);
+  await trackedTermsChanged(env, w.workspaceId);
+  return competitor;
+}
+
+/** Undefined: no such competitor in the workspace (nothing is queued). */
+export async function updateTrackedCompetitor(
+  env: Env,
+  w: WorkspaceDb,
+  id: number,
+  patch: Partial<CompetitorInput>,
+): Promise<CompetitorView | undefined> {
+  const competitor = await updateCompetitor(w, id, patch);
+  if (competitor) await trackedTermsChanged(env, w.workspaceId);
+  return competitor;
 }

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { createCompetitor, deleteCompetitor, getCompetitor, listCompetitors, updateCompetitor } from "../db/tracking";
+import { deleteCompetitor, getCompetitor, listCompetitors } from "../db/tracking";
 import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
 import { plainName } from "../lib/plain-text";
-import { trackedTermsChanged } from "../monitor/term-changes";
+import { createTrackedCompetitor, updateTrackedCompetitor } from "../monitor/term-changes";
 
 export const CompetitorSchema = z
   .object({
@@ -90,8 +90,7 @@ export const competitorsRouter = createRouter()
       responses: { 201: jsonResponse(CompetitorSchema, "The created competitor") },
     }),
     async (c) => {
-      const competitor = await createCompetitor(callerDb(c), c.req.valid("json"));
-      await trackedTermsChanged(c.env, c.get("auth").workspaceId);
+      const competitor = await createTrackedCompetitor(c.env, callerDb(c), c.req.valid("json"));
       return c.json(competitor, 201);
     },
   )
@@ -107,9 +106,13 @@ export const competitorsRouter = createRouter()
       responses: { 200: jsonResponse(CompetitorSchema, "The updated competitor") },
     }),
     async (c) => {
-      const competitor = await updateCompetitor(callerDb(c), c.req.valid("param").id, c.req.valid("json"));
+      const competitor = await updateTrackedCompetitor(
+        c.env,
+        callerDb(c),
+        c.req.valid("param").id,
+        c.req.valid("json"),
+      );
       if (!competitor) throw notFound("competitor");
-      await trackedTermsChanged(c.env, c.get("auth").workspaceId);
       return c.json(competitor, 200);
     },
   )

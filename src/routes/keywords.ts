@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { createKeyword, deleteKeyword, getKeyword, listKeywords, updateKeyword } from "../db/tracking";
+import { deleteKeyword, getKeyword, listKeywords } from "../db/tracking";
 import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
 import { plainName } from "../lib/plain-text";
-import { trackedTermsChanged } from "../monitor/term-changes";
+import { createTrackedKeyword, updateTrackedKeyword } from "../monitor/term-changes";
 
 export const KeywordSchema = z
   .object({
@@ -85,8 +85,7 @@ export const keywordsRouter = createRouter()
       responses: { 201: jsonResponse(KeywordSchema, "The created keyword") },
     }),
     async (c) => {
-      const keyword = await createKeyword(callerDb(c), c.req.valid("json"));
-      await trackedTermsChanged(c.env, c.get("auth").workspaceId, keyword.id);
+      const keyword = await createTrackedKeyword(c.env, callerDb(c), c.req.valid("json"));
       return c.json(keyword, 201);
     },
   )
@@ -102,10 +101,8 @@ export const keywordsRouter = createRouter()
       responses: { 200: jsonResponse(KeywordSchema, "The updated keyword") },
     }),
     async (c) => {
-      const patch = c.req.valid("json");
-      const keyword = await updateKeyword(callerDb(c), c.req.valid("param").id, patch);
+      const keyword = await updateTrackedKeyword(c.env, callerDb(c), c.req.valid("param").id, c.req.valid("json"));
       if (!keyword) throw notFound("keyword");
-      await trackedTermsChanged(c.env, c.get("auth").workspaceId, patch.keyword !== undefined ? keyword.id : undefined);
       return c.json(keyword, 200);
     },
   )

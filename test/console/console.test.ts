@@ -146,6 +146,47 @@ describe("web console in Chromium", () => {
     await page.close();
   });
 
+  it("a keyword added, then switched off, in the console re-matches the stored posts, as the API's writes do", async () => {
+    // Three words that open a stored post's title and that no keyword tracks yet.
+    const listed = await h.api(h.readKey, "GET", "/posts?limit=200");
+    const tracked = await h.api(h.readKey, "GET", "/keywords");
+    const known = new Set((tracked.body.data as { keyword: string }[]).map((k) => k.keyword.toLowerCase()));
+    const opening = (title: string) => title.split(/\s+/).slice(0, 3);
+    const post = (listed.body.data as { id: number; title: string }[]).find(
+      (p) =>
+        opening(p.title).every((w) => /^[A-Za-z]{3,}$/.test(w)) && !known.has(opening(p.title).join(" ").toLowerCase()),
+    );
+    expect(post).toBeDefined();
+    const phrase = opening(post!.title).join(" ");
+    const matchedBy = async (id: number) => {
+      const found = await h.api(h.readKey, "GET", `/posts?keyword_id=${id}&limit=200`);
+      return (found.body.data as { id: number }[]).map((p) => p.id);
+    };
+    /** Polls until `test` holds: the re-match runs from the queue, off the form's request. */
+    const eventually = async (test: () => Promise<boolean>) => {
+      const deadline = Date.now() + 30_000;
+      while (!(await test())) {
+        if (Date.now() > deadline) throw new Error("the stored posts were not re-matched within 30 s");
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+
+    const page = await newPage();
+    await signIn(page, h.writeKey, "/app/keywords");
+    await page.type("#new-keyword", phrase);
+    expect(await submit(page, "form[action='/app/keywords'] button[type=submit]")).toBe(200);
+    const keywords = await h.api(h.readKey, "GET", "/keywords");
+    const id = (keywords.body.data as { id: number; keyword: string }[]).find((k) => k.keyword === phrase)!.id;
+    await eventually(async () => (await matchedBy(id)).includes(post!.id));
+
+    await page.click(`#k${id}-active`);
+    await submit(page, `form[action='/app/keywords/${id}'] button[type=submit]`);
+    const after = await h.api(h.readKey, "GET", "/keywords");
+    expect((after.body.data as { id: number; active: boolean }[]).find((k) => k.id === id)!.active).toBe(false);
+    await eventually(async () => !(await matchedBy(id)).includes(post!.id));
+    await page.close();
+  });
+
   it("adds a keyword, keeps the input with its error beside the field, and the API lists it", async () => {
     const page = await newPage();
     await signIn(page, h.writeKey, "/app/keywords");

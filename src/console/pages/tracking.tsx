@@ -1,21 +1,25 @@
 // Tracking (/app/keywords, /app/competitors): the lists with the keyword metrics, and add, edit, delete
-// through the API's schemas and the same db functions as POST/PATCH/DELETE /keywords and /competitors.
+// through the API's schemas and the same writes as POST/PATCH/DELETE /keywords and /competitors (an add or a
+// change queues the re-match of the workspace's stored posts, as the API's does).
 
 import type { z } from "@hono/zod-openapi";
 import type { WorkspaceDb } from "../../db/client";
 import {
   type CompetitorView,
-  createCompetitor,
-  createKeyword,
   deleteCompetitor,
   deleteKeyword,
   type KeywordView,
   listCompetitors,
   listKeywords,
-  updateCompetitor,
-  updateKeyword,
 } from "../../db/tracking";
+import type { Env } from "../../env";
 import { notFound } from "../../lib/domain-errors";
+import {
+  createTrackedCompetitor,
+  createTrackedKeyword,
+  updateTrackedCompetitor,
+  updateTrackedKeyword,
+} from "../../monitor/term-changes";
 import { CompetitorCreate, CompetitorPatch } from "../../routes/competitors";
 import { KeywordCreate, KeywordPatch } from "../../routes/keywords";
 import { type ConsoleContext, sessionDb } from "../context";
@@ -55,17 +59,20 @@ interface TrackedKind<Item, Create, Patch> {
   path: string;
   list(w: WorkspaceDb): Promise<Item[]>;
   page(c: ConsoleContext, items: Item[], failed?: Failed): Response | Promise<Response>;
-  /** The API's schema, the form's values as the API's JSON, and the db write the API route makes. */
+  /**
+   * The API's schema, the form's values as the API's JSON, and the write the API route makes (which also queues
+   * the re-match of the workspace's posts: src/monitor/term-changes.ts).
+   */
   create: {
     schema: z.ZodType<Create>;
     input(values: FormValues): unknown;
-    write(w: WorkspaceDb, data: Create): Promise<unknown>;
+    write(env: Env, w: WorkspaceDb, data: Create): Promise<unknown>;
   };
   patch: {
     schema: z.ZodType<Patch>;
     input(values: FormValues): unknown;
     /** Null or undefined: no such item in the workspace. */
-    write(w: WorkspaceDb, id: number, data: Patch): Promise<unknown>;
+    write(env: Env, w: WorkspaceDb, id: number, data: Patch): Promise<unknown>;
   };
   remove(w: WorkspaceDb, id: number): Promise<boolean>;
 }
@@ -80,7 +87,7 @@ function trackedHandlers<Item, Create, Patch>(kind: TrackedKind<Item, Create, Pa
       const parsed = kind.create.schema.safeParse(kind.create.input(values));
       const w = sessionDb(c);
       const errors = parsed.success
-        ? await attempt(() => kind.create.write(w, parsed.data))
+        ? await attempt(() => kind.create.write(c.env, w, parsed.data))
         : zodFieldErrors(parsed.error);
       if (errors) return refused(c, w, { target: "new", errors, values });
       return c.redirect(kind.path, 303);
@@ -92,7 +99,7 @@ function trackedHandlers<Item, Create, Patch>(kind: TrackedKind<Item, Create, Pa
       const w = sessionDb(c);
       const errors = parsed.success
         ? await attempt(async () => {
-            if (!(await kind.patch.write(w, id, parsed.data))) throw notFound(kind.noun);
+            if (!(await kind.patch.write(c.env, w, id, parsed.data))) throw notFound(kind.noun);
           })
         : zodFieldErrors(parsed.error);
       if (errors) return refused(c, w, { target: id, errors, values });
@@ -235,7 +242,7 @@ export const {
   create: {
     schema: KeywordCreate,
     input: (values) => ({ keyword: values.keyword ?? "", is_ambiguous: checked(values, "is_ambiguous") }),
-    write: createKeyword,
+    write: createTrackedKeyword,
   },
   patch: {
     schema: KeywordPatch,
@@ -244,7 +251,7 @@ export const {
       active: checked(values, "active"),
       is_ambiguous: checked(values, "is_ambiguous"),
     }),
-    write: updateKeyword,
+    write: updateTrackedKeyword,
   },
   remove: deleteKeyword,
 });
@@ -378,11 +385,11 @@ export const {
   path: "/app/competitors",
   list: listCompetitors,
   page: competitorPage,
-  create: { schema: CompetitorCreate, input: competitorInput, write: createCompetitor },
+  create: { schema: CompetitorCreate, input: competitorInput, write: createTrackedCompetitor },
   patch: {
     schema: CompetitorPatch,
     input: (values) => ({ ...competitorInput(values), active: checked(values, "active") }),
-    write: updateCompetitor,
+    write: updateTrackedCompetitor,
   },
   remove: deleteCompetitor,
 });
