@@ -73,6 +73,11 @@ export function alignedScore(predicted, reference, tokenize = wordTokens) {
 }
 
 const squash = (s) => s.toLowerCase().replace(/\s+/g, " ").trim();
+/** `squash` with typographic single and double quotes read as the straight ones, on both sides. */
+const quoteFolded = (s) =>
+  squash(s)
+    .replace(/[‘’‚‛]/g, "'")
+    .replace(/[“”„‟]/g, '"');
 /**
  * Text as its sequence of WCXB tokens (the word F1's `\w+`), led by a space so that a match starts on a word.
  * It may end inside one: some snippets are cut in the middle of a word ("But with so many m").
@@ -92,6 +97,8 @@ export function snippets(text, withList, withoutList) {
   const found = withList.filter((s) => t.includes(wordSequence(s))).length;
   const avoided = withoutList.filter((s) => !t.includes(wordSequence(s))).length;
   const literal = squash(text);
+  const folded = quoteFolded(text);
+  const lower = text.toLowerCase();
   return {
     found,
     withTotal: withList.length,
@@ -99,6 +106,16 @@ export function snippets(text, withList, withoutList) {
     withoutTotal: withoutList.length,
     literalFound: withList.filter((s) => literal.includes(squash(s))).length,
     literalAvoided: withoutList.filter((s) => !literal.includes(squash(s))).length,
+    foldedFound: withList.filter((s) => folded.includes(quoteFolded(s))).length,
+    foldedAvoided: withoutList.filter((s) => !folded.includes(quoteFolded(s))).length,
+    // WCXB's own evaluate.py: the share of a page's snippets found (1 for a page with none), text as
+    // written (case folded only), to be averaged over pages rather than pooled.
+    upstreamWith: withList.length
+      ? withList.filter((s) => lower.includes(s.toLowerCase())).length / withList.length
+      : 1,
+    upstreamWithout: withoutList.length
+      ? withoutList.filter((s) => lower.includes(s.toLowerCase())).length / withoutList.length
+      : 1,
   };
 }
 

@@ -1343,3 +1343,21 @@ ${[1, 2, 3, 4, 5].map(para).join("")}${tail}</article></main></body></html>`;
     await expectText(page(note), { has: ["Paragraph 5 of the post", "Playful Void"], lacks: [] });
   });
 });
+
+describe("recall, twelfth round", () => {
+  it("a listicle's entry ending in a box of pointers to the site's posts ('More on …:' over their links) keeps its own words", async () => {
+    const school = (n: number, name: string, slug: string) =>
+      `<div class="hub-item hub-item--wide"><div class="hub-item__content"><h2>${n}. <a href="/schools/${slug}/">${name}</a></h2><div><p>${name} is known for its teaching and its town, and entry ${n} says so in words.</p></div>
+<div class="hub-item__stats"><ul class="stats"><li><strong>City: </strong>Town ${n}</li><li><strong>Class size: </strong>${400 + n}</li></ul></div>
+<div class="hub-item__more"><a href="/schools/${slug}/">Learn more about the ${name} program</a></div></div>
+<div class="hub-item__links"><h4>More on ${name}:</h4><ul class="resources">${["essay", "interview", "jobs", "admissions", "costs"].map((p) => `<li><a href="/schools/${slug}/${p}/">The ${name} ${p} guide for applicants</a></li>`).join("")}</ul></div></div>`;
+    const html = `<html><head><title>Top schools</title></head><body><main><article><h1>Top schools</h1>
+${[1, 2, 3, 4].map(para).join("")}
+<div class="hub-layout">${school(1, "North School", "north")}${school(2, "South School", "south")}${school(3, "East School", "east")}</div>
+${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 8 of the post", "entry 1 says so", "entry 2 says so", "entry 3 says so"],
+      lacks: ["interview guide for applicants"],
+    });
+  });
+});

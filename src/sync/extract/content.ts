@@ -1286,6 +1286,10 @@ function prepArticle(
   cleanMatching(content, (el) => classOrIdMatches(el, AUTHOR_BOX) && textLength(el) < 1000);
   // Cards of other stories marked up as <article>s, before conditional cleaning takes their headline links.
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites, true));
+  // Other posts of the site offered in a sentence each, with the line over them ("You may also like:", "More on
+  // this school:"), before conditional cleaning: an entry of a listicle that ends in such a box is judged on its
+  // own words, not on the box's links (which took half its text, and with them the whole entry).
+  cleanMatching(content, (el) => el !== content && pointersBox(el, sites));
   cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags, sites);
   // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
   cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
@@ -1295,8 +1299,6 @@ function prepArticle(
   removeDatedStreams(content);
   // A short list of nothing but links to the site's own pages ("read also", a section menu).
   cleanMatching(content, (el) => el !== content && isInternalLinkList(el, sites));
-  // Other posts of the site offered in a sentence each, with the line over them ("You may also like:").
-  cleanMatching(content, (el) => el !== content && pointersBox(el, sites));
   // A slideshow's captions, each opening with its slide's number out of the total ("1/50", "2/50", ...).
   const slideCaptions = (el: ElementNode) => el !== content && isSlideCaptions(el);
   // Headings with a negative class weight are usually widget titles.
