@@ -1361,3 +1361,17 @@ ${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
     });
   });
 });
+
+describe("recall, twelfth round (h15s)", () => {
+  it("a figure whose only picture is a logo inside its caption keeps the caption (a quote's source)", async () => {
+    const html = `<html><head><title>A story</title></head><body><main><article><h1>A story</h1>
+${[1, 2, 3, 4].map(para).join("")}
+<figure><blockquote>Our shop has a long history of roasting coffee, and the apps we added helped us serve our customers well.</blockquote>
+<figcaption><p>Jane Roaster, Marketing, <a href="https://coffee.example.org/">Roaster Coffee</a></p><div><img src="/logo.webp" alt=""></div></figcaption></figure>
+${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 8 of the post", "long history of roasting", "Jane Roaster, Marketing"],
+      lacks: [],
+    });
+  });
+});
