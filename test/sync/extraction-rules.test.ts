@@ -1374,4 +1374,18 @@ ${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
       lacks: [],
     });
   });
+
+  it("a wrapper holding nothing but a block its class keeps ('prose') is kept with it, though its links weigh over a fifth", async () => {
+    const section = `<div class="section section--text"><div class="field prose"><h3>Local training</h3>
+<p>The agency and its partners host <a href="https://agency.example.org/events">in-person and online security events</a>.</p>
+<h3>Other training</h3>
+<p>The <a href="https://alliance.example.org/">Security Alliance</a> is a public and private partnership. It runs <a href="https://alliance.example.org/events/">online and in-person events</a> for owners.</p></div></div>`;
+    const html = `<html><head><title>A guide</title></head><body><main><article><h1>A guide</h1>
+<div class="section section--text"><div class="field prose">${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}</div></div>
+${section}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 8 of the post", "The agency and its partners host", "Security Alliance"],
+      lacks: [],
+    });
+  });
 });
