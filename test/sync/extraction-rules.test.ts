@@ -1361,3 +1361,31 @@ ${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
     });
   });
 });
+
+describe("recall, twelfth round (h15s)", () => {
+  it("a figure whose only picture is a logo inside its caption keeps the caption (a quote's source)", async () => {
+    const html = `<html><head><title>A story</title></head><body><main><article><h1>A story</h1>
+${[1, 2, 3, 4].map(para).join("")}
+<figure><blockquote>Our shop has a long history of roasting coffee, and the apps we added helped us serve our customers well.</blockquote>
+<figcaption><p>Jane Roaster, Marketing, <a href="https://coffee.example.org/">Roaster Coffee</a></p><div><img src="/logo.webp" alt=""></div></figcaption></figure>
+${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 8 of the post", "long history of roasting", "Jane Roaster, Marketing"],
+      lacks: [],
+    });
+  });
+
+  it("a wrapper holding nothing but a block its class keeps ('prose') is kept with it, though its links weigh over a fifth", async () => {
+    const section = `<div class="section section--text"><div class="field prose"><h3>Local training</h3>
+<p>The agency and its partners host <a href="https://agency.example.org/events">in-person and online security events</a>.</p>
+<h3>Other training</h3>
+<p>The <a href="https://alliance.example.org/">Security Alliance</a> is a public and private partnership. It runs <a href="https://alliance.example.org/events/">online and in-person events</a> for owners.</p></div></div>`;
+    const html = `<html><head><title>A guide</title></head><body><main><article><h1>A guide</h1>
+<div class="section section--text"><div class="field prose">${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}</div></div>
+${section}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 8 of the post", "The agency and its partners host", "Security Alliance"],
+      lacks: [],
+    });
+  });
+});

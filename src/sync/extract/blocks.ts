@@ -461,7 +461,10 @@ class BlockWriter {
       case "picture": {
         const caption = findAll(node, "figcaption")[0];
         const captionText = caption ? collapseWhitespace(textContent(caption)) || null : null;
-        const imgs = findAll(node, "img");
+        // A logo inside the caption (a quote's source and their company's mark) is the caption's, not the figure's
+        // picture: a figure with no picture of its own is read as blocks, its caption among them.
+        const captionImgs = caption ? new Set(findAll(caption, "img")) : null;
+        const imgs = captionImgs?.size ? findAll(node, "img").filter((i) => !captionImgs.has(i)) : findAll(node, "img");
         if (!imgs.length) break;
         this.flush();
         const link = findAll(node, "a").find((a) => findAll(a, "img").length);

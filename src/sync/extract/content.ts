@@ -2218,11 +2218,12 @@ function tagVectors(root: ElementNode): Map<ElementNode, Int32Array> {
 function cleanConditionally(content: ElementNode, tags: string[], flags: Flags, sites: Set<string> = new Set()): void {
   if (!flags.cleanConditionally) return;
   let vectors: Map<ElementNode, Int32Array> | null = null;
+  const keptForClass = new Set<ElementNode>();
   for (const tag of tags) {
     const nodes = findAll(content, tag);
     if (!nodes.length) continue;
     vectors ??= tagVectors(content);
-    cleanTag(tag, nodes, vectors, content, flags, sites);
+    cleanTag(tag, nodes, vectors, content, flags, sites, keptForClass);
   }
 }
 
@@ -2233,6 +2234,7 @@ function cleanTag(
   content: ElementNode,
   flags: Flags,
   sites: Set<string>,
+  keptForClass: Set<ElementNode>,
 ): void {
   const remove = (el: ElementNode) => {
     // The removed subtree no longer counts for its ancestors.
@@ -2260,6 +2262,12 @@ function cleanTag(
     // paragraphs or more (a banner's two lines of sales copy still go).
     if (weight < 0 && !(heldByProse(el, textLength(el), 3) && onlyLeaning(el))) {
       remove(el);
+      continue;
+    }
+    // A wrapper holding nothing but a block kept for its class (a "prose" or "content" box) is that block:
+    // judged on its own class, it would take the block with it. `keptForClass` holds such wrappers.
+    if (keptForClass.has(el)) {
+      if (el.parent && soleElementChild(el.parent) === el) keptForClass.add(el.parent);
       continue;
     }
     // A container of a data table is kept whole.
@@ -2315,9 +2323,26 @@ function cleanTag(
       // A <ul>/<ol> without any item is the old way of indenting a passage, not a list: text, unless mostly links.
       if (LIST_TAGS.has(tag) && liCount === 0 && density < 0.5 && contentLength > 0) continue;
       remove(el);
-    }
+    } else if (weight >= 25 && el.parent && soleElementChild(el.parent) === el) keptForClass.add(el.parent);
   }
 }
+
+/**
+ * The one element child of `el` when it has no other element child and no text of its own (looked for among
+ * at most WRAPPER_CHILDREN children: a wrapper holds its block and the blank text around it).
+ */
+function soleElementChild(el: ElementNode): ElementNode | null {
+  if (el.children.length > WRAPPER_CHILDREN) return null;
+  let only: ElementNode | null = null;
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (child.trim()) return null;
+    } else if (only) return null;
+    else only = child;
+  }
+  return only;
+}
+const WRAPPER_CHILDREN = 16;
 
 /**
  * A list of ten or more items that is nothing but links (link density over 0.9) is a menu or a column of
