@@ -789,7 +789,10 @@ function mergesWith(
   const topScore = scores.get(candidate) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   let bonus = 0;
-  if (className(sibling) && className(sibling) === className(candidate)) bonus += topScore * 0.2;
+  // A block of the chosen block's kind: its class, or every one of its class names (two or more) in any order
+  // with a modifier of its own ("main-blog-post rich-text-block" beside "rich-text-block main-blog-post intro").
+  if (className(sibling) && (className(sibling) === className(candidate) || holdsClasses(sibling, candidate)))
+    bonus += topScore * 0.2;
   const siblingScore = scores.get(sibling);
   if (siblingScore !== undefined && siblingScore + bonus >= threshold) return true;
   if (paragraph.tag !== "p") return false;
@@ -941,6 +944,18 @@ function isBareLabel(el: ElementNode): boolean {
   );
 }
 const MEDIA_TAGS = new Set(["img", "picture", "figure", "video", "audio", "iframe", "svg", "table"]);
+
+/**
+ * Whether `a` carries every class name of `b`, in any order, with names of its own besides, when `b` has
+ * KIND_CLASSES names or more: one name alone is as often a layout's utility ("col", "mt-8") shared by unlike blocks.
+ */
+function holdsClasses(a: ElementNode, b: ElementNode): boolean {
+  const theirs = (b.attrs.class ?? "").split(/\s+/).filter(Boolean);
+  if (theirs.length < KIND_CLASSES) return false;
+  const mine = new Set((a.attrs.class ?? "").split(/\s+/));
+  return theirs.every((c) => mine.has(c));
+}
+const KIND_CLASSES = 2;
 
 /** Whether two elements share a class name (a part of a story body, "body body-1" and "body body-2"). */
 function sharesClass(a: ElementNode, b: ElementNode): boolean {
