@@ -1382,4 +1382,23 @@ describe("recall, twelfth round (h15t)", () => {
       "https://example.com/blog/car-rentals",
     );
   });
+
+  it("a box after the article of the kind of a lead box joined before it (a class name in common), held by prose, joins too", async () => {
+    const box = (cls: string, title: string, what: string) =>
+      `<div class="boxed ${cls}"><h3>${title}</h3><p>The ${what} box says in a full sentence what the reader gains from the guide, and why it matters to them.</p><p>A second sentence of the ${what} box goes on about it, with more plain words for the reader to take in.</p></div>`;
+    const html = `<html><head><title>A guide</title></head><body><div class="layout-col">
+${box("tint-a", "Why read this guide?", "opening")}
+<div class="story-text">${Array.from({ length: 20 }, (_, i) => para(i + 1)).join("")}</div>
+${box("tint-b", "What to watch for", "closing")}
+</div></body></html>`;
+    await expectText(html, {
+      has: [
+        "The opening box says",
+        "Paragraph 20 of the post",
+        "The closing box says",
+        "second sentence of the closing box",
+      ],
+      lacks: [],
+    });
+  });
 });
