@@ -1389,3 +1389,44 @@ ${section}</article></main></body></html>`;
     });
   });
 });
+
+describe("recall, twelfth round (h15t)", () => {
+  it("a sibling carrying the chosen block's class names in another order, with a modifier, joins it; a notice between them goes", async () => {
+    const rows = ["North", "South", "East", "West"]
+      .map(
+        (town, i) =>
+          `<tr><td>${town} Rentals</td><td>$${i + 20} a day</td><td>Families and groups of friends</td></tr>`,
+      )
+      .join("");
+    const html = `<html><head><title>Car rentals</title></head><body><div class="layout-col"><div class="layout-holder">
+<div class="rt-block copy-text intro"><p>Whether you drive across the country or stay in town, having your own car makes the trip, and here is our guide.</p>
+<table><thead><tr><th>Provider</th><th>Price</th><th>Best for</th></tr></thead><tbody>${rows}</tbody></table></div>
+<p>Note: Some posts on this site may contain affiliate links. Read more about them in our <a href="/privacy-policy">Privacy Policy</a>.</p>
+<div class="copy-text rt-block">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(para).join("")}</div>
+</div></div></body></html>`;
+    await expectText(
+      html,
+      { has: ["having your own car makes the trip", "Paragraph 12 of the post"], lacks: ["affiliate links"] },
+      "https://example.com/blog/car-rentals",
+    );
+  });
+
+  it("a box after the article of the kind of a lead box joined before it (a class name in common), held by prose, joins too", async () => {
+    const box = (cls: string, title: string, what: string) =>
+      `<div class="boxed ${cls}"><h3>${title}</h3><p>The ${what} box says in a full sentence what the reader gains from the guide, and why it matters to them.</p><p>A second sentence of the ${what} box goes on about it, with more plain words for the reader to take in.</p></div>`;
+    const html = `<html><head><title>A guide</title></head><body><div class="layout-col">
+${box("tint-a", "Why read this guide?", "opening")}
+<div class="story-text">${Array.from({ length: 20 }, (_, i) => para(i + 1)).join("")}</div>
+${box("tint-b", "What to watch for", "closing")}
+</div></body></html>`;
+    await expectText(html, {
+      has: [
+        "The opening box says",
+        "Paragraph 20 of the post",
+        "The closing box says",
+        "second sentence of the closing box",
+      ],
+      lacks: [],
+    });
+  });
+});

@@ -608,15 +608,23 @@ function grabWith(
     const wrapped = slotWrappedParagraphs(siblings, slotHolders);
     // The article does not resume after the readers' comments: what follows them is their small print.
     let afterComments = false;
+    // The class names of the boxes joined as leads before the chosen block, by tag.
+    const leadKinds = new Map<string, Set<string>>();
     for (const [index, sibling] of siblings.entries()) {
       if (typeof sibling === "string") continue;
       if (index > at && isCommentSection(sibling)) afterComments = true;
       if (afterComments) continue;
-      if (
+      let joins =
         sibling === topCandidate ||
-        mergesWith(sibling, topCandidate, scores, wrapped.get(sibling) ?? kindParagraph(sibling, topCandidate)) ||
-        (index < at && isLead(sibling))
-      ) {
+        mergesWith(sibling, topCandidate, scores, wrapped.get(sibling) ?? kindParagraph(sibling, topCandidate));
+      if (!joins && index < at && isLead(sibling)) {
+        joins = true;
+        addKind(leadKinds, sibling);
+      }
+      // A box after the chosen block of the kind of a lead joined before it (its tag and a class name in common),
+      // held by prose as that lead is: boxes of one kind on both sides of the article are judged alike.
+      if (!joins && index > at && ofKind(leadKinds, sibling) && isLead(sibling)) joins = true;
+      if (joins) {
         content.children.push(sibling);
         sibling.parent = content;
         invalidate(content);
@@ -776,6 +784,22 @@ function isLead(el: ElementNode): boolean {
   return countMatches(textContent(el), TIME_OF_DAYS, 2) < 2;
 }
 
+/** Adds the class names of `el` to the set kept for its tag. */
+function addKind(kinds: Map<string, Set<string>>, el: ElementNode): void {
+  let names = kinds.get(el.tag);
+  if (!names) {
+    names = new Set();
+    kinds.set(el.tag, names);
+  }
+  for (const name of (el.attrs.class ?? "").split(/\s+/)) if (name) names.add(name);
+}
+
+/** Whether `el` carries a class name kept for its tag. */
+function ofKind(kinds: Map<string, Set<string>>, el: ElementNode): boolean {
+  const names = kinds.get(el.tag);
+  return !!names && (el.attrs.class ?? "").split(/\s+/).some((name) => names.has(name));
+}
+
 /**
  * Whether a sibling of the chosen block joins it: a block scoring a fifth of it (at least 10), or a paragraph of
  * prose (`paragraph`: the sibling itself, or the one paragraph a wrapper holds, see slotWrappedParagraphs).
@@ -789,7 +813,10 @@ function mergesWith(
   const topScore = scores.get(candidate) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   let bonus = 0;
-  if (className(sibling) && className(sibling) === className(candidate)) bonus += topScore * 0.2;
+  // A block of the chosen block's kind: its class, or every one of its class names (two or more) in any order
+  // with a modifier of its own ("main-blog-post rich-text-block" beside "rich-text-block main-blog-post intro").
+  if (className(sibling) && (className(sibling) === className(candidate) || holdsClasses(sibling, candidate)))
+    bonus += topScore * 0.2;
   const siblingScore = scores.get(sibling);
   if (siblingScore !== undefined && siblingScore + bonus >= threshold) return true;
   if (paragraph.tag !== "p") return false;
@@ -941,6 +968,18 @@ function isBareLabel(el: ElementNode): boolean {
   );
 }
 const MEDIA_TAGS = new Set(["img", "picture", "figure", "video", "audio", "iframe", "svg", "table"]);
+
+/**
+ * Whether `a` carries every class name of `b`, in any order, with names of its own besides, when `b` has
+ * KIND_CLASSES names or more: one name alone is as often a layout's utility ("col", "mt-8") shared by unlike blocks.
+ */
+function holdsClasses(a: ElementNode, b: ElementNode): boolean {
+  const theirs = (b.attrs.class ?? "").split(/\s+/).filter(Boolean);
+  if (theirs.length < KIND_CLASSES) return false;
+  const mine = new Set((a.attrs.class ?? "").split(/\s+/));
+  return theirs.every((c) => mine.has(c));
+}
+const KIND_CLASSES = 2;
 
 /** Whether two elements share a class name (a part of a story body, "body body-1" and "body body-2"). */
 function sharesClass(a: ElementNode, b: ElementNode): boolean {

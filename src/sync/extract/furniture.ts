@@ -796,18 +796,28 @@ function textAfter(el: ElementNode, content: ElementNode, limit: number): string
  * A notice over the article: its first line of prose, when short (TRAILING_PITCH characters) and closing with a
  * link to another page of the site that says more ("Editorial note: … may contain affiliate links … Learn
  * more."; "Note: … Read more in our Privacy Policy."), with the article after it. The article's own opening
- * sentence ends in a full stop of its own words, not in a pointer to the site's policy pages.
+ * sentence ends in a full stop of its own words, not in a pointer to the site's policy pages. A notice may also
+ * stand between the parts the merge joined (a lead, then the notice, then the body): a paragraph of its own among
+ * the article's first NOTICE_PARTS blocks.
  */
 export function removeHeadNotice(content: ElementNode, sites: Set<string>): void {
   const first = findDescendant(content, (d) => isLine(d) && textLength(d) >= PROSE_LENGTH);
-  if (!first || textLength(first) > TRAILING_PITCH || inListOrTable(first, content)) return;
+  if (first && isNotice(first, content, sites)) removeNode(first);
+  const parts = content.children.slice(0, NOTICE_PARTS);
+  for (const part of parts) if (isElement(part) && part.tag === "p" && isNotice(part, content, sites)) removeNode(part);
+}
+
+const NOTICE_PARTS = 64;
+
+function isNotice(line: ElementNode, content: ElementNode, sites: Set<string>): boolean {
+  const length = textLength(line);
+  if (length < PROSE_LENGTH || length > TRAILING_PITCH || inListOrTable(line, content)) return false;
   // It is labelled as a notice: a word or two and a colon open it ("Editorial note:", "Disclosure:").
-  if (!NOTICE_LABEL.test(textContent(first))) return;
-  const link = closingLink(first, true);
+  if (!NOTICE_LABEL.test(textContent(line))) return false;
+  const link = closingLink(line, true);
   const href = link?.attrs.href ?? "";
-  if (!link || href.startsWith("#") || !isInternal(href, sites) || FILE_LINK.test(href)) return;
-  if (textLength(content) - textLength(first) < TRAILING_LINK_AFTER) return;
-  removeNode(first);
+  if (!link || href.startsWith("#") || !isInternal(href, sites) || FILE_LINK.test(href)) return false;
+  return textLength(content) - length >= TRAILING_LINK_AFTER;
 }
 
 const NOTICE_LABEL = /^\s*\p{L}+(?: \p{L}+)?:\s/u;
