@@ -1430,3 +1430,15 @@ ${box("tint-b", "What to watch for", "closing")}
     });
   });
 });
+
+describe("page furniture, twelfth round", () => {
+  it("a term whose tooltip holds a button stays in its sentence; only the tooltip's box goes", async () => {
+    const html = `<html><head><title>Trends</title></head><body><main><article><h1>Trends</h1>${[1, 2, 3, 4].map(para).join("")}
+<p>Video results were the fastest-growing <span class="term"><dfn tabindex="0">search engine</dfn><span class="term-tip"><span><strong>Search Engine</strong><br/>A site through which users search the web.<br/><a class="button" href="/glossary/search-engine/">Learn more</a></span></span></span> result type in our annual report, and the rest of the sentence goes on.</p>
+${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 8 of the post", "the fastest-growing search engine result type in our annual report"],
+      lacks: ["Learn more"],
+    });
+  });
+});

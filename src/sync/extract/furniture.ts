@@ -7,8 +7,10 @@ import {
   type ElementNode,
   findAll,
   findDescendant,
+  indexIn,
   isElement,
   removeNode,
+  type TreeNode,
   textContent,
   textLength,
 } from "./html-tree";
@@ -518,6 +520,9 @@ function actionBox(button: ElementNode, content: ElementNode, pitch: number): El
   let prev: ElementNode | null = null;
   for (let up: ElementNode | null = button; up && up !== content; prev = up, up = up.parent) {
     if (ACTION_BOX_EXCLUDED.has(up.tag) || (PROSE_TAGS.has(up.tag) && isProse(up))) break;
+    // An inline element with words right beside it is part of a sentence (a term with its tooltip, whose
+    // bubble holds the button), not a box of its own: the box is what it holds below it.
+    if (up !== button && PHRASING.has(up.tag) && amidWords(up)) break;
     // The level below was the box so far; inside this one it is a descendant like any other.
     if (prev && rulesOut(prev)) break;
     // A block of dozens of children is a listing or a page part, not a call to action's box (and scanning
@@ -542,6 +547,16 @@ function actionBox(button: ElementNode, content: ElementNode, pitch: number): El
 }
 
 const FORM_BOX_PITCH = 300;
+
+/** Whether the text right before or right after `el` in its parent holds a word. */
+function amidWords(el: ElementNode): boolean {
+  const kids = el.parent?.children;
+  if (!kids) return false;
+  const at = indexIn(kids, el);
+  const word = (node: TreeNode | undefined) => typeof node === "string" && WORD_CHAR.test(node);
+  return at >= 0 && (word(kids[at - 1]) || word(kids[at + 1]));
+}
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** How many units of prose a block holds (itself included). */
 function proseUnits(el: ElementNode): number {
