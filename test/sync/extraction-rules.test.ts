@@ -1361,3 +1361,18 @@ ${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
     });
   });
 });
+
+describe("recall, twelfth round (h15r)", () => {
+  it("a class naming a layout setting ('pane-header-alignment-left') does not make an accordion of a product's features a header", async () => {
+    const pane = (title: string, items: string[]) =>
+      `<div class="acc-pane"><h3 class="acc-title"><button type="button">${title}</button></h3><div class="acc-panel"><ul>${items.map((i) => `<li>${i}</li>`).join("")}</ul></div></div>`;
+    const html = `<html><head><title>Best tools</title></head><body><main><article><h1>Best tools</h1>
+${[1, 2, 3, 4].map(para).join("")}
+<div class="acc-wrap acc-pane-header-alignment-left"><div class="acc-inner">${pane("Monthly pricing", ["Starter: $10 for one user", "Plus: $30 for five users"])}${pane("Key features", ["Invoicing with automated reminders", "Mobile app for accounting on the go", "Bank feeds with reconciliation"])}</div></div>
+${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 8 of the post", "Mobile app for accounting on the go"],
+      lacks: [],
+    });
+  });
+});

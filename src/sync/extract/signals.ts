@@ -142,6 +142,9 @@ function splitWords(value: string): string[] {
   const words: string[] = [];
   let start = 0;
   let lower = "";
+  // Where the words of the current class name (the value's run up to a space) begin, and whether it names a setting.
+  let token = 0;
+  let setting = false;
   for (let i = 0; i <= value.length; i++) {
     const c = i < value.length ? value.charCodeAt(i) : 32;
     if (c >= 128) return unicodeWords(value);
@@ -152,20 +155,37 @@ function splitWords(value: string): string[] {
     if (!alnum || hump) {
       if (i - start > 1) {
         lower ||= value.toLowerCase();
-        words.push(lower.slice(start, i));
+        const word = lower.slice(start, i);
+        if (SETTING_WORDS.has(word)) setting = true;
+        words.push(word);
       }
       start = alnum ? i : i + 1;
+    }
+    if (c === 32 || (c >= 9 && c <= 13)) {
+      if (setting) words.length = token;
+      token = words.length;
+      setting = false;
     }
   }
   return words;
 }
 
+/**
+ * Words that make a class name the name of a layout setting ("has-text-align-center",
+ * "kt-pane-header-alignment-left"): its other words say what the setting applies to, not what the element is, so
+ * the class name gives the element no words (an accordion whose panes' headers are aligned left is no header).
+ */
+const SETTING_WORDS = new Set(["align", "alignment"]);
+
 function unicodeWords(value: string): string[] {
-  return value
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 1);
+  return value.split(/\s+/).flatMap((name) => {
+    const words = name
+      .replace(/([a-z])([A-Z])/g, "$1 $2")
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1);
+    return words.some((w) => SETTING_WORDS.has(w)) ? [] : words;
+  });
 }
 
 /** The words of an element's id, none when the id is a slug of its text (more than four words). */
