@@ -1375,4 +1375,16 @@ ${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
       lacks: [],
     });
   });
+
+  it("a block held by prose between two blocks that join the article joins it too; after the last one it does not", async () => {
+    const box = `<div class="box"><h2>Why it matters</h2><p>The boxed section explains in plain words why the matter counts, with a comma, and ends here.</p><p>Its second paragraph adds a reason of its own, again long enough to be prose, and stops.</p></div>`;
+    const closing = `<p>The closing paragraph of the post comes after the box, long enough to be content, and ends with a full stop.</p>`;
+    const page = (middle: string) => `<html><head><title>A post</title></head><body><main><article>
+<div class="body">${Array.from({ length: 20 }, (_, i) => para(i + 1)).join("")}</div>${middle}</article></main></body></html>`;
+    await expectText(page(box + closing), {
+      has: ["Paragraph 20 of the post", "explains in plain words", "adds a reason of its own", "The closing paragraph"],
+      lacks: [],
+    });
+    await expectText(page(box), { has: ["Paragraph 20 of the post"], lacks: ["explains in plain words"] });
+  });
 });

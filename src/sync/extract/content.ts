@@ -608,19 +608,28 @@ function grabWith(
     const wrapped = slotWrappedParagraphs(siblings, slotHolders);
     // The article does not resume after the readers' comments: what follows them is their small print.
     let afterComments = false;
+    const joins: boolean[] = siblings.map(() => false);
     for (const [index, sibling] of siblings.entries()) {
       if (typeof sibling === "string") continue;
       if (index > at && isCommentSection(sibling)) afterComments = true;
       if (afterComments) continue;
-      if (
+      joins[index] =
         sibling === topCandidate ||
         mergesWith(sibling, topCandidate, scores, wrapped.get(sibling) ?? kindParagraph(sibling, topCandidate)) ||
-        (index < at && isLead(sibling))
-      ) {
-        content.children.push(sibling);
-        sibling.parent = content;
-        invalidate(content);
-      }
+        (index < at && isLead(sibling));
+    }
+    // A block held by prose between two blocks that join is a part of the article the text resumes after (a
+    // section set in a box of its own), not a box beside it.
+    const last = joins.lastIndexOf(true);
+    for (let index = joins.indexOf(true) + 1; index < last; index++) {
+      const sibling = siblings[index]!;
+      if (!joins[index] && typeof sibling !== "string" && isLead(sibling)) joins[index] = true;
+    }
+    for (const [index, sibling] of siblings.entries()) {
+      if (!joins[index] || typeof sibling === "string") continue;
+      content.children.push(sibling);
+      sibling.parent = content;
+      invalidate(content);
     }
     for (const list of questions) {
       if (list.parent === content) continue;
