@@ -1376,6 +1376,18 @@ ${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
     });
   });
 
+  it("a block named for two things joined by 'and' ('map-and-related') is named for neither: no box of related posts", async () => {
+    const block = (id: string) =>
+      `<div id="${id}"><div class="intro"><p>If you are looking for help with a problem, enter an address below to find an office near you.</p><p>You can also visit the help pages to look up your questions and find free forms.</p></div><div class="search"><h2>Search by address</h2><p>Begin typing an address in the box.</p></div></div>`;
+    const page = (id: string) => `<html><head><title>Get help</title></head><body><main><article><h1>Get help</h1>
+${[1, 2, 3, 4].map(para).join("")}${block(id)}${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
+    await expectText(page("map-and-related"), {
+      has: ["Paragraph 8 of the post", "enter an address below", "find free forms"],
+      lacks: [],
+    });
+    await expectText(page("related"), { has: ["Paragraph 8 of the post"], lacks: ["enter an address below"] });
+  });
+
   it("a block held by prose between two blocks that join the article joins it too; after the last one it does not", async () => {
     const box = `<div class="box"><h2>Why it matters</h2><p>The boxed section explains in plain words why the matter counts, with a comma, and ends here.</p><p>Its second paragraph adds a reason of its own, again long enough to be prose, and stops.</p></div>`;
     const closing = `<p>The closing paragraph of the post comes after the box, long enough to be content, and ends with a full stop.</p>`;

@@ -142,9 +142,9 @@ function splitWords(value: string): string[] {
   const words: string[] = [];
   let start = 0;
   let lower = "";
-  // Where the words of the current class name (the value's run up to a space) begin, and whether it names a setting.
+  // Where the words of the current class name (the value's run up to a space) begin, and whether it names no part.
   let token = 0;
-  let setting = false;
+  let unnamed = false;
   for (let i = 0; i <= value.length; i++) {
     const c = i < value.length ? value.charCodeAt(i) : 32;
     if (c >= 128) return unicodeWords(value);
@@ -156,26 +156,28 @@ function splitWords(value: string): string[] {
       if (i - start > 1) {
         lower ||= value.toLowerCase();
         const word = lower.slice(start, i);
-        if (SETTING_WORDS.has(word)) setting = true;
+        if (UNNAMING_WORDS.has(word)) unnamed = true;
         words.push(word);
       }
       start = alnum ? i : i + 1;
     }
     if (c === 32 || (c >= 9 && c <= 13)) {
-      if (setting) words.length = token;
+      if (unnamed) words.length = token;
       token = words.length;
-      setting = false;
+      unnamed = false;
     }
   }
   return words;
 }
 
 /**
- * Words that make a class name the name of a layout setting ("has-text-align-center",
- * "kt-pane-header-alignment-left"): its other words say what the setting applies to, not what the element is, so
- * the class name gives the element no words (an accordion whose panes' headers are aligned left is no header).
+ * Words that make a class name name no part of the page, so that it gives its element no words:
+ * - a layout setting ("has-text-align-center", "kt-pane-header-alignment-left"): its other words say what the
+ *   setting applies to, not what the element is (an accordion whose panes' headers are aligned left is no header);
+ * - two things joined by "and" ("map-and-related", "image-and-video"): the block holds both, so neither word says
+ *   what it is (a map with its intro and search box "and related" results is no box of related posts).
  */
-const SETTING_WORDS = new Set(["align", "alignment"]);
+const UNNAMING_WORDS = new Set(["align", "alignment", "and"]);
 
 function unicodeWords(value: string): string[] {
   return value.split(/\s+/).flatMap((name) => {
@@ -184,7 +186,7 @@ function unicodeWords(value: string): string[] {
       .toLowerCase()
       .split(/[^\p{L}\p{N}]+/u)
       .filter((w) => w.length > 1);
-    return words.some((w) => SETTING_WORDS.has(w)) ? [] : words;
+    return words.some((w) => UNNAMING_WORDS.has(w)) ? [] : words;
   });
 }
 
