@@ -1386,6 +1386,11 @@ ${[1, 2, 3, 4].map(para).join("")}${block(id)}${[5, 6, 7, 8].map(para).join("")}
       lacks: [],
     });
     await expectText(page("related"), { has: ["Paragraph 8 of the post"], lacks: ["enter an address below"] });
+    // Both things page parts: the name still names one.
+    await expectText(page("share-and-related"), {
+      has: ["Paragraph 8 of the post"],
+      lacks: ["enter an address below"],
+    });
   });
 
   it("a block held by prose between two blocks that join the article joins it too; after the last one it does not", async () => {
