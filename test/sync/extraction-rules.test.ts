@@ -1410,25 +1410,6 @@ describe("recall, twelfth round (h15t)", () => {
       "https://example.com/blog/car-rentals",
     );
   });
-
-  it("a box after the article of the kind of a lead box joined before it (a class name in common), held by prose, joins too", async () => {
-    const box = (cls: string, title: string, what: string) =>
-      `<div class="boxed ${cls}"><h3>${title}</h3><p>The ${what} box says in a full sentence what the reader gains from the guide, and why it matters to them.</p><p>A second sentence of the ${what} box goes on about it, with more plain words for the reader to take in.</p></div>`;
-    const html = `<html><head><title>A guide</title></head><body><div class="layout-col">
-${box("tint-a", "Why read this guide?", "opening")}
-<div class="story-text">${Array.from({ length: 20 }, (_, i) => para(i + 1)).join("")}</div>
-${box("tint-b", "What to watch for", "closing")}
-</div></body></html>`;
-    await expectText(html, {
-      has: [
-        "The opening box says",
-        "Paragraph 20 of the post",
-        "The closing box says",
-        "second sentence of the closing box",
-      ],
-      lacks: [],
-    });
-  });
 });
 
 describe("page furniture, twelfth round", () => {
@@ -1440,5 +1421,49 @@ ${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
       has: ["Paragraph 8 of the post", "the fastest-growing search engine result type in our annual report"],
       lacks: ["Learn more"],
     });
+  });
+});
+
+describe("recall, twelfth round (h15r)", () => {
+  it("a class naming a layout setting ('pane-header-alignment-left') does not make an accordion of a product's features a header", async () => {
+    const pane = (title: string, items: string[]) =>
+      `<div class="acc-pane"><h3 class="acc-title"><button type="button">${title}</button></h3><div class="acc-panel"><ul>${items.map((i) => `<li>${i}</li>`).join("")}</ul></div></div>`;
+    const html = `<html><head><title>Best tools</title></head><body><main><article><h1>Best tools</h1>
+${[1, 2, 3, 4].map(para).join("")}
+<div class="acc-wrap acc-pane-header-alignment-left"><div class="acc-inner">${pane("Monthly pricing", ["Starter: $10 for one user", "Plus: $30 for five users"])}${pane("Key features", ["Invoicing with automated reminders", "Mobile app for accounting on the go", "Bank feeds with reconciliation"])}</div></div>
+${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
+    await expectText(html, {
+      has: ["Paragraph 8 of the post", "Mobile app for accounting on the go"],
+      lacks: [],
+    });
+  });
+
+  it("a block named for two things joined by 'and' ('map-and-related') is named for neither: no box of related posts", async () => {
+    const block = (id: string) =>
+      `<div id="${id}"><div class="intro"><p>If you are looking for help with a problem, enter an address below to find an office near you.</p><p>You can also visit the help pages to look up your questions and find free forms.</p></div><div class="search"><h2>Search by address</h2><p>Begin typing an address in the box.</p></div></div>`;
+    const page = (id: string) => `<html><head><title>Get help</title></head><body><main><article><h1>Get help</h1>
+${[1, 2, 3, 4].map(para).join("")}${block(id)}${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
+    await expectText(page("map-and-related"), {
+      has: ["Paragraph 8 of the post", "enter an address below", "find free forms"],
+      lacks: [],
+    });
+    await expectText(page("related"), { has: ["Paragraph 8 of the post"], lacks: ["enter an address below"] });
+    // Both things page parts: the name still names one.
+    await expectText(page("share-and-related"), {
+      has: ["Paragraph 8 of the post"],
+      lacks: ["enter an address below"],
+    });
+  });
+
+  it("a block held by prose between two blocks that join the article joins it too; after the last one it does not", async () => {
+    const box = `<div class="box"><h2>Why it matters</h2><p>The boxed section explains in plain words why the matter counts, with a comma, and ends here.</p><p>Its second paragraph adds a reason of its own, again long enough to be prose, and stops.</p></div>`;
+    const closing = `<p>The closing paragraph of the post comes after the box, long enough to be content, and ends with a full stop.</p>`;
+    const page = (middle: string) => `<html><head><title>A post</title></head><body><main><article>
+<div class="body">${Array.from({ length: 20 }, (_, i) => para(i + 1)).join("")}</div>${middle}</article></main></body></html>`;
+    await expectText(page(box + closing), {
+      has: ["Paragraph 20 of the post", "explains in plain words", "adds a reason of its own", "The closing paragraph"],
+      lacks: [],
+    });
+    await expectText(page(box), { has: ["Paragraph 20 of the post"], lacks: ["explains in plain words"] });
   });
 });

@@ -608,27 +608,28 @@ function grabWith(
     const wrapped = slotWrappedParagraphs(siblings, slotHolders);
     // The article does not resume after the readers' comments: what follows them is their small print.
     let afterComments = false;
-    // The class names of the boxes joined as leads before the chosen block, by tag.
-    const leadKinds = new Map<string, Set<string>>();
+    const joins: boolean[] = siblings.map(() => false);
     for (const [index, sibling] of siblings.entries()) {
       if (typeof sibling === "string") continue;
       if (index > at && isCommentSection(sibling)) afterComments = true;
       if (afterComments) continue;
-      let joins =
+      joins[index] =
         sibling === topCandidate ||
-        mergesWith(sibling, topCandidate, scores, wrapped.get(sibling) ?? kindParagraph(sibling, topCandidate));
-      if (!joins && index < at && isLead(sibling)) {
-        joins = true;
-        addKind(leadKinds, sibling);
-      }
-      // A box after the chosen block of the kind of a lead joined before it (its tag and a class name in common),
-      // held by prose as that lead is: boxes of one kind on both sides of the article are judged alike.
-      if (!joins && index > at && ofKind(leadKinds, sibling) && isLead(sibling)) joins = true;
-      if (joins) {
-        content.children.push(sibling);
-        sibling.parent = content;
-        invalidate(content);
-      }
+        mergesWith(sibling, topCandidate, scores, wrapped.get(sibling) ?? kindParagraph(sibling, topCandidate)) ||
+        (index < at && isLead(sibling));
+    }
+    // A block held by prose between two blocks that join is a part of the article the text resumes after (a
+    // section set in a box of its own), not a box beside it.
+    const last = joins.lastIndexOf(true);
+    for (let index = joins.indexOf(true) + 1; index < last; index++) {
+      const sibling = siblings[index]!;
+      if (!joins[index] && typeof sibling !== "string" && isLead(sibling)) joins[index] = true;
+    }
+    for (const [index, sibling] of siblings.entries()) {
+      if (!joins[index] || typeof sibling === "string") continue;
+      content.children.push(sibling);
+      sibling.parent = content;
+      invalidate(content);
     }
     for (const list of questions) {
       if (list.parent === content) continue;
@@ -782,22 +783,6 @@ const QUESTION_LENGTH = 300;
 function isLead(el: ElementNode): boolean {
   if (el.tag === "p" || !heldByProse(el, textLength(el))) return false;
   return countMatches(textContent(el), TIME_OF_DAYS, 2) < 2;
-}
-
-/** Adds the class names of `el` to the set kept for its tag. */
-function addKind(kinds: Map<string, Set<string>>, el: ElementNode): void {
-  let names = kinds.get(el.tag);
-  if (!names) {
-    names = new Set();
-    kinds.set(el.tag, names);
-  }
-  for (const name of (el.attrs.class ?? "").split(/\s+/)) if (name) names.add(name);
-}
-
-/** Whether `el` carries a class name kept for its tag. */
-function ofKind(kinds: Map<string, Set<string>>, el: ElementNode): boolean {
-  const names = kinds.get(el.tag);
-  return !!names && (el.attrs.class ?? "").split(/\s+/).some((name) => names.has(name));
 }
 
 /**

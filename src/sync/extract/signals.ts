@@ -142,6 +142,8 @@ function splitWords(value: string): string[] {
   const words: string[] = [];
   let start = 0;
   let lower = "";
+  // Where the words of the current class name (the value's run up to a space) begin.
+  let name = 0;
   for (let i = 0; i <= value.length; i++) {
     const c = i < value.length ? value.charCodeAt(i) : 32;
     if (c >= 128) return unicodeWords(value);
@@ -156,17 +158,46 @@ function splitWords(value: string): string[] {
       }
       start = alnum ? i : i + 1;
     }
+    if (c === 32 || (c >= 9 && c <= 13)) {
+      if (words.length > name && namesNoPart(words, name)) words.length = name;
+      name = words.length;
+    }
   }
   return words;
 }
 
 function unicodeWords(value: string): string[] {
-  return value
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 1);
+  return value.split(/\s+/).flatMap((name) => {
+    const words = name
+      .replace(/([a-z])([A-Z])/g, "$1 $2")
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1);
+    return namesNoPart(words, 0) ? [] : words;
+  });
 }
+
+/**
+ * Whether the class name whose words are `words` from `from` on names no part of the page, and so gives its
+ * element no words:
+ * - a layout setting ("has-text-align-center", "kt-pane-header-alignment-left"): its other words say what the
+ *   setting applies to, not what the element is (an accordion whose panes' headers are aligned left is no header);
+ * - two things joined by "and" ("map-and-related", "author-and-date"), not both of them page parts: the block
+ *   holds both, so the one word does not say what it is (a map with its intro and search box "and related"
+ *   results is no box of related posts). "share-and-categories" or "header-and-footer" still name page parts.
+ */
+function namesNoPart(words: string[], from: number): boolean {
+  let and = -1;
+  for (let i = from; i < words.length; i++) {
+    const word = words[i]!;
+    if (SETTING_WORDS.has(word)) return true;
+    if (word === "and" && and < 0) and = i;
+  }
+  if (and < 0) return false;
+  const part = (word: string) => inVocabulary(word, LEANING_BOILERPLATE_WORDS);
+  return !(words.slice(from, and).some(part) && words.slice(and + 1).some(part));
+}
+const SETTING_WORDS = new Set(["align", "alignment"]);
 
 /** The words of an element's id, none when the id is a slug of its text (more than four words). */
 export function idWords(el: ElementNode): string[] {
