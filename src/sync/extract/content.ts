@@ -473,7 +473,10 @@ function grabWith(
         !hasAncestor(el, "table", 0) &&
         !hasAncestor(el, "code", 0) &&
         el.tag !== "body" &&
-        el.tag !== "a"
+        el.tag !== "a" &&
+        // A block holding half the page's text or more is the page's frame, whatever a framework named it
+        // ("dialog-off-canvas-main-canvas"): a part beside the article holds less than the article.
+        textLength(el) * 2 < pageText
       ) {
         // A sign-up block named by its words takes its form with it: its box is looked for as the form's.
         if (formAncestors.has(el)) formHolders.push(ancestors(el, Infinity));
