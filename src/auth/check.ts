@@ -1,5 +1,5 @@
-// The one API key check, used by the /api/v1 middleware (middleware.ts) and by /mcp before any protocol
-// work: read the header, find the key (the per-isolate cache, else D1), judge it, then count the request
+// The one API key check, used by the /api/v1 middleware (middleware.ts), by /mcp before any protocol
+// work, and by the console's sign-in form (a pasted key instead of a header): read the header, find the key (the per-isolate cache, else D1), judge it, then count the request
 // against the key's rate limit. Nothing of a workspace's data is read before the key is known to be live.
 // A request that fails the check counts against its client address's limit of failures, so bad keys
 // cannot buy work (issue 19): past it, the answer is 429 instead of 401.
@@ -136,22 +136,50 @@ async function refuseUnknownFromLimited(
  * `countRequest: false` leaves the key's rate limit alone: `/mcp` checks the key before any protocol work,
  * and a tool call counts once, through the REST request it dispatches (docs/mcp.md).
  */
-export async function authenticate(
+export function authenticate(
   env: AuthEnv,
   credentials: Credentials,
   options: { countRequest: boolean },
   ctx?: WaitUntil,
 ): Promise<AuthContext> {
+  return judgeKey(env, () => presentedDigest(credentials.authorization), credentials.clientAddress, options, ctx);
+}
+
+/**
+ * The console's sign-in: a key a person pasted into the form, judged exactly like a request's bearer key,
+ * its failure (malformed, unknown, revoked, expired) counted against the client's address, so the sign-in
+ * form is no way around the limit of failures (429 past it). Console requests do not count against the
+ * key's own rate limit (README), so neither does the sign-in.
+ */
+export function authenticatePastedKey(
+  env: AuthEnv,
+  key: string,
+  clientAddress: string | undefined,
+  ctx?: WaitUntil,
+): Promise<AuthContext> {
+  const digest = async () => {
+    if (!KEY_PATTERN.test(key)) throw new ApiError("unauthorized", "malformed API key");
+    return sha256Hex(key);
+  };
+  return judgeKey(env, digest, clientAddress, { countRequest: false }, ctx);
+}
+
+async function judgeKey(
+  env: AuthEnv,
+  digestOf: () => Promise<string>,
+  clientAddress: string | undefined,
+  options: { countRequest: boolean },
+  ctx: WaitUntil | undefined,
+): Promise<AuthContext> {
   const at = new Date();
   let auth: AuthContext;
   let digest: string;
   try {
-    digest = await presentedDigest(credentials.authorization);
-    await refuseUnknownFromLimited(env, credentials.clientAddress, digest, at.getTime());
+    digest = await digestOf();
+    await refuseUnknownFromLimited(env, clientAddress, digest, at.getTime());
     auth = await acceptKey(env, await lookUpKey(env, digest, at.getTime()), at, ctx);
   } catch (err) {
-    if (err instanceof ApiError && err.code === "unauthorized")
-      await countFailure(env, credentials.clientAddress, at.getTime());
+    if (err instanceof ApiError && err.code === "unauthorized") await countFailure(env, clientAddress, at.getTime());
     throw err;
   }
   if (options.countRequest) await countAgainstKey(env, digest);

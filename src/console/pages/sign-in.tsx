@@ -1,18 +1,18 @@
 // Sign-in with a workspace API key (pasted once, never kept: the session cookie names the key's id) and sign-out.
 import { getCookie, setCookie } from "hono/cookie";
-import { acceptKey } from "../../auth/check";
+import { authenticatePastedKey } from "../../auth/check";
 import { KEY_PATTERN } from "../../auth/keys";
-import { findKeyByHash } from "../../db/api-keys";
-import { directoryDb } from "../../db/client";
 import { ApiError } from "../../errors";
 import { optionalExecutionCtx } from "../../http/context";
-import { sha256Hex } from "../../lib/crypto";
 import { type ConsoleContext, cookieOptions, endSession, safeNext, startSession } from "../context";
 import { formValues } from "../forms";
 import { Notice, Page } from "../layout";
 import { checkCsrf, csrfToken, randomToken, SIGNIN_COOKIE, SIGNIN_SECONDS } from "../session";
 
-async function signInForm(c: ConsoleContext, options: { error?: string; next?: string; expired?: boolean }) {
+async function signInForm(
+  c: ConsoleContext,
+  options: { error?: string; next?: string; expired?: boolean; status?: 401 | 429 },
+) {
   // The sign-in form's CSRF token is bound to a random nonce in a short-lived cookie of its own.
   let nonce = getCookie(c, SIGNIN_COOKIE);
   if (!nonce || !/^[A-Za-z0-9_-]{24}$/.test(nonce)) {
@@ -52,7 +52,7 @@ async function signInForm(c: ConsoleContext, options: { error?: string; next?: s
         <button type="submit">Sign in</button>
       </form>
     </Page>,
-    options.error ? 401 : 200,
+    options.status ?? (options.error ? 401 : 200),
   );
 }
 
@@ -68,23 +68,23 @@ export async function signIn(c: ConsoleContext) {
   }
   const key = (form.api_key ?? "").trim();
   const next = form.next;
-  if (!KEY_PATTERN.test(key))
-    return signInForm(c, {
-      next,
-      error: "That is not an API key: keys start with tw_live_ followed by letters and digits.",
-    });
+  // The API's key check, failures counted against the client's address as the API counts them.
   try {
-    const auth = await acceptKey(
-      c.env,
-      await findKeyByHash(directoryDb(c.env), await sha256Hex(key)),
-      new Date(),
-      optionalExecutionCtx(c),
-    );
+    const auth = await authenticatePastedKey(c.env, key, c.req.header("cf-connecting-ip"), optionalExecutionCtx(c));
     await startSession(c, auth);
   } catch (err) {
-    if (err instanceof ApiError && err.code === "unauthorized")
-      return signInForm(c, { next, error: `This key does not open the console: ${err.message}.` });
-    throw err;
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code === "rate_limited") {
+      c.header("retry-after", err.headers?.["retry-after"] ?? "60");
+      return signInForm(c, { next, status: 429, error: `Sign-in refused for now: ${err.message}.` });
+    }
+    if (err.code !== "unauthorized") throw err;
+    if (!KEY_PATTERN.test(key))
+      return signInForm(c, {
+        next,
+        error: "That is not an API key: keys start with tw_live_ followed by letters and digits.",
+      });
+    return signInForm(c, { next, error: `This key does not open the console: ${err.message}.` });
   }
   return c.redirect(safeNext(next), 303);
 }
