@@ -7,6 +7,7 @@ import {
   type CompetitorView,
   createCompetitor,
   createKeyword,
+  getKeyword,
   type KeywordInput,
   type KeywordView,
   updateCompetitor,
@@ -52,15 +53,23 @@ export async function createTrackedKeyword(env: Env, w: WorkspaceDb, input: Keyw
   return keyword;
 }
 
-/** Undefined: no such keyword in the workspace (nothing is queued). A new text is measured again. */
+/**
+ * Undefined: no such keyword in the workspace (nothing is queued). Only a text that differs from the stored
+ * one is measured again: the console's edit form always sends the text, and switching a keyword off there
+ * must not buy a measurement that the API's `{"active": false}` does not.
+ */
 export async function updateTrackedKeyword(
   env: Env,
   w: WorkspaceDb,
   id: number,
   patch: Partial<KeywordInput>,
 ): Promise<KeywordView | undefined> {
+  const before = patch.keyword !== undefined ? await getKeyword(w, id) : undefined;
   const keyword = await updateKeyword(w, id, patch);
-  if (keyword) await trackedTermsChanged(env, w.workspaceId, patch.keyword !== undefined ? keyword.id : undefined);
+  if (keyword) {
+    const renamed = before !== undefined && before.keyword !== keyword.keyword;
+    await trackedTermsChanged(env, w.workspaceId, renamed ? keyword.id : undefined);
+  }
   return keyword;
 }
 

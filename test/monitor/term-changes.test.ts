@@ -1,0 +1,65 @@
+// What a change to a keyword queues, whichever door made it. The console's edit form sends the keyword's text
+// with every change (the text box is always there), the API's PATCH only the fields given; the same change
+// (switching a keyword off) must queue the same messages: the re-match, and no new measurement.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { workspaceDb } from "../../src/db/client";
+import type { Env } from "../../src/env";
+import type { MonitorMessage } from "../../src/jobs/messages";
+import { createTrackedKeyword, updateTrackedKeyword } from "../../src/monitor/term-changes";
+import { createTestWorkspace } from "../helpers";
+
+/** The test env with metrics credentials and a monitor queue that records what is sent to it. */
+function recordingEnv() {
+  const sent: MonitorMessage[] = [];
+  const queue = {
+    send: async (message: MonitorMessage) => {
+      sent.push(message);
+    },
+    sendBatch: async (messages: { body: MonitorMessage }[]) => {
+      sent.push(...messages.map((m) => m.body));
+    },
+  } as unknown as Queue<MonitorMessage>;
+  const withMetrics = {
+    ...env,
+    DATAFORSEO_LOGIN: "dfs-login",
+    DATAFORSEO_PASSWORD: "dfs-password",
+    MONITOR_QUEUE: queue,
+  } as unknown as Env;
+  return { env: withMetrics, sent, types: () => sent.map((m) => m.type) };
+}
+
+describe("keyword changes: what is queued", () => {
+  it("switching a keyword off or on queues the re-match only, with the console's form values as with the API's patch", async () => {
+    const ws = await createTestWorkspace("term changes");
+    const w = workspaceDb(env, ws.id);
+    const created = recordingEnv();
+    const keyword = await createTrackedKeyword(created.env, w, { keyword: "cold outreach", is_ambiguous: false });
+    expect(created.types()).toEqual(["monitor.rematch", "monitor.metrics"]);
+
+    // The API: PATCH /keywords/:id {"active": false}.
+    const api = recordingEnv();
+    await updateTrackedKeyword(api.env, w, keyword.id, { active: false });
+    expect(api.types()).toEqual(["monitor.rematch"]);
+
+    // The console: the edit form's values, the unchanged text included.
+    const console = recordingEnv();
+    await updateTrackedKeyword(console.env, w, keyword.id, {
+      keyword: "cold outreach",
+      active: true,
+      is_ambiguous: false,
+    });
+    expect(console.types()).toEqual(["monitor.rematch"]);
+
+    // A new text is measured again, whichever door sends it.
+    const renamed = recordingEnv();
+    await updateTrackedKeyword(renamed.env, w, keyword.id, { keyword: "cold email outreach", active: true });
+    expect(renamed.types()).toEqual(["monitor.rematch", "monitor.metrics"]);
+    expect(renamed.sent[1]).toMatchObject({ workspace_id: ws.id, keyword_ids: [keyword.id] });
+
+    // No such keyword: nothing is queued.
+    const missing = recordingEnv();
+    expect(await updateTrackedKeyword(missing.env, w, keyword.id + 1000, { keyword: "x y" })).toBeUndefined();
+    expect(missing.sent).toEqual([]);
+  });
+});
