@@ -10,6 +10,8 @@ import { workspaceDb } from "../db/client";
 import { findKeyById } from "../db/key-by-id";
 import { ApiError } from "../errors";
 import { optionalExecutionCtx } from "../http/context";
+import { readPathId } from "../http/openapi";
+import { notFound } from "../lib/domain-errors";
 import {
   checkCsrf,
   consoleSigningKey,
@@ -137,3 +139,13 @@ export const requireWrite = createMiddleware<ConsoleEnv>(async (c, next) => {
 
 /** The signed-in workspace's data accessor. */
 export const sessionDb = (c: ConsoleContext) => workspaceDb(c.env, c.get("session").auth.workspaceId);
+
+/**
+ * The id in a path parameter, read by the API's rule for ids in paths (decimal digits only: `1e1`, `0x1a`,
+ * ` 10` are refused, not read as 10 or 26); anything else is "no such" item, the console's 404 page.
+ */
+export function pathIdOf(c: ConsoleContext, name: string, noun: string): number {
+  const id = readPathId(c.req.param(name));
+  if (id === undefined) throw notFound(noun);
+  return id;
+}

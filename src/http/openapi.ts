@@ -76,6 +76,15 @@ export const integerParam = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 /** A positive integer id in a path segment. */
 export const pathId = (name: string) => integerParam(1).openapi({ param: { name, in: "path" }, example: 1 });
 
+/**
+ * A path segment read as `pathId` reads it, else undefined. The console's form actions take ids in the path
+ * too: with this, `/app/posts/1e1` changes no post, as `/api/v1/posts/1e1` changes none.
+ */
+export function readPathId(segment: string | undefined): number | undefined {
+  const parsed = integerParam(1).safeParse(segment);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** `{id}` path parameters. */
 export const idParam = () => z.object({ id: pathId("id") });
 

@@ -1,9 +1,9 @@
 // The console's sign-in form is a second door for API keys: its failures count against the client's address
 // exactly like the API's (docs/api.md, "Rate limit"), so guessing keys there is limited too. Driven through
 // the Worker's own fetch handler, with the form's real nonce cookie and CSRF token.
-import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { type FormSession, postForm, signInForm } from "./console-client";
 
 const FAILURES_PER_MINUTE = 30; // wrangler.toml AUTH_FAILURE_LIMITER
 const WINDOW_MS = 60_000;
@@ -14,30 +14,8 @@ beforeAll(async () => {
   ws = await createTestWorkspace("console sign-in limit");
 });
 
-/** The sign-in form's nonce cookie and CSRF token, as a browser would hold them. */
-async function signInForm(): Promise<{ cookie: string; csrf: string }> {
-  const res = await call("/app/sign-in");
-  const cookie = /tw_console_signin=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")![1]!;
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await res.text())![1]!;
-  return { cookie: `tw_console_signin=${cookie}`, csrf };
-}
-
-/** Posts the form as a browser would, without following the redirect of a successful sign-in. */
-function signIn(form: { cookie: string; csrf: string }, key: string, address: string) {
-  const worker = (exports as unknown as { default: Fetcher }).default;
-  return worker.fetch(
-    new Request("http://threadwatch.test/app/sign-in", {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        cookie: form.cookie,
-        "content-type": "application/x-www-form-urlencoded",
-        "cf-connecting-ip": address,
-      },
-      body: new URLSearchParams({ _csrf: form.csrf, api_key: key, next: "/app/posts" }).toString(),
-    }),
-  );
-}
+const signIn = (form: FormSession, key: string, address: string) =>
+  postForm("/app/sign-in", form, { api_key: key, next: "/app/posts" }, address);
 
 /** Miniflare's limiter counts in wall-clock windows: a run straddling a boundary starts again from a fresh count. */
 async function inOneWindow(run: (attempt: number) => Promise<void>): Promise<void> {

@@ -4,7 +4,7 @@ import { listPosts, type PostView, updatePostState } from "../../db/posts";
 import { listKeywords } from "../../db/tracking";
 import { notFound } from "../../lib/domain-errors";
 import { PostPatch, PostsQuery, postFilters } from "../../routes/posts";
-import { type ConsoleContext, sessionDb } from "../context";
+import { type ConsoleContext, pathIdOf, sessionDb } from "../context";
 import { type FormValues, formValues, zodFieldErrors } from "../forms";
 import { Badge, type FieldErrors, Page, PostForm, when } from "../layout";
 
@@ -252,8 +252,8 @@ export async function triagePost(c: ConsoleContext) {
   }
   const parsed = PostPatch.safeParse(patch);
   if (!parsed.success) return c.text(`Bad request: ${parsed.error.issues[0]?.message}`, 400);
-  const id = Number(c.req.param("id"));
-  if (!Number.isSafeInteger(id) || !(await updatePostState(sessionDb(c), id, parsed.data))) throw notFound("post");
+  const id = pathIdOf(c, "id", "post");
+  if (!(await updatePostState(sessionDb(c), id, parsed.data))) throw notFound("post");
   const back = form.back?.startsWith("/app/posts") ? form.back : "/app/posts";
   return c.redirect(`${back}#post-${id}`, 303);
 }

@@ -5,16 +5,12 @@ import { configView, getConfigRow } from "../../db/blog-sync-configs";
 import { getSyncedPost, serializeSyncedPost } from "../../db/blog-sync-posts";
 import { notFound } from "../../lib/domain-errors";
 import { approveForPublishing, preflightFor } from "../approval";
-import { type ConsoleContext, sessionDb } from "../context";
+import { type ConsoleContext, pathIdOf, sessionDb } from "../context";
 import { refusalMessage } from "../forms";
 import { Badge, Notice, Page, PostForm, when } from "../layout";
 import { renderMarkdown } from "../markdown";
 
-const idParam = (c: ConsoleContext, name: string) => {
-  const id = Number(c.req.param(name));
-  if (!Number.isSafeInteger(id) || id < 1) throw notFound("synced post");
-  return id;
-};
+const idParam = (c: ConsoleContext, name: string) => pathIdOf(c, name, "synced post");
 
 /** The page; `refusal` is why an approval was just refused, shown beside the Approve button. */
 async function reviewPage(c: ConsoleContext, refusal?: string, status = 200) {

@@ -6,7 +6,7 @@ import { forgetKeyId } from "../../auth/key-cache";
 import { listKeys, revokeKey } from "../../db/api-keys";
 import { directoryDb } from "../../db/client";
 import { notFound } from "../../lib/domain-errors";
-import type { ConsoleContext } from "../context";
+import { type ConsoleContext, pathIdOf } from "../context";
 import { checked, type FormValues, formValues, numberField, zodFieldErrors } from "../forms";
 import { Checkbox, Field, type FieldErrors, Notice, Page, PostForm, when } from "../layout";
 
@@ -147,9 +147,8 @@ export async function createApiKey(c: ConsoleContext) {
 }
 
 export async function revokeApiKey(c: ConsoleContext) {
-  const id = Number(c.req.param("key_id"));
-  if (!Number.isSafeInteger(id) || !(await revokeKey(directoryDb(c.env), c.get("session").auth.workspaceId, id)))
-    throw notFound("key");
+  const id = pathIdOf(c, "key_id", "key");
+  if (!(await revokeKey(directoryDb(c.env), c.get("session").auth.workspaceId, id))) throw notFound("key");
   forgetKeyId(id);
   return c.redirect("/app/settings/api", 303);
 }

@@ -7,7 +7,7 @@ import { listSyncedPosts, type SyncedPostState } from "../../db/blog-sync-posts"
 import { listRuns } from "../../db/blog-sync-runs";
 import { notFound } from "../../lib/domain-errors";
 import { BlogSyncConfigInput } from "../../routes/blog-syncs";
-import { type ConsoleContext, sessionDb } from "../context";
+import { type ConsoleContext, pathIdOf, sessionDb } from "../context";
 import {
   checked,
   type FormValues,
@@ -165,11 +165,7 @@ export async function createSync(c: ConsoleContext) {
 
 // ---- one config
 
-const configIdOf = (c: ConsoleContext) => {
-  const id = Number(c.req.param("id"));
-  if (!Number.isSafeInteger(id) || id < 1) throw notFound("sync config");
-  return id;
-};
+const configIdOf = (c: ConsoleContext) => pathIdOf(c, "id", "sync config");
 
 interface SyncPageExtras {
   failed?: { errors: FieldErrors; values: FormValues };

@@ -22,7 +22,7 @@ import {
 } from "../../monitor/term-changes";
 import { CompetitorCreate, CompetitorPatch } from "../../routes/competitors";
 import { KeywordCreate, KeywordPatch } from "../../routes/keywords";
-import { type ConsoleContext, sessionDb } from "../context";
+import { type ConsoleContext, pathIdOf, sessionDb } from "../context";
 import { checked, type FormValues, fieldErrorsOf, formValues, refusalMessage, zodFieldErrors } from "../forms";
 import { Checkbox, Field, type FieldErrors, Notice, Page, PostForm, when } from "../layout";
 
@@ -33,11 +33,7 @@ interface Failed {
   values: FormValues;
 }
 
-const idOf = (c: ConsoleContext) => {
-  const id = Number(c.req.param("id"));
-  if (!Number.isSafeInteger(id) || id < 1) throw notFound("item");
-  return id;
-};
+const idOf = (c: ConsoleContext) => pathIdOf(c, "id", "item");
 
 /** Runs a write; a refusal comes back as field errors (or one form-level message) for the page to show. */
 async function attempt(write: () => Promise<unknown>): Promise<FieldErrors | undefined> {
