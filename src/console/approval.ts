@@ -1,10 +1,14 @@
 // The console's two doors to publishing: a post's publish preflight report and its approval. Both are the
 // publishing service's (src/blog-sync/publish-preflight.ts and src/blog-sync/approval.ts), the same functions
-// the REST routes call; the console adds only how a refusal reads on the page.
+// the REST routes call, under the same key scope as those routes (read_write); the console adds only how a
+// refusal reads on the page.
+import type { AuthContext } from "../auth/keys";
+import { assertScope } from "../auth/middleware";
 import { approveReviewedPost } from "../blog-sync/approval";
 import { publishPreflight } from "../blog-sync/publish-preflight";
 import type { WorkspaceDb } from "../db/client";
 import type { Env } from "../env";
+import { ApiError } from "../errors";
 import { isDomainError } from "../lib/domain-errors";
 
 export interface PreflightCheck {
@@ -14,15 +18,28 @@ export interface PreflightCheck {
 }
 
 /**
- * The publish preflight of one synced post, or why there is none now: the workspace's browser is busy with
- * another operation (the page says to reload later) rather than the page waiting on it.
+ * The publish preflight of one synced post, or why there is none now: the session's key is a read key (the
+ * API's scope rule for POST .../publish-preflight: it signs in to the forum as the persona in the workspace's
+ * browser, which a read key may not make happen), or the workspace's browser is busy with another operation
+ * (the page says to reload later) rather than the page waiting on it.
  */
 export async function preflightFor(
   env: Env,
+  auth: AuthContext,
   w: WorkspaceDb,
   configId: number,
   syncedPostId: number,
 ): Promise<{ available: false; reason: string } | { available: true; ok: boolean; checks: PreflightCheck[] }> {
+  try {
+    assertScope(auth, "read_write");
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === "forbidden")) throw err;
+    return {
+      available: false,
+      reason:
+        "The publish preflight signs in to the forum as the persona, which needs a read_write key; this session is read-only.",
+    };
+  }
   try {
     const report = await publishPreflight(env, w, configId, syncedPostId);
     return { available: true, ok: report.ok, checks: report.checks };

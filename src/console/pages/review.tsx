@@ -29,7 +29,7 @@ async function reviewPage(c: ConsoleContext, refusal?: string, status = 200) {
   const busy = closed.find((g) => g.name === "browser");
   const preflight = busy
     ? { available: false as const, reason: `${busy.reason}. Reload the page then to run the preflight.` }
-    : await preflightFor(c.env, w, configId, itemId);
+    : await preflightFor(c.env, session.auth, w, configId, itemId);
   return c.html(
     <Page title={`Review: ${post.title}`} section="/app/syncs" session={session}>
       <p class="meta">
