@@ -134,16 +134,22 @@ export async function createKeyword(w: WorkspaceDb, input: KeywordInput): Promis
 }
 
 // In the updates below a field left undefined is left out of the SET (drizzle drops undefined values).
+/**
+ * The keyword as changed, and whether its text is another than before (a new text is measured again:
+ * src/monitor/term-changes.ts); the old text is read with the others for the uniqueness check, no query of its
+ * own. Undefined: no such keyword in the workspace.
+ */
 export async function updateKeyword(
   w: WorkspaceDb,
   id: number,
   patch: Partial<KeywordInput>,
-): Promise<KeywordView | undefined> {
-  if (
-    patch.keyword !== undefined &&
-    !assertUniqueText(`keyword "${patch.keyword}"`, await keywordTexts(w), patch.keyword, id)
-  )
-    return undefined;
+): Promise<{ keyword: KeywordView; renamed: boolean } | undefined> {
+  let previous: string | undefined;
+  if (patch.keyword !== undefined) {
+    const texts = await keywordTexts(w);
+    if (!assertUniqueText(`keyword "${patch.keyword}"`, texts, patch.keyword, id)) return undefined;
+    previous = texts.find((r) => r.id === id)?.text;
+  }
   const row = await uniquely(`keyword "${patch.keyword}"`, () =>
     w.db
       .update(keywords)
@@ -156,7 +162,9 @@ export async function updateKeyword(
       .returning()
       .get(),
   );
-  return row ? serializeKeyword(row) : undefined;
+  return row
+    ? { keyword: serializeKeyword(row), renamed: previous !== undefined && previous !== row.keyword }
+    : undefined;
 }
 
 /** Deletes a keyword; its post links go with it (ON DELETE CASCADE), the posts stay. */

@@ -7,7 +7,6 @@ import {
   type CompetitorView,
   createCompetitor,
   createKeyword,
-  getKeyword,
   type KeywordInput,
   type KeywordView,
   updateCompetitor,
@@ -64,13 +63,9 @@ export async function updateTrackedKeyword(
   id: number,
   patch: Partial<KeywordInput>,
 ): Promise<KeywordView | undefined> {
-  const before = patch.keyword !== undefined ? await getKeyword(w, id) : undefined;
-  const keyword = await updateKeyword(w, id, patch);
-  if (keyword) {
-    const renamed = before !== undefined && before.keyword !== keyword.keyword;
-    await trackedTermsChanged(env, w.workspaceId, renamed ? keyword.id : undefined);
-  }
-  return keyword;
+  const updated = await updateKeyword(w, id, patch);
+  if (updated) await trackedTermsChanged(env, w.workspaceId, updated.renamed ? id : undefined);
+  return updated?.keyword;
 }
 
 export async function createTrackedCompetitor(

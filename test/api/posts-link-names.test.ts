@@ -134,7 +134,7 @@ describe("posts.matched_keywords / mentioned_competitors follow the links and th
   it("renaming a keyword or a competitor renames it on every post that has it, re-sorted", async () => {
     const w = workspaceDb(env, ws.id);
     await linkKeyword(a, pricing);
-    expect((await updateKeyword(w, pricing, { keyword: "Annual pricing" }))?.keyword).toBe("Annual pricing");
+    expect((await updateKeyword(w, pricing, { keyword: "Annual pricing" }))?.keyword.keyword).toBe("Annual pricing");
     expect((await updateCompetitor(w, globex, { name: "Initech" }))?.name).toBe("Initech");
     expect(await names(a, b, c)).toEqual([
       [["Annual pricing"], []],
@@ -142,7 +142,7 @@ describe("posts.matched_keywords / mentioned_competitors follow the links and th
       [["Annual pricing", "Zebra"], ["Initech"]],
     ]);
     // A change that leaves the text as it was changes nothing.
-    expect((await updateKeyword(w, zebra, { active: false }))?.active).toBe(false);
+    expect((await updateKeyword(w, zebra, { active: false }))?.keyword.active).toBe(false);
     expect(await names(c)).toEqual([[["Annual pricing", "Zebra"], ["Initech"]]]);
   });
 
