@@ -7,10 +7,13 @@ import { timingSafeEqualStrings } from "../lib/crypto";
 import { authenticate, bearerToken, type Credentials } from "./check";
 import type { AuthContext, KeyScope } from "./keys";
 
+/** The address a request came from, as Cloudflare reports it (what failed authentications count against). */
+export const clientAddressOf = (c: Context): string | undefined => c.req.header("cf-connecting-ip");
+
 /** The request's key and client address, as check.ts reads them. */
 export const credentialsOf = (c: Context<AppEnv>): Credentials => ({
   authorization: c.req.header("authorization"),
-  clientAddress: c.req.header("cf-connecting-ip"),
+  clientAddress: clientAddressOf(c),
 });
 
 /**
@@ -24,8 +27,13 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /** A write needs a read_write key. Checked here at the router, and again by services that write. */
+/** Whether the key may do what needs `scope`: a read_write key may do everything, a read key only read. */
+export function hasScope(auth: AuthContext, scope: KeyScope): boolean {
+  return scope !== "read_write" || auth.scope === "read_write";
+}
+
 export function assertScope(auth: AuthContext, scope: KeyScope): void {
-  if (scope === "read_write" && auth.scope !== "read_write") {
+  if (!hasScope(auth, scope)) {
     throw new ApiError("forbidden", "this API key is read-only; a read_write key is needed for this operation");
   }
 }

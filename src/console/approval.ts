@@ -3,12 +3,11 @@
 // the REST routes call, under the same key scope as those routes (read_write); the console adds only how a
 // refusal reads on the page.
 import type { AuthContext } from "../auth/keys";
-import { assertScope } from "../auth/middleware";
+import { hasScope } from "../auth/middleware";
 import { approveReviewedPost } from "../blog-sync/approval";
 import { publishPreflight } from "../blog-sync/publish-preflight";
 import type { WorkspaceDb } from "../db/client";
 import type { Env } from "../env";
-import { ApiError } from "../errors";
 import { isDomainError } from "../lib/domain-errors";
 
 export interface PreflightCheck {
@@ -30,16 +29,12 @@ export async function preflightFor(
   configId: number,
   syncedPostId: number,
 ): Promise<{ available: false; reason: string } | { available: true; ok: boolean; checks: PreflightCheck[] }> {
-  try {
-    assertScope(auth, "read_write");
-  } catch (err) {
-    if (!(err instanceof ApiError && err.code === "forbidden")) throw err;
+  if (!hasScope(auth, "read_write"))
     return {
       available: false,
       reason:
         "The publish preflight signs in to the forum as the persona, which needs a read_write key; this session is read-only.",
     };
-  }
   try {
     const report = await publishPreflight(env, w, configId, syncedPostId);
     return { available: true, ok: report.ok, checks: report.checks };

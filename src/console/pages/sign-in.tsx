@@ -2,6 +2,7 @@
 import { getCookie, setCookie } from "hono/cookie";
 import { authenticatePastedKey } from "../../auth/check";
 import { KEY_PATTERN } from "../../auth/keys";
+import { clientAddressOf } from "../../auth/middleware";
 import { ApiError } from "../../errors";
 import { optionalExecutionCtx } from "../../http/context";
 import { type ConsoleContext, cookieOptions, endSession, safeNext, startSession } from "../context";
@@ -70,7 +71,7 @@ export async function signIn(c: ConsoleContext) {
   const next = form.next;
   // The API's key check, failures counted against the client's address as the API counts them.
   try {
-    const auth = await authenticatePastedKey(c.env, key, c.req.header("cf-connecting-ip"), optionalExecutionCtx(c));
+    const auth = await authenticatePastedKey(c.env, key, clientAddressOf(c), optionalExecutionCtx(c));
     await startSession(c, auth);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
