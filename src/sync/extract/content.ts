@@ -835,14 +835,8 @@ const SLOT_WRAPPED = 2;
 
 /** The one paragraph a wrapper holds and nothing else (but whitespace), or null. */
 function loneParagraph(wrapper: ElementNode): ElementNode | null {
-  let paragraph: ElementNode | null = null;
-  for (const child of wrapper.children) {
-    if (typeof child === "string") {
-      if (child.trim() !== "") return null;
-    } else if (child.tag === "p" && !paragraph) paragraph = child;
-    else return null;
-  }
-  return paragraph;
+  const only = soleElementChild(wrapper);
+  return only?.tag === "p" ? only : null;
 }
 
 /**
@@ -1002,8 +996,6 @@ function narrowLayoutTable(candidate: ElementNode, scores: Map<ElementNode, numb
   return current;
 }
 const LAYOUT_CELL_SHARE = 0.6;
-
-/** Whether a table other than `outer` sits between `el` and `outer`. */
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
@@ -2094,15 +2086,12 @@ function removeCommentSections(content: ElementNode): void {
   // still in the article are those found above that are still in it).
   for (const section of sections) {
     const parent = section.parent;
-    if (!parent || (parent !== content && !hasAncestorNode(parent, content))) continue;
-    parent.children = parent.children.filter((c) => c !== section);
-    section.parent = null;
-    invalidate(parent);
+    if (parent && (parent === content || hasAncestorNode(parent, content))) removeNode(section);
   }
 }
 
-/** Whether `el` is `content` or still inside it. */
 const COMMENT_MARKER = 30;
+const MARKER_LEVELS = 3;
 const COMMENT_AFTER = 500;
 
 /**
@@ -2133,7 +2122,7 @@ function removeCommentSmallPrint(content: ElementNode, firsts: Set<ElementNode>)
     const parent = first.parent;
     if (!parent || !hasAncestorNode(first, content)) continue;
     const siblings = parent.children;
-    const from = siblings.indexOf(first);
+    const from = indexIn(siblings, first);
     let length = 0;
     let heading = false;
     for (let i = from; i < siblings.length && !heading && length <= COMMENT_INTRO; i++) {
@@ -2142,12 +2131,9 @@ function removeCommentSmallPrint(content: ElementNode, firsts: Set<ElementNode>)
       if (isElement(sibling) && (isHeading(sibling) || findDescendant(sibling, isHeading))) heading = true;
     }
     if (heading || length === 0 || length > COMMENT_INTRO) continue;
-    for (const sibling of siblings.slice(from)) if (isElement(sibling)) sibling.parent = null;
-    parent.children = siblings.slice(0, from);
-    invalidate(parent);
+    cutFrom(first, parent);
   }
 }
-const MARKER_LEVELS = 3;
 
 function inCommentSection(el: ElementNode, body: ElementNode): boolean {
   for (let up: ElementNode | null = el; up && up !== body; up = up.parent) if (isCommentSection(up)) return true;
