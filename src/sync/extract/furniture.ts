@@ -586,7 +586,7 @@ export function removeTrailingLink(content: ElementNode, sites: Set<string>): vo
     textLength(last) <= TRAILING_PITCH &&
     isInternal(closing.attrs.href ?? "", sites) &&
     !FILE_LINK.test(closing.attrs.href ?? "");
-  if (pitch && textLength(content) - textLength(last) >= TRAILING_LINK_AFTER) {
+  if (pitch && articleBesides(content, last)) {
     removeNode(last);
     return;
   }
@@ -595,7 +595,7 @@ export function removeTrailingLink(content: ElementNode, sites: Set<string>): vo
     textLength(links[0]!) === textLength(last) &&
     isInternal(href, sites) &&
     !FILE_LINK.test(href) &&
-    textLength(content) - textLength(last) >= TRAILING_LINK_AFTER
+    articleBesides(content, last)
   )
     removeNode(last);
 }
@@ -618,6 +618,11 @@ function closingParagraph(content: ElementNode): ElementNode | null {
 }
 
 const TRAILING_LINK_AFTER = 500;
+
+/** Whether the article holds TRAILING_LINK_AFTER characters or more besides `el`: the line is not all of it. */
+function articleBesides(content: ElementNode, el: ElementNode): boolean {
+  return textLength(content) - textLength(el) >= TRAILING_LINK_AFTER;
+}
 
 const TRAILING_PITCH = 300;
 
@@ -781,7 +786,9 @@ const PORTRAIT_TAIL = 1500;
 const PORTRAIT_ABOUT = 300;
 /** The article's text is at least this many times the text from the portrait on. */
 const PORTRAIT_SHARE = 4;
-const PERSON_NAME = /^\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3}$/u;
+/** A person's name: two to four capitalised words. */
+const NAME = "\\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+){1,3}";
+const PERSON_NAME = new RegExp(`^${NAME}$`, "u");
 
 /**
  * The text after `el` in document order, whitespace collapsed, up to about `limit` characters. When it is longer
@@ -791,7 +798,7 @@ function textAfter(el: ElementNode, content: ElementNode, limit: number): string
   let text = "";
   for (let at: ElementNode = el; at !== content && at.parent && text.length < limit; at = at.parent) {
     const siblings = at.parent.children;
-    for (let i = siblings.indexOf(at) + 1; i < siblings.length && text.length < limit; i++)
+    for (let i = indexIn(siblings, at) + 1; i < siblings.length && text.length < limit; i++)
       text += ` ${textContent(siblings[i]!)}`;
   }
   // A sibling's text may be the rest of the article: collapsing all of it cost more than the pass's other work.
@@ -832,7 +839,7 @@ function isNotice(line: ElementNode, content: ElementNode, sites: Set<string>): 
   const link = closingLink(line, true);
   const href = link?.attrs.href ?? "";
   if (!link || href.startsWith("#") || !isInternal(href, sites) || FILE_LINK.test(href)) return false;
-  return textLength(content) - length >= TRAILING_LINK_AFTER;
+  return articleBesides(content, line);
 }
 
 const NOTICE_LABEL = /^\s*\p{L}+(?: \p{L}+)?:\s/u;
@@ -852,7 +859,7 @@ function isLine(el: ElementNode): boolean {
 export function removeClosingCredit(content: ElementNode): void {
   const last = closingParagraph(content);
   if (!last) return;
-  if (wordCount(last) > CREDIT_WORDS || textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
+  if (wordCount(last) > CREDIT_WORDS || !articleBesides(content, last)) return;
   const link = closingLink(last, true);
   if (!link || findAll(last, "a").length !== 1) return;
   const name = textContent(link).replace(/\s+/g, " ").trim();
@@ -888,7 +895,7 @@ export function removeNamedBoxTail(content: ElementNode): void {
 
 /** Whitespace and a small letter, where it is looked for (sticky). */
 const SPACE_THEN_SMALL = /\s+\p{Ll}/uy;
-const TRAILING_NAME = /\p{Ll}\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1,3})$/u;
+const TRAILING_NAME = new RegExp(`\\p{Ll}\\s+(${NAME})$`, "u");
 
 /**
  * A note set apart below the article: its last paragraph, all in italics, right after a horizontal rule ("Playful
@@ -898,7 +905,7 @@ const TRAILING_NAME = /\p{Ll}\s+(\p{Lu}[\p{L}'’.-]+(?: \p{Lu}[\p{L}'’.-]+){1
 export function removeRuledNote(content: ElementNode): void {
   const last = closingParagraph(content);
   if (!last || !whollyStyled(last, ITALIC) || adjacentElement(last, -1)?.tag !== "hr") return;
-  if (textLength(content) - textLength(last) < TRAILING_LINK_AFTER) return;
+  if (!articleBesides(content, last)) return;
   removeNode(last);
 }
 
