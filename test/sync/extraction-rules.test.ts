@@ -1476,3 +1476,30 @@ ${[1, 2, 3, 4].map(para).join("")}${block(id)}${[5, 6, 7, 8].map(para).join("")}
     await expectText(page(box), { has: ["Paragraph 20 of the post"], lacks: ["explains in plain words"] });
   });
 });
+
+describe("teasers, thirteenth round", () => {
+  it("a stream of teasers in list items goes before conditional cleaning takes their headline boxes", async () => {
+    const item = (n: number) =>
+      `<li><div class="content"><div class="txt"><a href="/news/story-${n}.html">Headline of other story ${n}</a></div><div class="preview"><p>Summary ${n} of another story of the site, a line or two of it, with a comma, then cut ...</p></div></div></li>`;
+    const html = `<html><head><title>A post</title></head><body><div id="main"><div class="story">${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join("")}
+<div class="module"><h3>Most read</h3><ul class="list">${[1, 2, 3, 4].map(item).join("")}</ul></div></div></div></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 8 of the post"], lacks: ["Summary 1 of another story", "Summary 4 of another story"] },
+      "https://example.com/news/post",
+    );
+  });
+
+  it("rows opening with a button to the site are a table's rows, not teasers: a comparison laid out in boxes stays", async () => {
+    const cell = (text: string) => `<div class="column"><p>${text}</p></div>`;
+    const row = (n: number) =>
+      `<div class="columns row"><div class="column"><figure><img src="/logo-${n}.png" alt="Tool ${n} logo"></figure><div class="buttons"><a class="wp-block-button__link" href="https://go.example.com/r/tool-${n}">Visit website</a></div></div>${cell(`4.${n}`)}${cell(`$${n}0 to $${n}75 a month`)}${cell(`1 to ${n}5 users, plus $3 monthly per added user`)}${cell(`Advisor service number ${n}`)}</div>`;
+    const html = `<html><head><title>Best tools</title></head><body><main><article><h1>Best tools</h1>
+${[1, 2, 3, 4].map(para).join("")}<div class="table">${[1, 2, 3, 4].map(row).join("")}</div>${[5, 6, 7, 8].map(para).join("")}</article></main></body></html>`;
+    await expectText(
+      html,
+      { has: ["Paragraph 8 of the post", "1 to 15 users", "Advisor service number 4"], lacks: [] },
+      "https://example.com/reviews/best-tools",
+    );
+  });
+});

@@ -6,6 +6,7 @@
 import {
   bylineName,
   edgeLines,
+  isButton,
   isLeadIn,
   removeActionBoxes,
   removeAuthorBio,
@@ -1303,15 +1304,14 @@ function prepArticle(
   cleanMatching(content, (el) => classOrIdMatches(el, RELATED) && linkDensity(el) > 0.5);
   // "About the author" boxes: a bio is not the article.
   cleanMatching(content, (el) => classOrIdMatches(el, AUTHOR_BOX) && textLength(el) < 1000);
-  // Cards of other stories marked up as <article>s, before conditional cleaning takes their headline links.
-  cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites, true));
+  // A stream of teasers for other stories of the site (headline link, a line of summary, again and again), before
+  // conditional cleaning takes their headline links and leaves the summaries looking like the article's own list.
+  cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
   // Other posts of the site offered in a sentence each, with the line over them ("You may also like:", "More on
   // this school:"), before conditional cleaning: an entry of a listicle that ends in such a box is judged on its
   // own words, not on the box's links (which took half its text, and with them the whole entry).
   cleanMatching(content, (el) => el !== content && pointersBox(el, sites));
   cleanConditionally(content, ["fieldset", "table", "ul", "div"], flags, sites);
-  // A stream of teasers for other stories of the site (headline link, a line of summary, again and again).
-  cleanMatching(content, (el) => el !== content && isTeaserStream(el, sites));
   // A lone button to another page ("Sign up", "Book a demo"): a call to action with no box around it.
   removeLoneButtons(content);
   // Reader comments and news tickers: a block of many short lines carrying a time of day, after the article.
@@ -1450,7 +1450,15 @@ function isTeaser(el: ElementNode, sites: Set<string>): boolean {
   const link = el.tag === "article" ? nearlyOpeningLink(el) : openingLink(el);
   // A link to "#" (or to a script) opens an accordion's answer in place: a toggle, not another story's headline.
   // A link the sentence goes on after ("[Public clouds] are run by…") is a word of the text, not a headline.
-  return !!link && !isToggleLink(link) && isInternal(link.attrs.href ?? "", sites) && !opensSentence(link, el);
+  // A link drawn as a button ("Visit website" opening each row of a comparison laid out in boxes) is a call to
+  // action, not a headline either.
+  return (
+    !!link &&
+    !isToggleLink(link) &&
+    !isButton(link) &&
+    isInternal(link.attrs.href ?? "", sites) &&
+    !opensSentence(link, el)
+  );
 }
 
 /**
@@ -1495,12 +1503,12 @@ const TEASER_MAX_LENGTH = 600;
 const TEASER_OWN_TEXT = 20;
 
 /** A block whose children are three or more teasers holding 80 % of its text or more. */
-function isTeaserStream(el: ElementNode, sites: Set<string>, cards = false): boolean {
+function isTeaserStream(el: ElementNode, sites: Set<string>): boolean {
   if (el.children.length < TEASER_STREAM_ITEMS) return false;
   let teasers = 0;
   let text = 0;
   for (const kid of el.children) {
-    if (typeof kid === "string" || (cards && kid.tag !== "article") || !isTeaser(kid, sites)) continue;
+    if (typeof kid === "string" || !isTeaser(kid, sites)) continue;
     teasers++;
     text += textLength(kid);
   }

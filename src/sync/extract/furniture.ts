@@ -395,7 +395,7 @@ function findButtons(content: ElementNode, links?: ElementNode[]): ElementNode[]
 const BUTTON_WORDS = new Set(["btn", "button"]);
 
 /** A button: a `<button>`, a submit or button input, or a link the page draws as one (role or class). */
-function isButton(el: ElementNode): boolean {
+export function isButton(el: ElementNode): boolean {
   if (el.tag === "button") return true;
   if (el.tag === "input") return /^(?:submit|button)$/i.test(el.attrs.type ?? "");
   if (el.tag !== "a") return false;
