@@ -495,7 +495,17 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
             res.status,
             target.href,
           );
-        current = new URL(res.headers.get("location")!, target).href;
+        const location = res.headers.get("location")!;
+        try {
+          current = new URL(location, target).href;
+        } catch {
+          throw new FetchError(
+            "bad_url",
+            `${target.href} redirects to ${location}, which is not a valid URL`,
+            res.status,
+            target.href,
+          );
+        }
         continue;
       }
       if (!res.ok && !options.acceptStatus?.(res.status)) {

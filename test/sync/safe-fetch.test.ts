@@ -108,6 +108,16 @@ describe("fetching", () => {
     expect(robots.code).toBe("robots_disallowed");
   });
 
+  it("refuses a redirect to an address that is no URL, naming it (as an image fetch too)", async () => {
+    const url = `${env.FIXTURE_ORIGIN}/sync/redirect-malformed`;
+    const err = await fetchError(safeFetch(url, { policy: open, kind: "html" }));
+    expect(err.code).toBe("bad_url");
+    expect(err.message).toContain(url);
+    expect(err.message).toContain("http://blog.exa mple.com/post");
+    const { fetchImage } = await import("../../src/sync/index");
+    expect((await fetchError(fetchImage(url, { policy: open }))).code).toBe("bad_url");
+  });
+
   it("caps a streamed body without Content-Length at the kind's limit (HTML 5 MB)", async () => {
     const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/huge`, { policy: open, kind: "html" }));
     expect(err.code).toBe("too_large");
