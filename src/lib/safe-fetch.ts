@@ -409,15 +409,20 @@ export async function getRobots(origin: string, policy: FetchPolicy): Promise<Ro
 }
 
 /**
- * The robots.txt of `target`'s host. When the host cannot be reached for it (network error, timeout), that
- * is what happened to the address asked for: the error names that address, not robots.txt's.
+ * The robots.txt of `target`'s host, fetched within what is left of the whole fetch's deadline (a later
+ * hop's robots.txt must not get a deadline of its own). When the host cannot be reached for it (network
+ * error, timeout), that is what happened to the address asked for: the error names that address, not
+ * robots.txt's, and a timeout names the whole fetch's deadline.
  */
-async function robotsFor(target: URL, policy: FetchPolicy): Promise<Robots> {
+async function robotsFor(target: URL, policy: FetchPolicy, deadline: number, timeoutMs: number): Promise<Robots> {
   try {
-    return await getRobots(target.origin, policy);
+    return await getRobots(target.origin, { ...policy, timeoutMs: Math.max(1, deadline - Date.now()) });
   } catch (err) {
     if (!(err instanceof FetchError) || (err.code !== "network" && err.code !== "timeout")) throw err;
-    const what = err.code === "timeout" ? err.message : err.message.replace(/^could not fetch \S+: /, "");
+    const what =
+      err.code === "timeout"
+        ? `no answer from ${target.host} within ${timeoutMs} ms`
+        : err.message.replace(/^could not fetch \S+: /, "");
     throw new FetchError(err.code, `could not fetch ${target.href}: ${what}`, undefined, target.href);
   }
 }
@@ -444,6 +449,7 @@ function networkFailure(err: unknown): string {
 export async function safeFetch(url: string, options: SafeFetchOptions): Promise<FetchedResource> {
   const { policy, kind } = options;
   const timeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   let current = url;
@@ -452,7 +458,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       const target = assertFetchableUrl(current, policy.allowPrivate);
       await assertPublicHost(target, policy, controller.signal);
       if (!options.skipRobots) {
-        const robots = await robotsFor(target, policy);
+        const robots = await robotsFor(target, policy, deadline, timeoutMs);
         if (!robotsAllows(robots, target))
           throw new FetchError(
             "robots_disallowed",

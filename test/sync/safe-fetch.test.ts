@@ -141,6 +141,23 @@ describe("fetching", () => {
     expect(Date.now() - started).toBeLessThan(4000);
   });
 
+  it("keeps one deadline when a redirect leads to a host whose robots.txt does not answer", async () => {
+    // 1.2 s to the redirect, then robots.txt of the new origin hangs: the fetch ends at its 1.5 s deadline,
+    // not 1.5 s after the redirect (the robots.txt fetch of a later hop had a deadline of its own).
+    const policy = {
+      allowPrivate: true,
+      timeoutMs: 1500,
+      userAgent: `threadwatch-test slow-robots-on-localhost ${Date.now()}`,
+    };
+    const started = Date.now();
+    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect-later/1200`, { policy, kind: "html" }));
+    const elapsed = Date.now() - started;
+    expect(err.code).toBe("timeout");
+    expect(err.message).toContain("within 1500 ms");
+    expect(elapsed).toBeGreaterThanOrEqual(1200);
+    expect(elapsed).toBeLessThan(2500);
+  });
+
   it("reports HTTP errors with their status", async () => {
     const err = await fetchError(
       safeFetch(`${env.FIXTURE_ORIGIN}/blog/no-such-page.html`, { policy: open, kind: "html" }),
