@@ -321,7 +321,9 @@ export function parseRobots(text: string, token = ROBOTS_TOKEN): Robots {
       if (value) current.rules.push({ allow: key === "allow", pattern: value });
     }
   }
-  const ours = groups.filter((g) => g.agents.some((a) => a !== "*" && token.toLowerCase().includes(a)));
+  // RFC 9309 2.2.1: a group is ours when a line's product token (its leading letters, '_' and '-', so
+  // 'threadwatch/1.0' names us) equals ours, case-insensitively; a crawler named 'thread' is another one.
+  const ours = groups.filter((g) => g.agents.some((a) => /^[a-z_-]*/.exec(a)![0] === token.toLowerCase()));
   const chosen = ours.length ? ours : groups.filter((g) => g.agents.includes("*"));
   return { rules: chosen.flatMap((g) => g.rules), sitemaps, disallowAll: false };
 }

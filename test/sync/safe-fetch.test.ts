@@ -189,6 +189,17 @@ describe("robots.txt", () => {
     expect(allowed.code).toBe("http_status");
   });
 
+  it("finds our group by its product token, case-insensitively and exactly (RFC 9309 2.2.1)", () => {
+    const allows = (text: string, path: string) =>
+      robotsAllows(parseRobots(text), new URL(path, "https://example.com"));
+    // A line naming our crawler as it introduces itself in the User-Agent header is our group.
+    expect(allows("User-agent: *\nAllow: /\n\nUser-agent: ThreadWatch/1.0\nDisallow: /", "/post")).toBe(false);
+    // A crawler whose name is only part of ours ('thread', 'watch'), or a line with no name, is not us.
+    for (const other of ["thread", "watch", "ad", ""]) {
+      expect(allows(`User-agent: *\nDisallow: /\n\nUser-agent: ${other}\nAllow: /`, "/post"), other).toBe(false);
+    }
+  });
+
   it("applies longest match, Allow on ties, wildcards and end anchors (RFC 9309)", () => {
     const robots = parseRobots(
       [
