@@ -200,6 +200,12 @@ describe("robots.txt", () => {
     }
   });
 
+  it("honours the rules within the first 500 KiB of a longer robots.txt (RFC 9309 2.5)", async () => {
+    const policy = { allowPrivate: true, userAgent: `threadwatch-test huge-robots ${Date.now()}` };
+    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect/0`, { policy, kind: "html" }));
+    expect(err.code).toBe("robots_disallowed");
+  });
+
   it("applies longest match, Allow on ties, wildcards and end anchors (RFC 9309)", () => {
     const robots = parseRobots(
       [
