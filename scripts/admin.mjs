@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run admin -- <command>: the operator CLI over /admin/v1 (workspaces, API keys and personas).
 import { EXIT_FAILED, integerOption, parseCommandLine, runMain, UsageError } from "./lib/cli.mjs";
-import { adminConnection } from "./lib/cli-settings.mjs";
+import { adminConnection, baseUrlProblem } from "./lib/cli-settings.mjs";
 import { readDevVars } from "./lib/dev-vars.mjs";
 
 const USAGE = `usage: npm run admin -- <command> [options]
@@ -256,12 +256,9 @@ runMain(async () => {
     process.env,
     values["admin-token"] || process.env.THREADWATCH_ADMIN_TOKEN || process.env.ADMIN_TOKEN ? {} : readDevVars(),
   );
-  try {
-    new URL(connection.baseUrl);
-  } catch {
-    const from = values["base-url"] !== undefined ? "--base-url" : "THREADWATCH_BASE_URL";
-    throw new UsageError(`${from} is not a URL: ${connection.baseUrl}`);
-  }
+  const problem = baseUrlProblem(connection.baseUrl);
+  if (problem)
+    throw new UsageError(`${values["base-url"] !== undefined ? "--base-url" : "THREADWATCH_BASE_URL"} ${problem}`);
   let request;
   try {
     request = command.request(args, values);

@@ -9,3 +9,4 @@ export declare function demoKeysToIssue(
   label?: string,
 ): { field: "api_key" | "read_key"; name: string; scope: "read" | "read_write" }[];
 export declare function extractErrorMessage(error: { code: string; message: string }, allowPrivate: boolean): string;
+export declare function baseUrlProblem(baseUrl: string): string | null;

@@ -18,6 +18,22 @@ export function adminConnection(flags, env, devVars = {}) {
 }
 
 /**
+ * Why `baseUrl` cannot be the service's address, or null when it can: it must be an absolute http(s) URL
+ * (`localhost:8787` parses as a URL of the scheme `localhost:`, which no request could reach).
+ */
+export function baseUrlProblem(baseUrl) {
+  let url;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return `is not a URL: ${baseUrl}`;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return `is not an http(s) URL: ${baseUrl} (write it with its scheme, e.g. http://localhost:8787)`;
+  return null;
+}
+
+/**
  * The demo keys `npm start` must issue again: only those that no longer work (revoked, expired, deleted),
  * so a key that still works is never duplicated.
  */

@@ -134,8 +134,9 @@ async function refuseUnknownFromLimited(
 
 /**
  * Resolves the request's key to its caller, or throws 401 (429 when its address has failed too often).
- * `countRequest: false` leaves the key's rate limit alone: `/mcp` checks the key before any protocol work,
- * and a tool call counts once, through the REST request it dispatches (docs/mcp.md).
+ * `countRequest: false` leaves the key's rate limit alone (the console's sign-in). `/mcp` counts each of its
+ * requests here, before any protocol work, and the REST request a tool call dispatches is not counted again
+ * (docs/mcp.md).
  */
 export function authenticate(
   env: AuthEnv,

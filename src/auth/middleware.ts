@@ -32,10 +32,12 @@ export function hasScope(auth: AuthContext, scope: KeyScope): boolean {
   return scope !== "read_write" || auth.scope === "read_write";
 }
 
+/** The 403 of a key without the scope an operation needs. */
+export const missingScope = () =>
+  new ApiError("forbidden", "this API key is read-only; a read_write key is needed for this operation");
+
 export function assertScope(auth: AuthContext, scope: KeyScope): void {
-  if (!hasScope(auth, scope)) {
-    throw new ApiError("forbidden", "this API key is read-only; a read_write key is needed for this operation");
-  }
+  if (!hasScope(auth, scope)) throw missingScope();
 }
 
 export const requireScope = (scope: KeyScope) =>

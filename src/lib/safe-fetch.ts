@@ -87,6 +87,8 @@ export interface SafeFetchOptions {
   skipRobots?: boolean;
   /** Accept these non-2xx statuses instead of throwing (robots.txt uses 4xx = no rules). */
   acceptStatus?: (status: number) => boolean;
+  /** Keep the first bytes of a body over the kind's cap instead of failing (robots.txt: RFC 9309 2.5). */
+  truncate?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -231,8 +233,13 @@ export async function assertPublicHost(url: URL, policy: FetchPolicy, signal: Ab
 // ---------------------------------------------------------------------------------------------------------
 // Bodies
 
-/** Reads a stream into memory, failing as soon as it passes `limit` bytes. */
-export async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, what: string): Promise<Uint8Array> {
+/** Reads a stream into memory, failing as soon as it passes `limit` bytes (or keeping those, with `truncate`). */
+export async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+  what: string,
+  truncate = false,
+): Promise<Uint8Array> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -240,11 +247,14 @@ export async function readCapped(stream: ReadableStream<Uint8Array>, limit: numb
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
+      if (total + value.byteLength > limit) {
         await reader.cancel().catch(() => {});
-        throw new FetchError("too_large", `${what} is larger than ${limit} bytes`);
+        if (!truncate) throw new FetchError("too_large", `${what} is larger than ${limit} bytes`);
+        chunks.push(value.subarray(0, limit - total));
+        total = limit;
+        break;
       }
+      total += value.byteLength;
       chunks.push(value);
     }
   } finally {
@@ -321,7 +331,9 @@ export function parseRobots(text: string, token = ROBOTS_TOKEN): Robots {
       if (value) current.rules.push({ allow: key === "allow", pattern: value });
     }
   }
-  const ours = groups.filter((g) => g.agents.some((a) => a !== "*" && token.toLowerCase().includes(a)));
+  // RFC 9309 2.2.1: a group is ours when a line's product token (its leading letters, '_' and '-', so
+  // 'threadwatch/1.0' names us) equals ours, case-insensitively; a crawler named 'thread' is another one.
+  const ours = groups.filter((g) => g.agents.some((a) => /^[a-z_-]*/.exec(a)![0] === token.toLowerCase()));
   const chosen = ours.length ? ours : groups.filter((g) => g.agents.includes("*"));
   return { rules: chosen.flatMap((g) => g.rules), sitemaps, disallowAll: false };
 }
@@ -381,26 +393,24 @@ export async function getRobots(origin: string, policy: FetchPolicy): Promise<Ro
       kind: "robots",
       skipRobots: true,
       acceptStatus: (s) => s >= 400 && s < 500,
+      // RFC 9309 2.5: a longer file is parsed up to the limit (its cut last line left out), not ignored.
+      truncate: true,
     });
-    robots =
-      res.status >= 400
-        ? { rules: [], sitemaps: [], disallowAll: false }
-        : parseRobots(new TextDecoder().decode(res.bytes));
+    let text = new TextDecoder().decode(res.bytes);
+    if (res.bytes.byteLength >= SIZE_LIMITS.robots) text = text.slice(0, text.lastIndexOf("\n") + 1);
+    robots = res.status >= 400 ? { rules: [], sitemaps: [], disallowAll: false } : parseRobots(text);
   } catch (err) {
     if (!(err instanceof FetchError)) throw err;
     // A host that cannot be reached at all: that is the error to report (and nothing is cached).
-    if (err.code !== "http_status" && err.code !== "too_large" && err.code !== "too_many_redirects") throw err;
-    // An oversize robots.txt counts as no rules; a server error means nothing may be fetched (RFC 9309).
-    robots =
-      err.code === "too_large"
-        ? { rules: [], sitemaps: [], disallowAll: false }
-        : {
-            rules: [],
-            sitemaps: [],
-            disallowAll: true,
-            // RFC 9309: a server error on robots.txt means "retry later", not "never": say so.
-            reason: `${new URL(origin).host} answered its robots.txt with an error (${err.message}), which means "try again later"; nothing was fetched, and a later run retries`,
-          };
+    if (err.code !== "http_status" && err.code !== "too_many_redirects") throw err;
+    // A server error means nothing may be fetched (RFC 9309).
+    robots = {
+      rules: [],
+      sitemaps: [],
+      disallowAll: true,
+      // RFC 9309: a server error on robots.txt means "retry later", not "never": say so.
+      reason: `${new URL(origin).host} answered its robots.txt with an error (${err.message}), which means "try again later"; nothing was fetched, and a later run retries`,
+    };
   }
   if (robotsCache.size > 500) robotsCache.clear();
   // A server error is remembered only briefly, so a retry soon after can succeed.
@@ -409,15 +419,20 @@ export async function getRobots(origin: string, policy: FetchPolicy): Promise<Ro
 }
 
 /**
- * The robots.txt of `target`'s host. When the host cannot be reached for it (network error, timeout), that
- * is what happened to the address asked for: the error names that address, not robots.txt's.
+ * The robots.txt of `target`'s host, fetched within what is left of the whole fetch's deadline (a later
+ * hop's robots.txt must not get a deadline of its own). When the host cannot be reached for it (network
+ * error, timeout), that is what happened to the address asked for: the error names that address, not
+ * robots.txt's, and a timeout names the whole fetch's deadline.
  */
-async function robotsFor(target: URL, policy: FetchPolicy): Promise<Robots> {
+async function robotsFor(target: URL, policy: FetchPolicy, deadline: number, timeoutMs: number): Promise<Robots> {
   try {
-    return await getRobots(target.origin, policy);
+    return await getRobots(target.origin, { ...policy, timeoutMs: Math.max(1, deadline - Date.now()) });
   } catch (err) {
     if (!(err instanceof FetchError) || (err.code !== "network" && err.code !== "timeout")) throw err;
-    const what = err.code === "timeout" ? err.message : err.message.replace(/^could not fetch \S+: /, "");
+    const what =
+      err.code === "timeout"
+        ? `no answer from ${target.host} within ${timeoutMs} ms`
+        : err.message.replace(/^could not fetch \S+: /, "");
     throw new FetchError(err.code, `could not fetch ${target.href}: ${what}`, undefined, target.href);
   }
 }
@@ -444,6 +459,7 @@ function networkFailure(err: unknown): string {
 export async function safeFetch(url: string, options: SafeFetchOptions): Promise<FetchedResource> {
   const { policy, kind } = options;
   const timeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   let current = url;
@@ -452,7 +468,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       const target = assertFetchableUrl(current, policy.allowPrivate);
       await assertPublicHost(target, policy, controller.signal);
       if (!options.skipRobots) {
-        const robots = await robotsFor(target, policy);
+        const robots = await robotsFor(target, policy, deadline, timeoutMs);
         if (!robotsAllows(robots, target))
           throw new FetchError(
             "robots_disallowed",
@@ -495,7 +511,17 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
             res.status,
             target.href,
           );
-        current = new URL(res.headers.get("location")!, target).href;
+        const location = res.headers.get("location")!;
+        try {
+          current = new URL(location, target).href;
+        } catch {
+          throw new FetchError(
+            "bad_url",
+            `${target.href} redirects to ${location}, which is not a valid URL`,
+            res.status,
+            target.href,
+          );
+        }
         continue;
       }
       if (!res.ok && !options.acceptStatus?.(res.status)) {
@@ -504,7 +530,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       }
       const limit = SIZE_LIMITS[kind];
       const declared = Number(res.headers.get("content-length"));
-      if (Number.isFinite(declared) && declared > limit) {
+      if (!options.truncate && Number.isFinite(declared) && declared > limit) {
         await res.body?.cancel();
         throw new FetchError(
           "too_large",
@@ -515,7 +541,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       }
       let bytes: Uint8Array;
       try {
-        bytes = res.body ? await readCapped(res.body, limit, target.href) : new Uint8Array();
+        bytes = res.body ? await readCapped(res.body, limit, target.href, options.truncate) : new Uint8Array();
       } catch (err) {
         if (err instanceof FetchError)
           throw new FetchError(

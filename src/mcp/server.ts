@@ -2,6 +2,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AuthContext } from "../auth/keys";
+import { hasScope, missingScope } from "../auth/middleware";
 import { ApiError } from "../errors";
 import { toolError, toolRequest, toolResult } from "./call";
 import { mcpInstructions } from "./instructions";
@@ -58,7 +59,9 @@ export function createMcpServer(tools: readonly ApiTool[], caller: McpCaller): S
     // The arguments as the client sent them: the parsed copy would have lost an own "__proto__" key.
     const sent = (envelope.params as { arguments?: Record<string, unknown> } | undefined)?.arguments;
     const built = toolRequest(tool, sent ?? {}, caller);
-    if (built instanceof ApiError) return toolError(built, caller.requestId);
+    // REST judges the key's scope before its input, so a read key's write is 403 whatever its arguments.
+    if (built instanceof ApiError)
+      return toolError(hasScope(caller.auth, tool.scope) ? built : missingScope(), caller.requestId);
     return toolResult(await caller.dispatch(built));
   });
 

@@ -270,6 +270,17 @@ describe("scopes", () => {
     expect(after.body).toEqual(before.body);
   });
 
+  it("refuses a write tool to a read key with 403 whatever its arguments, as REST judges the scope first", async () => {
+    // REST: a read key's write is 403 before its path id is read.
+    expect((await callJson("/api/v1/keywords/abc", { method: "DELETE", key: ws.readKey })).status).toBe(403);
+    for (const args of [{}, { id: "" }, { id: ".." }]) {
+      const result = await reader.callTool({ name: "delete_keywords_id", arguments: args });
+      expect(result.isError).toBe(true);
+      expect((result.structuredContent as any).error.code, JSON.stringify(args)).toBe("forbidden");
+      expect(result._meta?.["threadwatch/status"]).toBe(403);
+    }
+  });
+
   it("keeps every tool inside the caller's workspace", async () => {
     const other = await createTestWorkspace("other");
     const client = await connectClient(other.writeKey);

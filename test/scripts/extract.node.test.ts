@@ -1,23 +1,11 @@
 // `npm run extract` (scripts/extract.mjs) run as a person runs it: a page from disk, extracted by the Worker's
 // own code in workerd, printed as one JSON line. It once printed nothing and exited 0: the script ends its
 // process itself (the worker's dev server may leave handles open) and did so before the work had run.
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROOT, runScript } from "./run-script";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-
-function extract(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "extract.mjs"), ...args], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout, stderr })));
-}
+const extract = (args: string[]) => runScript("extract.mjs", args);
 
 describe("npm run extract", () => {
   it("prints the article of a file as JSON, and says which input failed", async () => {

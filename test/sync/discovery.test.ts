@@ -120,6 +120,13 @@ describe("bounds and failures", () => {
     expect((err as FetchError).message).toMatch(/malformed feed/);
   });
 
+  it("a feed is held to the feed cap (5 MB) even at an address read like a sitemap's (.xml)", async () => {
+    const err = await discoverPosts(`${env.FIXTURE_ORIGIN}/sync/huge-feed.xml`, { policy }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FetchError);
+    expect((err as FetchError).code).toBe("too_large");
+    expect((err as FetchError).message).toContain("/sync/huge-feed.xml");
+  });
+
   it("private addresses are refused when not allowed", async () => {
     const err = await discoverPosts(`${blog()}/`, { policy: { allowPrivate: false } }).catch((e: unknown) => e);
     expect((err as FetchError).code).toBe("blocked_address");

@@ -108,6 +108,16 @@ describe("fetching", () => {
     expect(robots.code).toBe("robots_disallowed");
   });
 
+  it("refuses a redirect to an address that is no URL, naming it (as an image fetch too)", async () => {
+    const url = `${env.FIXTURE_ORIGIN}/sync/redirect-malformed`;
+    const err = await fetchError(safeFetch(url, { policy: open, kind: "html" }));
+    expect(err.code).toBe("bad_url");
+    expect(err.message).toContain(url);
+    expect(err.message).toContain("http://blog.exa mple.com/post");
+    const { fetchImage } = await import("../../src/sync/index");
+    expect((await fetchError(fetchImage(url, { policy: open }))).code).toBe("bad_url");
+  });
+
   it("caps a streamed body without Content-Length at the kind's limit (HTML 5 MB)", async () => {
     const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/huge`, { policy: open, kind: "html" }));
     expect(err.code).toBe("too_large");
@@ -129,6 +139,23 @@ describe("fetching", () => {
     const body = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/slow-body`, { policy, kind: "html" }));
     expect(body.code).toBe("timeout");
     expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it("keeps one deadline when a redirect leads to a host whose robots.txt does not answer", async () => {
+    // 1.2 s to the redirect, then robots.txt of the new origin hangs: the fetch ends at its 1.5 s deadline,
+    // not 1.5 s after the redirect (the robots.txt fetch of a later hop had a deadline of its own).
+    const policy = {
+      allowPrivate: true,
+      timeoutMs: 1500,
+      userAgent: `threadwatch-test slow-robots-on-localhost ${Date.now()}`,
+    };
+    const started = Date.now();
+    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect-later/1200`, { policy, kind: "html" }));
+    const elapsed = Date.now() - started;
+    expect(err.code).toBe("timeout");
+    expect(err.message).toContain("within 1500 ms");
+    expect(elapsed).toBeGreaterThanOrEqual(1200);
+    expect(elapsed).toBeLessThan(2500);
   });
 
   it("reports HTTP errors with their status", async () => {
@@ -160,6 +187,23 @@ describe("robots.txt", () => {
       safeFetch(`${env.FIXTURE_ORIGIN}/sync/private-by-robots/but-this-one`, { policy: open, kind: "html" }),
     );
     expect(allowed.code).toBe("http_status");
+  });
+
+  it("finds our group by its product token, case-insensitively and exactly (RFC 9309 2.2.1)", () => {
+    const allows = (text: string, path: string) =>
+      robotsAllows(parseRobots(text), new URL(path, "https://example.com"));
+    // A line naming our crawler as it introduces itself in the User-Agent header is our group.
+    expect(allows("User-agent: *\nAllow: /\n\nUser-agent: ThreadWatch/1.0\nDisallow: /", "/post")).toBe(false);
+    // A crawler whose name is only part of ours ('thread', 'watch'), or a line with no name, is not us.
+    for (const other of ["thread", "watch", "ad", ""]) {
+      expect(allows(`User-agent: *\nDisallow: /\n\nUser-agent: ${other}\nAllow: /`, "/post"), other).toBe(false);
+    }
+  });
+
+  it("honours the rules within the first 500 KiB of a longer robots.txt (RFC 9309 2.5)", async () => {
+    const policy = { allowPrivate: true, userAgent: `threadwatch-test huge-robots ${Date.now()}` };
+    const err = await fetchError(safeFetch(`${env.FIXTURE_ORIGIN}/sync/redirect/0`, { policy, kind: "html" }));
+    expect(err.code).toBe("robots_disallowed");
   });
 
   it("applies longest match, Allow on ties, wildcards and end anchors (RFC 9309)", () => {

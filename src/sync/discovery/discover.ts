@@ -107,7 +107,17 @@ class Discoverer {
     // .xml.gz sitemaps arrive as application/gzip bodies (a Content-Encoding gzip is undone by fetch itself).
     if (isGzip(bytes)) bytes = await gunzipCapped(bytes, SIZE_LIMITS.sitemap);
     const { text } = decodeDocument(bytes, res.contentType);
-    return { kind: classify(text, res.contentType), url: res.url, text, contentType: res.contentType };
+    const docKind = classify(text, res.contentType);
+    // The cap was the guess's (an address ending in .xml reads as a sitemap's, 20 MB); the document is held to
+    // its own kind's (a feed or a page: 5 MB).
+    if (bytes.byteLength > SIZE_LIMITS[docKind])
+      throw new FetchError(
+        "too_large",
+        `${res.url} is a ${docKind === "html" ? "page" : docKind} of ${bytes.byteLength} bytes, over the ${docKind} limit of ${SIZE_LIMITS[docKind]}`,
+        res.status,
+        res.url,
+      );
+    return { kind: docKind, url: res.url, text, contentType: res.contentType };
   }
 
   /** A fetch that may fail without failing discovery (probes of usual paths, secondary documents). */
