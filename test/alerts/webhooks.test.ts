@@ -213,6 +213,32 @@ describe("the test delivery and signing", () => {
     expect(await receiver.deliveries()).toHaveLength(1);
   });
 
+  it("the test action takes no fields: an unknown field or a body that is not JSON is refused and sends nothing", async () => {
+    const receiver = newReceiver("test-body");
+    const hook = await createWebhook(ws.writeKey, { url: receiver.url });
+    const path = `${HOOKS}/${hook.id}/test`;
+    const unknown = await callJson(path, { key: ws.writeKey, method: "POST", body: { format: "slack" } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({
+      code: "validation_failed",
+      details: [{ path: "body.format", message: "unknown field" }],
+    });
+    const notJson = await callJson(path, {
+      key: ws.writeKey,
+      method: "POST",
+      rawBody: "{format: slack",
+      headers: { "content-type": "application/json" },
+    });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.error.code).toBe("invalid_json");
+    expect(await receiver.deliveries()).toEqual([]);
+    expect((await deliveriesOf(ws.readKey, hook.id)).count).toBe(0);
+    // An empty object is no field at all: the delivery is sent.
+    const empty = await callJson(path, { key: ws.writeKey, method: "POST", body: {} });
+    expect(empty.status).toBe(200);
+    expect(await receiver.deliveries()).toHaveLength(1);
+  });
+
   it("another workspace's webhook is 404 for every operation", async () => {
     const receiver = newReceiver("isolation");
     const hook = await createWebhook(ws.writeKey, { url: receiver.url });
