@@ -151,7 +151,7 @@ describe("the slack format", () => {
     const receiver = newReceiver("slack");
     const hook = await createWebhook(ws.writeKey, { url: receiver.url, format: "slack" });
     const post = prioritized("slack widget", "sk").high;
-    await forum.addPosts(client, [{ ...post, title: "Can anyone recommend a slack widget? <b>&</b>" }]);
+    await forum.addPosts(client, [{ ...post, title: "Can anyone recommend a slack widget? <!channel> <b>&</b>" }]);
     await pass(ws.id, client);
     await settled(ws.readKey, hook.id, 1);
     const [got] = await receiver.deliveries();
@@ -163,9 +163,14 @@ describe("the slack format", () => {
     expect(body.text).toContain("high-priority");
     expect(body.text).toContain("r/testing");
     expect(body.text).toContain(link);
+    // The notification's text is mrkdwn too: the forum's words cannot mention a channel or make a link there.
+    expect(body.text).toContain("&lt;!channel&gt; &lt;b&gt;&amp;&lt;/b&gt;");
+    expect(body.text).not.toMatch(/<!channel>|<b>/);
     const blocks = JSON.stringify(body.blocks);
     // Slack's control characters in the title are escaped; the link, priority and every reason are there.
-    expect(blocks).toContain(`<${link}|Can anyone recommend a slack widget? &lt;b&gt;&amp;&lt;/b&gt;>`);
+    expect(blocks).toContain(
+      `<${link}|Can anyone recommend a slack widget? &lt;!channel&gt; &lt;b&gt;&amp;&lt;/b&gt;>`,
+    );
     expect(blocks).toContain("priority *high*");
     expect(blocks).toContain("r/testing");
     for (const reason of stored.score_reasons) expect(blocks).toContain(reason.replace(/"/g, '\\"'));
