@@ -141,6 +141,36 @@ describe("re-matching stored posts when terms change (issue 14, point 13)", () =
     expect(gone.body.count).toBe(0);
   });
 
+  it("deleting a term re-matches the stored posts: an ambiguous term it gave context to no longer counts", async () => {
+    const client = newClient("delete-context");
+    await forum.reset(client);
+    const now = nowSeconds();
+    await forum.addPosts(client, [
+      { id: "d1", title: "Apple Pay in our checkout", selftext: "works in Stripe too", created_utc: now - 100 },
+      { id: "d2", title: "Notion or Coda for the wiki", selftext: "a long table", created_utc: now - 200 },
+    ]);
+    const ws = await trackingWorkspace(
+      "delete context",
+      [{ keyword: "apple pay", is_ambiguous: true }, "checkout"],
+      [{ name: "Notion", is_ambiguous: true }, { name: "Coda" }],
+    );
+    await runMonitorPass(env, workspaceDb(env, ws.id), { trigger: "api", config: client });
+    const matches = async () =>
+      Object.fromEntries(
+        ((await callJson("/api/v1/posts", { key: ws.readKey })).body.data as any[]).map((p) => [
+          p.forum_id,
+          [...p.matched_keywords, ...p.mentioned_competitors],
+        ]),
+      );
+    expect(await matches()).toEqual({ d1: ["apple pay", "checkout"], d2: ["Coda", "Notion"] });
+
+    // The non-ambiguous terms go: with no context left, "apple pay" and "Notion" no longer count (as when the
+    // terms are switched off). The re-match runs from the queue, as after any change.
+    for (const path of [`/api/v1/keywords/${ws.keywordIds.checkout}`, `/api/v1/competitors/${ws.competitorIds.Coda}`])
+      expect((await callJson(path, { key: ws.writeKey, method: "DELETE" })).status).toBe(204);
+    await vi.waitFor(async () => expect(await matches()).toEqual({ d1: [], d2: [] }), { timeout: 15_000 });
+  });
+
   it("works through the posts in bounded batches, each message queuing the next", async () => {
     const client = newClient("batches");
     await forum.reset(client);
