@@ -184,6 +184,20 @@ describe("a monitoring pass", () => {
     expect((await forum.stats(client)).throttled).toBe(0);
   });
 
+  it("a forum that holds its answer does not hold the pass past its time budget: partial, and the next pass reads its posts", async () => {
+    const client = newClient("stall");
+    await forum.reset(client, { stallMs: 6_000 });
+    await forum.addPosts(client, postsAbout("drip sequence", 2, "st"));
+    const ws = await trackingWorkspace("stall", ["drip sequence"]);
+    const started = Date.now();
+    const first = await pass(ws.id, client, 1_000);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(first).toMatchObject({ status: "partial", requests: 1, created: 0 });
+    expect(first.error).toMatch(/time budget ran out waiting for the forum's answer/);
+    await forum.configure(client, { stallMs: 0 });
+    expect(await pass(ws.id, client)).toMatchObject({ status: "completed", created: 2 });
+  });
+
   it("keeps three workspaces' simultaneous passes inside one quota", async () => {
     const client = newClient("shared");
     await forum.reset(client, { limit: 4, windowMs: 2_000 });
