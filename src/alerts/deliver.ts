@@ -13,6 +13,7 @@ import {
   insertDeliveries,
   recordAttempt,
   serializeDelivery,
+  unsentToDisabled,
   type WebhookRow,
 } from "../db/webhooks";
 import type { Env } from "../env";
@@ -183,7 +184,7 @@ export async function deliverQueued(env: Env, w: WorkspaceDb, deliveryId: number
   const hook = await getWebhookRow(w, delivery.webhookId);
   if (!hook) return { kind: "done", note: "webhook no longer exists" };
   if (!hook.active) {
-    await failDelivery(w, delivery.id, `not sent: the webhook is disabled (${hook.disabledReason ?? "no reason"})`);
+    await failDelivery(w, delivery.id, unsentToDisabled(hook.disabledReason));
     return { kind: "done", note: "webhook is disabled: delivery failed" };
   }
   return attemptDelivery(env, w, delivery, hook, true);

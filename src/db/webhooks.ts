@@ -89,9 +89,28 @@ export async function deleteWebhook(w: WorkspaceDb, id: number): Promise<boolean
   return removed.length > 0;
 }
 
-/** A receiver answered 410 Gone: the webhook stops (`active: false`) with the reason. */
+/** The error of a delivery not sent because its webhook is disabled. */
+export const unsentToDisabled = (reason: string | null) =>
+  `not sent: the webhook is disabled (${reason ?? "no reason"})`;
+
+/**
+ * A receiver answered 410 Gone: the webhook stops (`active: false`) with the reason, and its pending deliveries
+ * (those waiting for a retry included) fail now, unsent, in the same batch.
+ */
 export async function disableWebhook(w: WorkspaceDb, id: number, reason: string): Promise<void> {
-  await w.db.update(webhooks).set({ active: false, disabledReason: reason }).where(hookInWorkspace(w, id));
+  await w.db.batch([
+    w.db.update(webhooks).set({ active: false, disabledReason: reason }).where(hookInWorkspace(w, id)),
+    w.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", lastError: unsentToDisabled(reason) })
+      .where(
+        and(
+          eq(webhookDeliveries.workspaceId, w.workspaceId),
+          eq(webhookDeliveries.webhookId, id),
+          eq(webhookDeliveries.status, "pending"),
+        ),
+      ),
+  ]);
 }
 
 /** The posts with these forum ids, as GET /posts shows them. */

@@ -307,6 +307,35 @@ describe("the consumer's decisions", () => {
     });
   });
 
+  it("a 410 fails the webhook's other pending deliveries at once, unsent, not when their retries come up", async () => {
+    const { ws, receiver, hook } = await setup("gone-pending");
+    await receiver.configure({ status: 410 });
+    const w = workspaceDb(env, ws.id);
+    const payload = (id: string) =>
+      JSON.stringify({ id, type: "webhook.test", created_at: "x", data: { webhook_id: hook.id } });
+    const [gone, waiting] = await insertDeliveries(w, [
+      { webhookId: hook.id, eventId: "evt_gone", type: "webhook.test", postId: null, payload: payload("evt_gone") },
+      { webhookId: hook.id, eventId: "evt_wait", type: "webhook.test", postId: null, payload: payload("evt_wait") },
+    ]);
+    const message = (id: number) => ({ type: "alert.deliver", workspace_id: ws.id, delivery_id: id });
+    const batch = (id: number, n: number) =>
+      createMessageBatch("threadwatch-alerts", [
+        { id: `g${n}`, timestamp: new Date(), attempts: 1, body: message(id) },
+      ]);
+    expect((await handleQueueBatch(batch(gone!, 1), env))[0]).toMatchObject({ outcome: "ack" });
+    // The other delivery's message has not come yet: the listing already says it will never be sent.
+    const page = await deliveriesOf(ws.readKey, hook.id);
+    expect(page.data.map((d) => [d.id, d.status, d.attempts])).toEqual([
+      [waiting, "failed", 0],
+      [gone, "failed", 1],
+    ]);
+    expect(page.data[0]!.last_error).toMatch(/^not sent: the webhook is disabled \(the receiver answered 410 Gone/);
+    expect(page.data[1]!.last_status_code).toBe(410);
+    // When its message comes, nothing is sent.
+    expect((await handleQueueBatch(batch(waiting!, 2), env))[0]).toMatchObject({ outcome: "ack" });
+    expect(await receiver.deliveries()).toHaveLength(1);
+  });
+
   it("a delivery of a deleted webhook is dropped", async () => {
     const { ws, receiver, hook } = await setup("dropped");
     const w = workspaceDb(env, ws.id);
