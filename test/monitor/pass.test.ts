@@ -198,6 +198,22 @@ describe("a monitoring pass", () => {
     expect(await pass(ws.id, client)).toMatchObject({ status: "completed", created: 2 });
   });
 
+  it("the quota shown stays known once the forum answered: a request after its reset does not blank it", async () => {
+    const client = newClient("quota-status");
+    await forum.reset(client);
+    await forum.addPosts(client, postsAbout("drip flows", 1, "qs"));
+    const ws = await trackingWorkspace("quota status", ["drip flows"]);
+    await pass(ws.id, client);
+    const quota = env.FORUM_QUOTA.get(env.FORUM_QUOTA.idFromName(client.clientId));
+    const answered = await quota.status();
+    expect(answered).not.toBeNull();
+    // A request starts after the forum's reset: until its answer comes (or if none comes), GET
+    // /actions/monitoring shows the window as reset, not `quota: null` ("null until the first answer").
+    const later = Date.parse(answered!.reset_at) + 1_000;
+    expect(await quota.acquire(later)).toMatchObject({ ok: true });
+    expect(await quota.status(later)).toEqual({ remaining: 100, reset_at: answered!.reset_at });
+  });
+
   it("keeps three workspaces' simultaneous passes inside one quota", async () => {
     const client = newClient("shared");
     await forum.reset(client, { limit: 4, windowMs: 2_000 });
