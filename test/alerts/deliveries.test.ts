@@ -143,6 +143,31 @@ describe("post.created deliveries from a monitoring pass", () => {
   });
 });
 
+describe("when the alerts queue cannot be reached", () => {
+  it("the pass still completes, and the deliveries no message was sent for are failed with why, not left pending", async () => {
+    const { client, term, ws, receiver, hook } = await setup("queue-down", "low");
+    await forum.addPosts(client, Object.values(prioritized(term, "qd")));
+    const broken = {
+      ...env,
+      ALERT_QUEUE: {
+        send: async () => Promise.reject(new Error("Queue send failed: internal error")),
+        sendBatch: async () => Promise.reject(new Error("Queue send failed: internal error")),
+      } as unknown as typeof env.ALERT_QUEUE,
+    };
+    const run = await runMonitorPass(broken, workspaceDb(env, ws.id), { trigger: "api", config: client });
+    expect(run).toMatchObject({ status: "completed", created: 3 });
+    const page = await deliveriesOf(ws.readKey, hook.id);
+    expect(page.count).toBe(3);
+    for (const d of page.data)
+      expect(d).toMatchObject({
+        status: "failed",
+        attempts: 0,
+        last_error: "not sent: it could not be queued (Queue send failed: internal error)",
+      });
+    expect(await receiver.deliveries()).toEqual([]);
+  });
+});
+
 describe("the slack format", () => {
   it("posts Slack's incoming-webhook body: title, subreddit, priority, reasons and the thread's absolute link", async () => {
     const client = newClient("slack");
