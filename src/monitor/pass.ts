@@ -27,6 +27,7 @@ import { ForumApi, type ForumApiConfig, type ForumLink, forumApiConfig, INFO_IDS
 import { type CompiledTerm, compileTerms, matchedAnything, matchPost, type TrackedTerm } from "./match";
 import { batchQueries } from "./queries";
 import { type KeywordSignal, scorePost } from "./score";
+import { trackedTermsChanged } from "./term-changes";
 
 /** Pages a query reads in one scan at most. */
 export const MAX_PAGES = 10;
@@ -257,6 +258,24 @@ async function announceNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]): P
 }
 
 /**
+ * A pass matches what it stores against the terms it read when it started. When they changed meanwhile, the
+ * re-match that change queued may have run already, and the pass's later writes (a re-seen or refreshed post is
+ * re-linked) put the old matches back: the stored posts are re-matched once more, now that the pass is done.
+ */
+async function rematchIfTermsChanged(env: Env, w: WorkspaceDb, used: TrackedTerm[]): Promise<void> {
+  try {
+    const { keywords, competitors } = await activeTerms(w);
+    if (JSON.stringify(trackedTerms(keywords, competitors).terms) !== JSON.stringify(used))
+      await trackedTermsChanged(env, w.workspaceId);
+  } catch (err) {
+    log("error", "could not compare the tracked terms after a pass", {
+      workspaceId: w.workspaceId,
+      error: messageOf(err),
+    });
+  }
+}
+
+/**
  * Runs one pass for the workspace now. 409 `run_in_progress` while another pass of it runs; `invalid_state`
  * when monitoring is off (no client id).
  */
@@ -271,9 +290,10 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
 
   const counts = () => pass?.counts ?? { requests: 0, queries: 0, fetched: 0, matched: 0, created: 0, updated: 0 };
   let pass: Pass | undefined;
+  let tracked: Tracked | undefined;
   try {
     const { keywords, competitors } = await activeTerms(w);
-    const tracked = trackedTerms(keywords, competitors);
+    tracked = trackedTerms(keywords, competitors);
     const queries = batchQueries(tracked.terms.map((t) => t.text));
     const api = new ForumApi(env, config, {
       deadline,
@@ -302,5 +322,8 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
     }
     log("warn", "monitoring pass failed", { workspaceId: w.workspaceId, error: messageOf(err) });
     return finishMonitorRun(w, runId, "failed", counts(), messageOf(err));
+  } finally {
+    const { created, updated } = counts();
+    if (tracked && created + updated > 0) await rematchIfTermsChanged(env, w, tracked.terms);
   }
 }
