@@ -9,7 +9,7 @@ import { createApp } from "../../src/app";
 import { workspaceDb } from "../../src/db/client";
 import { listAttempts, listWebhookRows } from "../../src/db/webhooks";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { createWebhook, deliveriesOf, newReceiver, verifyAsDocumented } from "./helpers";
+import { createWebhook, deliveriesOf, eventually, newReceiver, verifyAsDocumented } from "./helpers";
 
 const HOOKS = "/api/v1/actions/webhooks";
 let ws: TestWorkspace;
@@ -237,6 +237,23 @@ describe("the test delivery and signing", () => {
     const empty = await callJson(path, { key: ws.writeKey, method: "POST", body: {} });
     expect(empty.status).toBe(200);
     expect(await receiver.deliveries()).toHaveLength(1);
+  });
+
+  it("a webhook deleted while its test delivery waits for the receiver: the test answers 404, not a 500", async () => {
+    const receiver = newReceiver("test-deleted");
+    const hook = await createWebhook(ws.writeKey, { url: receiver.url });
+    await receiver.configure({ hold: true });
+    const testing = callJson(`${HOOKS}/${hook.id}/test`, { key: ws.writeKey, method: "POST" });
+    await eventually(async () => expect(await receiver.deliveries()).toHaveLength(1));
+    expect((await callJson(`${HOOKS}/${hook.id}`, { key: ws.writeKey, method: "DELETE" })).status).toBe(204);
+    await receiver.release();
+    const res = await testing;
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("not_found");
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ?")
+      .bind(hook.id)
+      .first<{ n: number }>();
+    expect(rows!.n).toBe(0);
   });
 
   it("another workspace's webhook is 404 for every operation", async () => {
