@@ -129,7 +129,7 @@ export class ForumApi {
       return { res, text: await res.text() };
     } catch (err) {
       if (signal.aborted) throw new QuotaExhausted("the pass's time budget ran out waiting for the forum's answer");
-      throw err;
+      throw new ForumApiError(`the forum could not be reached: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

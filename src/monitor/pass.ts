@@ -23,7 +23,15 @@ import {
 import type { Env } from "../env";
 import { DomainError, invalidState } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
-import { ForumApi, type ForumApiConfig, type ForumLink, forumApiConfig, INFO_IDS, QuotaExhausted } from "./forum-api";
+import {
+  ForumApi,
+  type ForumApiConfig,
+  ForumApiError,
+  type ForumLink,
+  forumApiConfig,
+  INFO_IDS,
+  QuotaExhausted,
+} from "./forum-api";
 import { type CompiledTerm, compileTerms, matchedAnything, matchPost, type TrackedTerm } from "./match";
 import { batchQueries } from "./queries";
 import { type KeywordSignal, scorePost } from "./score";
@@ -316,12 +324,30 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
     await deleteCursorsExcept(w, queries);
     return await finishMonitorRun(w, runId, "completed", counts(), null);
   } catch (err) {
-    if (err instanceof QuotaExhausted || now() > deadline) {
-      const why = err instanceof QuotaExhausted ? err.message : `the time budget ran out (${messageOf(err)})`;
-      return finishMonitorRun(w, runId, "partial", counts(), `${why}; the next pass resumes where this one stopped`);
+    if (err instanceof QuotaExhausted) {
+      const why = `${err.message}; the next pass resumes where this one stopped`;
+      return finishMonitorRun(w, runId, "partial", counts(), why);
     }
-    log("warn", "monitoring pass failed", { workspaceId: w.workspaceId, error: messageOf(err) });
-    return finishMonitorRun(w, runId, "failed", counts(), messageOf(err));
+    // The forum's refusal is shown as it is (it says what to fix); anything else is ours, logged in full and
+    // shown only as having happened: a run's error is in API answers, which never carry SQL or a stack.
+    const forum = err instanceof ForumApiError;
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : undefined;
+    log(forum ? "warn" : "error", "monitoring pass failed", {
+      workspaceId: w.workspaceId,
+      runId,
+      error: messageOf(err),
+      cause,
+    });
+    const shown = forum ? err.message : `an unexpected error stopped the pass (logged with run id ${runId})`;
+    if (now() > deadline)
+      return finishMonitorRun(
+        w,
+        runId,
+        "partial",
+        counts(),
+        `the time budget ran out (${shown}); the next pass resumes where this one stopped`,
+      );
+    return finishMonitorRun(w, runId, "failed", counts(), shown);
   } finally {
     const { created, updated } = counts();
     if (tracked && created + updated > 0) await rematchIfTermsChanged(env, w, tracked.terms);

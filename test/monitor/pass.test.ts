@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { workspaceDb } from "../../src/db/client";
 import { isDomainError } from "../../src/lib/domain-errors";
 import { runMonitorPass } from "../../src/monitor/pass";
@@ -264,5 +264,29 @@ describe("a monitoring pass", () => {
     await expect(runMonitorPass(off, workspaceDb(env, ws.id), { trigger: "schedule" })).rejects.toSatisfy((e) =>
       isDomainError(e, "invalid_state"),
     );
+  });
+
+  it("a pass stopped by an error of ours says so without SQL in the API; the log has the cause", async () => {
+    const client = newClient("broken");
+    await forum.reset(client);
+    await forum.addPosts(client, postsAbout("drip flows", 1, "br"));
+    const ws = await trackingWorkspace("broken", ["drip flows"]);
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => void logged.push(String(line)));
+    // A table the pass reads is lost (given back afterwards, for the next tests of this file).
+    await env.DB.prepare("ALTER TABLE monitor_cursors RENAME TO monitor_cursors_lost_in_test").run();
+    try {
+      const run = await pass(ws.id, client);
+      expect(run.status).toBe("failed");
+      const status = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
+      expect(status.body.last_run).toEqual(run);
+      expect(run.error).toMatch(/^an unexpected error stopped the pass \(logged with run id \d+\)$/);
+      const entry = logged.map((l) => JSON.parse(l)).find((l) => l.msg === "monitoring pass failed");
+      expect(`${entry.error} ${entry.cause}`).toContain("no such table: monitor_cursors");
+      expect(entry).toMatchObject({ level: "error", workspaceId: ws.id });
+    } finally {
+      spy.mockRestore();
+      await env.DB.prepare("ALTER TABLE monitor_cursors_lost_in_test RENAME TO monitor_cursors").run();
+    }
   });
 });
