@@ -18,7 +18,7 @@ import {
   type WebhookRow,
 } from "../db/webhooks";
 import type { Env } from "../env";
-import { notFound } from "../lib/domain-errors";
+import { invalidState, notFound } from "../lib/domain-errors";
 import { messageOf } from "../lib/log";
 import { assertPublicHost, FetchError } from "../lib/safe-fetch";
 import { openSession, SessionKeyError } from "../lib/session-crypto";
@@ -201,6 +201,14 @@ export async function deliverQueued(env: Env, w: WorkspaceDb, deliveryId: number
   return attemptDelivery(env, w, delivery, hook, true);
 }
 
+/** The webhook a test delivery goes to: it must exist (404) and be active (409 `invalid_state`). */
+export async function testableWebhook(w: WorkspaceDb, id: number): Promise<WebhookRow> {
+  const hook = await getWebhookRow(w, id);
+  if (!hook) throw notFound("webhook");
+  if (!hook.active) throw invalidState(`the webhook is disabled: ${hook.disabledReason ?? "no reason recorded"}`);
+  return hook;
+}
+
 /** POST /actions/webhooks/:id/test: one `webhook.test` delivery now, logged, not retried. */
 export async function deliverTestEvent(env: Env, w: WorkspaceDb, hook: WebhookRow): Promise<DeliveryView> {
   const event: AlertEvent = {
@@ -212,6 +220,8 @@ export async function deliverTestEvent(env: Env, w: WorkspaceDb, hook: WebhookRo
   const [id] = await insertDeliveries(w, [
     { webhookId: hook.id, eventId: event.id, type: event.type, postId: null, payload: JSON.stringify(event) },
   ]);
+  // Nothing stored: since `hook` was read, the webhook was disabled (a 410 to another delivery) or deleted.
+  if (id === undefined) await testableWebhook(w, hook.id);
   const delivery = id === undefined ? undefined : await getDeliveryRow(w, id);
   if (!delivery) throw new Error("the test delivery was not stored");
   await attemptDelivery(env, w, delivery, hook, false);

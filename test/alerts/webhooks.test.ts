@@ -3,11 +3,13 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { deliverTestEvent } from "../../src/alerts/deliver";
 import { retryDelaySeconds } from "../../src/alerts/events";
 import { signatureHeader, verifySignature } from "../../src/alerts/signing";
 import { createApp } from "../../src/app";
 import { workspaceDb } from "../../src/db/client";
-import { listAttempts, listWebhookRows } from "../../src/db/webhooks";
+import { deleteWebhook, disableWebhook, getWebhookRow, listAttempts, listWebhookRows } from "../../src/db/webhooks";
+import { isDomainError } from "../../src/lib/domain-errors";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { createWebhook, deliveriesOf, eventually, newReceiver, verifyAsDocumented } from "./helpers";
 
@@ -254,6 +256,22 @@ describe("the test delivery and signing", () => {
       .bind(hook.id)
       .first<{ n: number }>();
     expect(rows!.n).toBe(0);
+  });
+
+  it("a webhook disabled or deleted between the test action's read and its write: 409 or 404, nothing sent", async () => {
+    const w = workspaceDb(env, ws.id);
+    for (const [change, code] of [
+      [(id: number) => disableWebhook(w, id, "the receiver answered 410 Gone"), "invalid_state"],
+      [(id: number) => deleteWebhook(w, id), "not_found"],
+    ] as const) {
+      const receiver = newReceiver(`test-${code}`);
+      const hook = await createWebhook(ws.writeKey, { url: receiver.url });
+      // The row as the action read it, then the change a 410 to another delivery (or a DELETE) makes.
+      const read = (await getWebhookRow(w, hook.id))!;
+      await change(hook.id);
+      await expect(deliverTestEvent(env, w, read)).rejects.toSatisfy((e) => isDomainError(e, code));
+      expect(await receiver.deliveries()).toEqual([]);
+    }
   });
 
   it("another workspace's webhook is 404 for every operation", async () => {
