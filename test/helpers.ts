@@ -1,4 +1,7 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { createApp } from "../src/app";
+import type { MonitorMessage } from "../src/jobs/messages";
 import { createWorkspaceWithKeys } from "../src/seed/workspace";
 
 export const ADMIN_TOKEN = "test-admin-token";
@@ -29,8 +32,17 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls the Worker's own fetch handler, as an HTTP client would. */
-export async function call(path: string, options: CallOptions = {}): Promise<Response> {
+/** A monitor queue binding that keeps what is sent to it instead of delivering it. */
+export function recordingMonitorQueue() {
+  const sent: MonitorMessage[] = [];
+  const queue = {
+    send: async (message: MonitorMessage) => void sent.push(message),
+    sendBatch: async (messages: { body: MonitorMessage }[]) => void sent.push(...messages.map((m) => m.body)),
+  } as unknown as typeof env.MONITOR_QUEUE;
+  return { queue, sent };
+}
+
+function request(path: string, options: CallOptions): Request {
   const headers = new Headers(options.headers);
   if (options.key) headers.set("authorization", `Bearer ${options.key}`);
   let body: BodyInit | undefined = options.rawBody;
@@ -38,9 +50,26 @@ export async function call(path: string, options: CallOptions = {}): Promise<Res
     body = JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  return worker.fetch(
-    new Request(`http://threadwatch.test${path}`, { method: options.method ?? "GET", headers, body }),
-  );
+  return new Request(`http://threadwatch.test${path}`, { method: options.method ?? "GET", headers, body });
+}
+
+/** Calls the Worker's own fetch handler, as an HTTP client would. */
+export async function call(path: string, options: CallOptions = {}): Promise<Response> {
+  return worker.fetch(request(path, options));
+}
+
+/**
+ * As callJson, but what the call sends to the monitor queue is kept, not sent: a change to the tracked terms
+ * queues a re-match of the workspace's stored posts (monitor.rematch, docs/monitoring.md), whose delivery a
+ * moment later would relink, by the real matcher, posts whose links a test made up. `queued` is what was kept.
+ */
+export async function callJsonKeepingMonitorQueue<T = any>(path: string, options: CallOptions = {}) {
+  const { queue, sent: queued } = recordingMonitorQueue();
+  const ctx = createExecutionContext();
+  const res = await createApp().app.fetch(request(path, options), { ...env, MONITOR_QUEUE: queue }, ctx);
+  const text = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T, res, queued };
 }
 
 export async function callJson<T = any>(

@@ -4,6 +4,7 @@
 import type { WorkspaceDb } from "../db/client";
 import { nowIso } from "../db/client";
 import {
+  type AttemptRecord,
   type DeliveryRow,
   type DeliveryView,
   disableWebhook,
@@ -13,9 +14,11 @@ import {
   insertDeliveries,
   recordAttempt,
   serializeDelivery,
+  unsentToDisabled,
   type WebhookRow,
 } from "../db/webhooks";
 import type { Env } from "../env";
+import { invalidState, notFound } from "../lib/domain-errors";
 import { messageOf } from "../lib/log";
 import { assertPublicHost, FetchError } from "../lib/safe-fetch";
 import { openSession, SessionKeyError } from "../lib/session-crypto";
@@ -96,6 +99,22 @@ async function post(env: Env, url: string, body: string, headers: Record<string,
   }
 }
 
+/**
+ * Logs the attempt and moves the delivery on; false when the delivery is gone (its webhook was deleted while
+ * the attempt was under way, so the log row has no delivery to belong to).
+ */
+async function logAttempt(w: WorkspaceDb, deliveryId: number, record: AttemptRecord): Promise<boolean> {
+  try {
+    await recordAttempt(w, deliveryId, record);
+    return true;
+  } catch (err) {
+    if (await getDeliveryRow(w, deliveryId)) throw err;
+    return false;
+  }
+}
+
+const GONE: AttemptResult = { kind: "done", note: "delivery no longer exists (its webhook was deleted)" };
+
 /** The request body of an event in the webhook's format. */
 export function bodyFor(format: WebhookRow["format"], event: AlertEvent, forumBaseUrl: string): string {
   return format === "slack" ? JSON.stringify(slackBody(event, forumBaseUrl)) : JSON.stringify(event);
@@ -121,15 +140,8 @@ export async function attemptDelivery(
   } catch (err) {
     if (!(err instanceof SessionKeyError)) throw err;
     const error = `the signing secret cannot be opened (${err.message.replace(/; upload the cookies again$/, "")}); delete the webhook and create it again`;
-    await recordAttempt(w, delivery.id, {
-      attempt,
-      outcome: "failed",
-      statusCode: null,
-      durationMs: 0,
-      error,
-      at: nowIso(),
-    });
-    return { kind: "done", note: error };
+    const record = { attempt, outcome: "failed" as const, statusCode: null, durationMs: 0, error, at: nowIso() };
+    return (await logAttempt(w, delivery.id, record)) ? { kind: "done", note: error } : GONE;
   }
   const event = JSON.parse(delivery.payload) as AlertEvent;
   const body = bodyFor(hook.format, event, env.FORUM_BASE_URL ?? FORUM_DEFAULT);
@@ -167,7 +179,7 @@ export async function attemptDelivery(
   }
   if (outcome === "retry" && !retryable) outcome = "failed";
   const durationMs = Date.now() - started;
-  await recordAttempt(w, delivery.id, { attempt, outcome, statusCode, durationMs, error, at });
+  if (!(await logAttempt(w, delivery.id, { attempt, outcome, statusCode, durationMs, error, at }))) return GONE;
   if (gone)
     await disableWebhook(w, hook.id, `the receiver answered 410 Gone at ${at}; create the webhook again to resume`);
   const what = statusCode === null ? error : `HTTP ${statusCode}`;
@@ -178,15 +190,23 @@ export async function attemptDelivery(
 /** The queue consumer's step: the delivery and its webhook as they are now, then one attempt. */
 export async function deliverQueued(env: Env, w: WorkspaceDb, deliveryId: number): Promise<AttemptResult> {
   const delivery = await getDeliveryRow(w, deliveryId);
-  if (!delivery) return { kind: "done", note: "delivery no longer exists (its webhook was deleted)" };
+  if (!delivery) return GONE;
   if (delivery.status !== "pending") return { kind: "done", note: `delivery is ${delivery.status} already` };
   const hook = await getWebhookRow(w, delivery.webhookId);
   if (!hook) return { kind: "done", note: "webhook no longer exists" };
   if (!hook.active) {
-    await failDelivery(w, delivery.id, `not sent: the webhook is disabled (${hook.disabledReason ?? "no reason"})`);
+    await failDelivery(w, delivery.id, unsentToDisabled(hook.disabledReason));
     return { kind: "done", note: "webhook is disabled: delivery failed" };
   }
   return attemptDelivery(env, w, delivery, hook, true);
+}
+
+/** The webhook a test delivery goes to: it must exist (404) and be active (409 `invalid_state`). */
+export async function testableWebhook(w: WorkspaceDb, id: number): Promise<WebhookRow> {
+  const hook = await getWebhookRow(w, id);
+  if (!hook) throw notFound("webhook");
+  if (!hook.active) throw invalidState(`the webhook is disabled: ${hook.disabledReason ?? "no reason recorded"}`);
+  return hook;
 }
 
 /** POST /actions/webhooks/:id/test: one `webhook.test` delivery now, logged, not retried. */
@@ -200,9 +220,13 @@ export async function deliverTestEvent(env: Env, w: WorkspaceDb, hook: WebhookRo
   const [id] = await insertDeliveries(w, [
     { webhookId: hook.id, eventId: event.id, type: event.type, postId: null, payload: JSON.stringify(event) },
   ]);
+  // Nothing stored: since `hook` was read, the webhook was disabled (a 410 to another delivery) or deleted.
+  if (id === undefined) await testableWebhook(w, hook.id);
   const delivery = id === undefined ? undefined : await getDeliveryRow(w, id);
   if (!delivery) throw new Error("the test delivery was not stored");
   await attemptDelivery(env, w, delivery, hook, false);
   const after = await getDeliveryRow(w, delivery.id);
-  return serializeDelivery(after ?? delivery);
+  // Deleted while the receiver was being asked: the webhook is gone, as a request made a moment later finds.
+  if (!after) throw notFound("webhook");
+  return serializeDelivery(after);
 }

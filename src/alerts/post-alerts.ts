@@ -3,10 +3,17 @@
 // these writes, never for a receiver.
 import type { WorkspaceDb } from "../db/client";
 import { nowIso } from "../db/client";
-import { activeWebhookRows, insertDeliveries, type NewDelivery, postViewsByForumIds } from "../db/webhooks";
+import {
+  activeWebhookRows,
+  failDeliveries,
+  insertDeliveries,
+  type NewDelivery,
+  postViewsByForumIds,
+} from "../db/webhooks";
 import type { Env } from "../env";
 import type { AlertDeliverMessage } from "../jobs/messages";
-import { type AlertEvent, newEventId, type Priority, reaches } from "./events";
+import { messageOf } from "../lib/log";
+import { type AlertEvent, escapeText, newEventId, type Priority, reaches } from "./events";
 
 /** Queues.sendBatch takes at most 100 messages. */
 const SEND_BATCH = 100;
@@ -36,7 +43,14 @@ export async function alertNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]
     workspace_id: w.workspaceId,
     delivery_id: id,
   }));
-  for (let i = 0; i < messages.length; i += SEND_BATCH)
-    await env.ALERT_QUEUE.sendBatch(messages.slice(i, i + SEND_BATCH).map((body) => ({ body })));
+  let sent = 0;
+  try {
+    for (; sent < messages.length; sent += SEND_BATCH)
+      await env.ALERT_QUEUE.sendBatch(messages.slice(sent, sent + SEND_BATCH).map((body) => ({ body })));
+  } catch (err) {
+    // Only a queue message makes an attempt: deliveries left without one fail now instead of staying pending.
+    await failDeliveries(w, ids.slice(sent), `not sent: it could not be queued (${escapeText(messageOf(err))})`);
+    throw err;
+  }
   return messages.length;
 }

@@ -2,7 +2,10 @@
 // `blocks` (Block Kit) with the post's title, subreddit, priority, score reasons and the thread's link.
 import type { AlertEvent } from "./events";
 
-/** Slack's mrkdwn treats &, < and > as control characters; everything else is shown as written. */
+/**
+ * Slack's mrkdwn treats &, < and > as control characters (`<!channel>` notifies everyone, `<url|text>` is a link),
+ * in the notification's `text` as in the blocks; everything else is shown as written.
+ */
 const escapeMrkdwn = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** Slack limits a section's text to 3000 characters. */
@@ -26,7 +29,7 @@ export function slackBody(event: AlertEvent, forumBaseUrl: string): { text: stri
     ? post.score_reasons.map((r) => `• ${escapeMrkdwn(r)}`).join("\n")
     : "• (no reasons recorded)";
   return {
-    text: `New ${priority}-priority post in r/${post.subreddit}: ${post.title} ${link}`,
+    text: `New ${priority}-priority post in r/${escapeMrkdwn(post.subreddit)}: ${escapeMrkdwn(post.title)} ${link}`,
     blocks: [
       { type: "section", text: { type: "mrkdwn", text: `*<${link}|${title}>*` } },
       {

@@ -13,7 +13,7 @@ import {
 import type { Env } from "../env";
 import { invalidState, notFound } from "../lib/domain-errors";
 import { SessionKeyError, sealSession } from "../lib/session-crypto";
-import { deliverTestEvent } from "./deliver";
+import { deliverTestEvent, testableWebhook } from "./deliver";
 import type { Priority, WebhookFormat } from "./events";
 import { checkWebhookUrl, secretOwner } from "./rules";
 import { newSigningSecret } from "./signing";
@@ -58,10 +58,7 @@ export async function removeWebhook(w: WorkspaceDb, id: number): Promise<void> {
 
 /** Sends one signed `webhook.test` delivery now (logged, never retried) and returns it. */
 export async function testWebhook(env: Env, w: WorkspaceDb, id: number): Promise<DeliveryView> {
-  const hook = await getWebhookRow(w, id);
-  if (!hook) throw notFound("webhook");
-  if (!hook.active) throw invalidState(`the webhook is disabled: ${hook.disabledReason ?? "no reason recorded"}`);
-  return deliverTestEvent(env, w, hook);
+  return deliverTestEvent(env, w, await testableWebhook(w, id));
 }
 
 /** The webhook must exist in the workspace (the deliveries listing). */

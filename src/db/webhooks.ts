@@ -1,6 +1,6 @@
 // Alerts (SPEC 13): a workspace's webhooks, their deliveries and every attempt. The sealed signing secret is
 // read only by the alerts service, which opens it to sign; serializeWebhook never includes it.
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database, WorkspaceDb } from "./client";
 import { nowIso } from "./client";
 import { type PostRow, type PostView, serializePost } from "./posts";
@@ -89,9 +89,28 @@ export async function deleteWebhook(w: WorkspaceDb, id: number): Promise<boolean
   return removed.length > 0;
 }
 
-/** A receiver answered 410 Gone: the webhook stops (`active: false`) with the reason. */
+/** The error of a delivery not sent because its webhook is disabled. */
+export const unsentToDisabled = (reason: string | null) =>
+  `not sent: the webhook is disabled (${reason ?? "no reason"})`;
+
+/**
+ * A receiver answered 410 Gone: the webhook stops (`active: false`) with the reason, and its pending deliveries
+ * (those waiting for a retry included) fail now, unsent, in the same batch.
+ */
 export async function disableWebhook(w: WorkspaceDb, id: number, reason: string): Promise<void> {
-  await w.db.update(webhooks).set({ active: false, disabledReason: reason }).where(hookInWorkspace(w, id));
+  await w.db.batch([
+    w.db.update(webhooks).set({ active: false, disabledReason: reason }).where(hookInWorkspace(w, id)),
+    w.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", lastError: unsentToDisabled(reason) })
+      .where(
+        and(
+          eq(webhookDeliveries.workspaceId, w.workspaceId),
+          eq(webhookDeliveries.webhookId, id),
+          eq(webhookDeliveries.status, "pending"),
+        ),
+      ),
+  ]);
 }
 
 /** The posts with these forum ids, as GET /posts shows them. */
@@ -201,18 +220,27 @@ export async function recordAttempt(w: WorkspaceDb, deliveryId: number, a: Attem
 
 /** A pending delivery that will not be attempted again becomes `failed` (its last error kept unless given). */
 export async function failDelivery(w: WorkspaceDb, deliveryId: number, error?: string): Promise<boolean> {
-  const rows = await w.db
-    .update(webhookDeliveries)
-    .set({ status: "failed", ...(error === undefined ? {} : { lastError: error }) })
-    .where(
-      and(
-        eq(webhookDeliveries.workspaceId, w.workspaceId),
-        eq(webhookDeliveries.id, deliveryId),
-        eq(webhookDeliveries.status, "pending"),
-      ),
-    )
-    .returning({ id: webhookDeliveries.id });
-  return rows.length > 0;
+  return (await failDeliveries(w, [deliveryId], error)) > 0;
+}
+
+/** failDelivery for many deliveries; returns how many were pending and are failed now. */
+export async function failDeliveries(w: WorkspaceDb, deliveryIds: number[], error?: string): Promise<number> {
+  let failed = 0;
+  for (let i = 0; i < deliveryIds.length; i += IDS_PER_STATEMENT) {
+    const rows = await w.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", ...(error === undefined ? {} : { lastError: error }) })
+      .where(
+        and(
+          eq(webhookDeliveries.workspaceId, w.workspaceId),
+          inArray(webhookDeliveries.id, deliveryIds.slice(i, i + IDS_PER_STATEMENT)),
+          eq(webhookDeliveries.status, "pending"),
+        ),
+      )
+      .returning({ id: webhookDeliveries.id });
+    failed += rows.length;
+  }
+  return failed;
 }
 
 /** One page of a webhook's deliveries, newest first, and how many it has in all. */

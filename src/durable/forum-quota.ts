@@ -69,11 +69,13 @@ export class ForumQuota extends DurableObject<Env> {
     const s = this.state;
     s.grants = s.grants.filter((t) => t > now - QUOTA_WINDOW_MS);
     if (s.blockedUntil > now) return { ok: false, waitMs: s.blockedUntil - now };
-    if (s.header && s.header.resetAt <= now) s.header = null;
-    if (s.header && s.header.grantedSince >= s.header.remaining) return { ok: false, waitMs: s.header.resetAt - now };
+    // The forum's last word limits only until its reset; it is kept after that for status() (null only
+    // before the first answer), and the next answer replaces it.
+    const header = s.header && s.header.resetAt > now ? s.header : null;
+    if (header && header.grantedSince >= header.remaining) return { ok: false, waitMs: header.resetAt - now };
     if (s.grants.length >= QUOTA_LIMIT) return { ok: false, waitMs: s.grants[0]! + QUOTA_WINDOW_MS - now };
     s.grants.push(now);
-    if (s.header) s.header.grantedSince++;
+    if (header) header.grantedSince++;
     const permit = s.seq++;
     this.save();
     return { ok: true, permit };

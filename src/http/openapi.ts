@@ -85,6 +85,18 @@ export function readPathId(segment: string | undefined): number | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/**
+ * The body of an action that takes no fields: it may be omitted, and a body that is sent must be a JSON object
+ * without fields (an unknown field is refused, not ignored: docs/api.md). `name` is its OpenAPI component.
+ */
+export const noFieldsBody = (name: string) => ({
+  ...jsonBody(
+    z.strictObject({}).openapi(name, { description: "No fields; the body may be omitted" }),
+    "No fields; the body may be omitted",
+  ),
+  required: false,
+});
+
 /** `{id}` path parameters. */
 export const idParam = () => z.object({ id: pathId("id") });
 

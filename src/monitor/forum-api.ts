@@ -118,12 +118,27 @@ export class ForumApi {
     return this.options.now ? this.options.now() : Date.now();
   }
 
+  /**
+   * A request to the forum and its answer's text, given up at the pass's deadline: a forum that holds a
+   * request does not hold the pass past its time budget (it ends `partial`, as when the quota runs out).
+   */
+  private async fetchText(url: string, init: RequestInit): Promise<{ res: Response; text: string }> {
+    const signal = AbortSignal.timeout(Math.max(1, this.options.deadline - this.now()));
+    try {
+      const res = await fetch(url, { ...init, signal });
+      return { res, text: await res.text() };
+    } catch (err) {
+      if (signal.aborted) throw new QuotaExhausted("the pass's time budget ran out waiting for the forum's answer");
+      throw new ForumApiError(`the forum could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   /** The cached token, or a new one from the token endpoint (app-only: client_credentials, HTTP Basic). */
   private async token(): Promise<string> {
     const cached = await this.quota.cachedToken(this.now());
     if (cached) return cached;
     const basic = btoa(`${this.config.clientId}:${this.config.clientSecret}`);
-    const res = await fetch(this.config.authUrl, {
+    const { res, text } = await this.fetchText(this.config.authUrl, {
       method: "POST",
       headers: {
         authorization: `Basic ${basic}`,
@@ -132,7 +147,6 @@ export class ForumApi {
       },
       body: "grant_type=client_credentials",
     });
-    const text = await res.text();
     if (!res.ok) throw new ForumApiError(`the token endpoint answered ${res.status}: ${text.slice(0, 200)}`);
     const parsed = TokenAnswer.safeParse(safeJson(text));
     if (!parsed.success) throw new ForumApiError("the token endpoint's answer has no access_token/expires_in");
@@ -160,7 +174,7 @@ export class ForumApi {
       const token = await this.token();
       const permit = await this.permit();
       this.options.onRequest?.();
-      const res = await fetch(url, {
+      const { res, text } = await this.fetchText(url, {
         headers: { authorization: `bearer ${token}`, "user-agent": this.config.userAgent },
       });
       const report: QuotaReport = {
@@ -170,7 +184,6 @@ export class ForumApi {
         status: res.status,
       };
       await this.quota.report(report, this.now());
-      const text = await res.text();
       if (res.status === 429) continue; // the quota now blocks until the reset; permit() waits or gives up
       if (res.status === 401 && !renewed) {
         renewed = true;

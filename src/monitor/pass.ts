@@ -23,10 +23,19 @@ import {
 import type { Env } from "../env";
 import { DomainError, invalidState } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
-import { ForumApi, type ForumApiConfig, type ForumLink, forumApiConfig, INFO_IDS, QuotaExhausted } from "./forum-api";
+import {
+  ForumApi,
+  type ForumApiConfig,
+  ForumApiError,
+  type ForumLink,
+  forumApiConfig,
+  INFO_IDS,
+  QuotaExhausted,
+} from "./forum-api";
 import { type CompiledTerm, compileTerms, matchedAnything, matchPost, type TrackedTerm } from "./match";
 import { batchQueries } from "./queries";
 import { type KeywordSignal, scorePost } from "./score";
+import { trackedTermsChanged } from "./term-changes";
 
 /** Pages a query reads in one scan at most. */
 export const MAX_PAGES = 10;
@@ -257,6 +266,24 @@ async function announceNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]): P
 }
 
 /**
+ * A pass matches what it stores against the terms it read when it started. When they changed meanwhile, the
+ * re-match that change queued may have run already, and the pass's later writes (a re-seen or refreshed post is
+ * re-linked) put the old matches back: the stored posts are re-matched once more, now that the pass is done.
+ */
+async function rematchIfTermsChanged(env: Env, w: WorkspaceDb, used: TrackedTerm[]): Promise<void> {
+  try {
+    const { keywords, competitors } = await activeTerms(w);
+    if (JSON.stringify(trackedTerms(keywords, competitors).terms) !== JSON.stringify(used))
+      await trackedTermsChanged(env, w.workspaceId);
+  } catch (err) {
+    log("error", "could not compare the tracked terms after a pass", {
+      workspaceId: w.workspaceId,
+      error: messageOf(err),
+    });
+  }
+}
+
+/**
  * Runs one pass for the workspace now. 409 `run_in_progress` while another pass of it runs; `invalid_state`
  * when monitoring is off (no client id).
  */
@@ -271,9 +298,10 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
 
   const counts = () => pass?.counts ?? { requests: 0, queries: 0, fetched: 0, matched: 0, created: 0, updated: 0 };
   let pass: Pass | undefined;
+  let tracked: Tracked | undefined;
   try {
     const { keywords, competitors } = await activeTerms(w);
-    const tracked = trackedTerms(keywords, competitors);
+    tracked = trackedTerms(keywords, competitors);
     const queries = batchQueries(tracked.terms.map((t) => t.text));
     const api = new ForumApi(env, config, {
       deadline,
@@ -296,11 +324,32 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
     await deleteCursorsExcept(w, queries);
     return await finishMonitorRun(w, runId, "completed", counts(), null);
   } catch (err) {
-    if (err instanceof QuotaExhausted || now() > deadline) {
-      const why = err instanceof QuotaExhausted ? err.message : `the time budget ran out (${messageOf(err)})`;
-      return finishMonitorRun(w, runId, "partial", counts(), `${why}; the next pass resumes where this one stopped`);
+    if (err instanceof QuotaExhausted) {
+      const why = `${err.message}; the next pass resumes where this one stopped`;
+      return finishMonitorRun(w, runId, "partial", counts(), why);
     }
-    log("warn", "monitoring pass failed", { workspaceId: w.workspaceId, error: messageOf(err) });
-    return finishMonitorRun(w, runId, "failed", counts(), messageOf(err));
+    // The forum's refusal is shown as it is (it says what to fix); anything else is ours, logged in full and
+    // shown only as having happened: a run's error is in API answers, which never carry SQL or a stack.
+    const forum = err instanceof ForumApiError;
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : undefined;
+    log(forum ? "warn" : "error", "monitoring pass failed", {
+      workspaceId: w.workspaceId,
+      runId,
+      error: messageOf(err),
+      cause,
+    });
+    const shown = forum ? err.message : `an unexpected error stopped the pass (logged with run id ${runId})`;
+    if (now() > deadline)
+      return finishMonitorRun(
+        w,
+        runId,
+        "partial",
+        counts(),
+        `the time budget ran out (${shown}); the next pass resumes where this one stopped`,
+      );
+    return finishMonitorRun(w, runId, "failed", counts(), shown);
+  } finally {
+    const { created, updated } = counts();
+    if (tracked && created + updated > 0) await rematchIfTermsChanged(env, w, tracked.terms);
   }
 }

@@ -7,6 +7,8 @@ import {
   type CompetitorView,
   createCompetitor,
   createKeyword,
+  deleteCompetitor,
+  deleteKeyword,
   type KeywordInput,
   type KeywordView,
   updateCompetitor,
@@ -88,4 +90,21 @@ export async function updateTrackedCompetitor(
   const competitor = await updateCompetitor(w, id, patch);
   if (competitor) await trackedTermsChanged(env, w.workspaceId);
   return competitor;
+}
+
+/**
+ * False: no such keyword in the workspace (nothing is queued). The links go at once (ON DELETE CASCADE); the
+ * re-match then drops an ambiguous term that had its context from this keyword, and re-scores those posts.
+ */
+export async function deleteTrackedKeyword(env: Env, w: WorkspaceDb, id: number): Promise<boolean> {
+  const deleted = await deleteKeyword(w, id);
+  if (deleted) await trackedTermsChanged(env, w.workspaceId);
+  return deleted;
+}
+
+/** False: no such competitor in the workspace (nothing is queued). As a deleted keyword, re-matched. */
+export async function deleteTrackedCompetitor(env: Env, w: WorkspaceDb, id: number): Promise<boolean> {
+  const deleted = await deleteCompetitor(w, id);
+  if (deleted) await trackedTermsChanged(env, w.workspaceId);
+  return deleted;
 }

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { deleteCompetitor, getCompetitor, listCompetitors } from "../db/tracking";
+import { getCompetitor, listCompetitors } from "../db/tracking";
 import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
 import { plainName } from "../lib/plain-text";
-import { createTrackedCompetitor, updateTrackedCompetitor } from "../monitor/term-changes";
+import { createTrackedCompetitor, deleteTrackedCompetitor, updateTrackedCompetitor } from "../monitor/term-changes";
 
 export const CompetitorSchema = z
   .object({
@@ -127,7 +127,7 @@ export const competitorsRouter = createRouter()
       responses: { 204: { description: "Deleted" } },
     }),
     async (c) => {
-      if (!(await deleteCompetitor(callerDb(c), c.req.valid("param").id))) throw notFound("competitor");
+      if (!(await deleteTrackedCompetitor(c.env, callerDb(c), c.req.valid("param").id))) throw notFound("competitor");
       return c.body(null, 204);
     },
   );

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { deleteKeyword, getKeyword, listKeywords } from "../db/tracking";
+import { getKeyword, listKeywords } from "../db/tracking";
 import { notFound } from "../errors";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
 import { plainName } from "../lib/plain-text";
-import { createTrackedKeyword, updateTrackedKeyword } from "../monitor/term-changes";
+import { createTrackedKeyword, deleteTrackedKeyword, updateTrackedKeyword } from "../monitor/term-changes";
 
 export const KeywordSchema = z
   .object({
@@ -117,7 +117,7 @@ export const keywordsRouter = createRouter()
       responses: { 204: { description: "Deleted" } },
     }),
     async (c) => {
-      if (!(await deleteKeyword(callerDb(c), c.req.valid("param").id))) throw notFound("keyword");
+      if (!(await deleteTrackedKeyword(c.env, callerDb(c), c.req.valid("param").id))) throw notFound("keyword");
       return c.body(null, 204);
     },
   );

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { callerDb } from "../http/context";
-import { apiRoute, createRouter, jsonBody, jsonResponse } from "../http/openapi";
+import { apiRoute, createRouter, jsonResponse, noFieldsBody } from "../http/openapi";
 import { runMonitorPass } from "../monitor/pass";
 import { monitoringStatus } from "../monitor/status";
 
@@ -43,10 +43,6 @@ const MonitoringStatus = z
   })
   .openapi("MonitoringStatus");
 
-const RunRequest = z
-  .strictObject({})
-  .openapi("MonitorRunRequest", { description: "No fields; the body may be omitted" });
-
 export const monitoringRouter = createRouter()
   .openapi(
     apiRoute({
@@ -68,7 +64,7 @@ export const monitoringRouter = createRouter()
       scope: "read_write",
       conflict:
         "A pass of this workspace is running (`run_in_progress`), or monitoring is off: no forum API client id (`invalid_state`)",
-      request: { body: { ...jsonBody(RunRequest, "No fields; the body may be omitted"), required: false } },
+      request: { body: noFieldsBody("MonitorRunRequest") },
       responses: { 200: jsonResponse(MonitorRunResult, "The finished pass") },
     }),
     async (c) => {

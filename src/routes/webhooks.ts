@@ -11,6 +11,7 @@ import {
   jsonResponse,
   listEnvelope,
   nextOffset,
+  noFieldsBody,
   pageEnvelope,
 } from "../http/openapi";
 
@@ -125,7 +126,7 @@ export const webhooksRouter = createRouter()
       summary: "Send one signed webhook.test delivery now (logged, not retried) and return it",
       scope: "read_write",
       conflict: "The webhook is disabled (`invalid_state`)",
-      request: { params: idParam() },
+      request: { params: idParam(), body: noFieldsBody("WebhookTestRequest") },
       responses: { 200: jsonResponse(DeliverySchema, "The test delivery after its one attempt") },
     }),
     async (c) => c.json(await testWebhook(c.env, callerDb(c), c.req.valid("param").id), 200),

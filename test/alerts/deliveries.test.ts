@@ -143,6 +143,31 @@ describe("post.created deliveries from a monitoring pass", () => {
   });
 });
 
+describe("when the alerts queue cannot be reached", () => {
+  it("the pass still completes, and the deliveries no message was sent for are failed with why, not left pending", async () => {
+    const { client, term, ws, receiver, hook } = await setup("queue-down", "low");
+    await forum.addPosts(client, Object.values(prioritized(term, "qd")));
+    const broken = {
+      ...env,
+      ALERT_QUEUE: {
+        send: async () => Promise.reject(new Error("Queue send failed: internal error")),
+        sendBatch: async () => Promise.reject(new Error("Queue send failed: internal error")),
+      } as unknown as typeof env.ALERT_QUEUE,
+    };
+    const run = await runMonitorPass(broken, workspaceDb(env, ws.id), { trigger: "api", config: client });
+    expect(run).toMatchObject({ status: "completed", created: 3 });
+    const page = await deliveriesOf(ws.readKey, hook.id);
+    expect(page.count).toBe(3);
+    for (const d of page.data)
+      expect(d).toMatchObject({
+        status: "failed",
+        attempts: 0,
+        last_error: "not sent: it could not be queued (Queue send failed: internal error)",
+      });
+    expect(await receiver.deliveries()).toEqual([]);
+  });
+});
+
 describe("the slack format", () => {
   it("posts Slack's incoming-webhook body: title, subreddit, priority, reasons and the thread's absolute link", async () => {
     const client = newClient("slack");
@@ -151,7 +176,7 @@ describe("the slack format", () => {
     const receiver = newReceiver("slack");
     const hook = await createWebhook(ws.writeKey, { url: receiver.url, format: "slack" });
     const post = prioritized("slack widget", "sk").high;
-    await forum.addPosts(client, [{ ...post, title: "Can anyone recommend a slack widget? <b>&</b>" }]);
+    await forum.addPosts(client, [{ ...post, title: "Can anyone recommend a slack widget? <!channel> <b>&</b>" }]);
     await pass(ws.id, client);
     await settled(ws.readKey, hook.id, 1);
     const [got] = await receiver.deliveries();
@@ -163,9 +188,14 @@ describe("the slack format", () => {
     expect(body.text).toContain("high-priority");
     expect(body.text).toContain("r/testing");
     expect(body.text).toContain(link);
+    // The notification's text is mrkdwn too: the forum's words cannot mention a channel or make a link there.
+    expect(body.text).toContain("&lt;!channel&gt; &lt;b&gt;&amp;&lt;/b&gt;");
+    expect(body.text).not.toMatch(/<!channel>|<b>/);
     const blocks = JSON.stringify(body.blocks);
     // Slack's control characters in the title are escaped; the link, priority and every reason are there.
-    expect(blocks).toContain(`<${link}|Can anyone recommend a slack widget? &lt;b&gt;&amp;&lt;/b&gt;>`);
+    expect(blocks).toContain(
+      `<${link}|Can anyone recommend a slack widget? &lt;!channel&gt; &lt;b&gt;&amp;&lt;/b&gt;>`,
+    );
     expect(blocks).toContain("priority *high*");
     expect(blocks).toContain("r/testing");
     for (const reason of stored.score_reasons) expect(blocks).toContain(reason.replace(/"/g, '\\"'));
@@ -300,6 +330,35 @@ describe("the consumer's decisions", () => {
       attempts: 2,
       last_error: "no answer within 300 ms",
     });
+  });
+
+  it("a 410 fails the webhook's other pending deliveries at once, unsent, not when their retries come up", async () => {
+    const { ws, receiver, hook } = await setup("gone-pending");
+    await receiver.configure({ status: 410 });
+    const w = workspaceDb(env, ws.id);
+    const payload = (id: string) =>
+      JSON.stringify({ id, type: "webhook.test", created_at: "x", data: { webhook_id: hook.id } });
+    const [gone, waiting] = await insertDeliveries(w, [
+      { webhookId: hook.id, eventId: "evt_gone", type: "webhook.test", postId: null, payload: payload("evt_gone") },
+      { webhookId: hook.id, eventId: "evt_wait", type: "webhook.test", postId: null, payload: payload("evt_wait") },
+    ]);
+    const message = (id: number) => ({ type: "alert.deliver", workspace_id: ws.id, delivery_id: id });
+    const batch = (id: number, n: number) =>
+      createMessageBatch("threadwatch-alerts", [
+        { id: `g${n}`, timestamp: new Date(), attempts: 1, body: message(id) },
+      ]);
+    expect((await handleQueueBatch(batch(gone!, 1), env))[0]).toMatchObject({ outcome: "ack" });
+    // The other delivery's message has not come yet: the listing already says it will never be sent.
+    const page = await deliveriesOf(ws.readKey, hook.id);
+    expect(page.data.map((d) => [d.id, d.status, d.attempts])).toEqual([
+      [waiting, "failed", 0],
+      [gone, "failed", 1],
+    ]);
+    expect(page.data[0]!.last_error).toMatch(/^not sent: the webhook is disabled \(the receiver answered 410 Gone/);
+    expect(page.data[1]!.last_status_code).toBe(410);
+    // When its message comes, nothing is sent.
+    expect((await handleQueueBatch(batch(waiting!, 2), env))[0]).toMatchObject({ outcome: "ack" });
+    expect(await receiver.deliveries()).toHaveLength(1);
   });
 
   it("a delivery of a deleted webhook is dropped", async () => {

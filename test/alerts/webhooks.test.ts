@@ -3,13 +3,15 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { deliverTestEvent } from "../../src/alerts/deliver";
 import { retryDelaySeconds } from "../../src/alerts/events";
 import { signatureHeader, verifySignature } from "../../src/alerts/signing";
 import { createApp } from "../../src/app";
 import { workspaceDb } from "../../src/db/client";
-import { listAttempts, listWebhookRows } from "../../src/db/webhooks";
+import { deleteWebhook, disableWebhook, getWebhookRow, listAttempts, listWebhookRows } from "../../src/db/webhooks";
+import { isDomainError } from "../../src/lib/domain-errors";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { createWebhook, deliveriesOf, newReceiver, verifyAsDocumented } from "./helpers";
+import { createWebhook, deliveriesOf, eventually, newReceiver, verifyAsDocumented } from "./helpers";
 
 const HOOKS = "/api/v1/actions/webhooks";
 let ws: TestWorkspace;
@@ -211,6 +213,65 @@ describe("the test delivery and signing", () => {
     expect(res.body.last_error.length).toBeLessThan(1100);
     expect(res.body.last_error.endsWith("…")).toBe(true);
     expect(await receiver.deliveries()).toHaveLength(1);
+  });
+
+  it("the test action takes no fields: an unknown field or a body that is not JSON is refused and sends nothing", async () => {
+    const receiver = newReceiver("test-body");
+    const hook = await createWebhook(ws.writeKey, { url: receiver.url });
+    const path = `${HOOKS}/${hook.id}/test`;
+    const unknown = await callJson(path, { key: ws.writeKey, method: "POST", body: { format: "slack" } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({
+      code: "validation_failed",
+      details: [{ path: "body.format", message: "unknown field" }],
+    });
+    const notJson = await callJson(path, {
+      key: ws.writeKey,
+      method: "POST",
+      rawBody: "{format: slack",
+      headers: { "content-type": "application/json" },
+    });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.error.code).toBe("invalid_json");
+    expect(await receiver.deliveries()).toEqual([]);
+    expect((await deliveriesOf(ws.readKey, hook.id)).count).toBe(0);
+    // An empty object is no field at all: the delivery is sent.
+    const empty = await callJson(path, { key: ws.writeKey, method: "POST", body: {} });
+    expect(empty.status).toBe(200);
+    expect(await receiver.deliveries()).toHaveLength(1);
+  });
+
+  it("a webhook deleted while its test delivery waits for the receiver: the test answers 404, not a 500", async () => {
+    const receiver = newReceiver("test-deleted");
+    const hook = await createWebhook(ws.writeKey, { url: receiver.url });
+    await receiver.configure({ hold: true });
+    const testing = callJson(`${HOOKS}/${hook.id}/test`, { key: ws.writeKey, method: "POST" });
+    await eventually(async () => expect(await receiver.deliveries()).toHaveLength(1));
+    expect((await callJson(`${HOOKS}/${hook.id}`, { key: ws.writeKey, method: "DELETE" })).status).toBe(204);
+    await receiver.release();
+    const res = await testing;
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("not_found");
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ?")
+      .bind(hook.id)
+      .first<{ n: number }>();
+    expect(rows!.n).toBe(0);
+  });
+
+  it("a webhook disabled or deleted between the test action's read and its write: 409 or 404, nothing sent", async () => {
+    const w = workspaceDb(env, ws.id);
+    for (const [change, code] of [
+      [(id: number) => disableWebhook(w, id, "the receiver answered 410 Gone"), "invalid_state"],
+      [(id: number) => deleteWebhook(w, id), "not_found"],
+    ] as const) {
+      const receiver = newReceiver(`test-${code}`);
+      const hook = await createWebhook(ws.writeKey, { url: receiver.url });
+      // The row as the action read it, then the change a 410 to another delivery (or a DELETE) makes.
+      const read = (await getWebhookRow(w, hook.id))!;
+      await change(hook.id);
+      await expect(deliverTestEvent(env, w, read)).rejects.toSatisfy((e) => isDomainError(e, code));
+      expect(await receiver.deliveries()).toEqual([]);
+    }
   });
 
   it("another workspace's webhook is 404 for every operation", async () => {

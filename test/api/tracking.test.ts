@@ -1,7 +1,7 @@
 // Keywords and competitors: list shapes (interface-spec 2.2, 2.3), create, patch, delete, duplicates.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { callJson, callJsonKeepingMonitorQueue, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { type SeededWorkspace, seedWorkspace, toApiPost } from "./seed";
 
 let ws: TestWorkspace;
@@ -155,8 +155,15 @@ describe("keywords", () => {
     const linked = seeded.posts.filter((p) => p.keywordIds.includes(victim.id));
     expect(linked.length).toBeGreaterThan(0);
 
-    const del = await callJson(`/api/v1/keywords/${victim.id}`, { key: own.writeKey, method: "DELETE" });
+    // The delete queues a re-match of the posts (kept here, not sent): the seeded posts' links are made up, and
+    // the real matcher would relink them under the reads below. What the delete does at once is checked here;
+    // test/monitor/api.test.ts checks the re-match.
+    const del = await callJsonKeepingMonitorQueue(`/api/v1/keywords/${victim.id}`, {
+      key: own.writeKey,
+      method: "DELETE",
+    });
     expect(del.status).toBe(204);
+    expect(del.queued).toEqual([{ type: "monitor.rematch", workspace_id: own.id, after_post_id: 0 }]);
     expect(del.res.headers.get("x-request-id")).toMatch(/^req_/);
     const again = await callJson(`/api/v1/keywords/${victim.id}`, { key: own.writeKey, method: "DELETE" });
     expect(again.status).toBe(404);
@@ -238,9 +245,13 @@ describe("competitors", () => {
     const seeded = await seedWorkspace(own.id, { count: 30, seed: 4 });
     const victim = seeded.competitors[0]!;
     expect(seeded.posts.some((p) => p.competitorIds.includes(victim.id))).toBe(true);
-    expect((await callJson(`/api/v1/competitors/${victim.id}`, { key: own.writeKey, method: "DELETE" })).status).toBe(
-      204,
-    );
+    // Its re-match is kept, not sent, as in the keyword's case above.
+    const del = await callJsonKeepingMonitorQueue(`/api/v1/competitors/${victim.id}`, {
+      key: own.writeKey,
+      method: "DELETE",
+    });
+    expect(del.status).toBe(204);
+    expect(del.queued).toEqual([{ type: "monitor.rematch", workspace_id: own.id, after_post_id: 0 }]);
     const posts = await callJson("/api/v1/posts?include_archived=true&limit=500", { key: own.readKey });
     expect(posts.body.count).toBe(seeded.posts.length);
     for (const post of posts.body.data) expect(post.mentioned_competitors).not.toContain(victim.name);

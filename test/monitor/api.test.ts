@@ -2,9 +2,11 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { workspaceDb } from "../../src/db/client";
+import { createKeyword } from "../../src/db/tracking";
 import worker from "../../src/index";
 import { enqueueMonitorPasses, enqueueStaleKeywordMetrics } from "../../src/jobs/monitor-fanout";
 import { runMonitorPass } from "../../src/monitor/pass";
+import { rematchBatch } from "../../src/monitor/rematch";
 import { callJson } from "../helpers";
 import { forum, newClient, nowSeconds, postsAbout, trackingWorkspace } from "./helpers";
 
@@ -139,6 +141,62 @@ describe("re-matching stored posts when terms change (issue 14, point 13)", () =
     await deliver([{ type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 }]);
     const gone = await callJson(`/api/v1/posts?keyword_id=${id}`, { key: ws.readKey });
     expect(gone.body.count).toBe(0);
+  });
+
+  it("deleting a term re-matches the stored posts: an ambiguous term it gave context to no longer counts", async () => {
+    const client = newClient("delete-context");
+    await forum.reset(client);
+    const now = nowSeconds();
+    await forum.addPosts(client, [
+      { id: "d1", title: "Apple Pay in our checkout", selftext: "works in Stripe too", created_utc: now - 100 },
+      { id: "d2", title: "Notion or Coda for the wiki", selftext: "a long table", created_utc: now - 200 },
+    ]);
+    const ws = await trackingWorkspace(
+      "delete context",
+      [{ keyword: "apple pay", is_ambiguous: true }, "checkout"],
+      [{ name: "Notion", is_ambiguous: true }, { name: "Coda" }],
+    );
+    await runMonitorPass(env, workspaceDb(env, ws.id), { trigger: "api", config: client });
+    const matches = async () =>
+      Object.fromEntries(
+        ((await callJson("/api/v1/posts", { key: ws.readKey })).body.data as any[]).map((p) => [
+          p.forum_id,
+          [...p.matched_keywords, ...p.mentioned_competitors],
+        ]),
+      );
+    expect(await matches()).toEqual({ d1: ["apple pay", "checkout"], d2: ["Coda", "Notion"] });
+
+    // The non-ambiguous terms go: with no context left, "apple pay" and "Notion" no longer count (as when the
+    // terms are switched off). The re-match runs from the queue, as after any change.
+    for (const path of [`/api/v1/keywords/${ws.keywordIds.checkout}`, `/api/v1/competitors/${ws.competitorIds.Coda}`])
+      expect((await callJson(path, { key: ws.writeKey, method: "DELETE" })).status).toBe(204);
+    await vi.waitFor(async () => expect(await matches()).toEqual({ d1: [], d2: [] }), { timeout: 15_000 });
+  });
+
+  it("a term added while a pass runs is on the posts once the pass is done, though the pass re-linked them", async () => {
+    const client = newClient("mid-pass");
+    await forum.reset(client);
+    await forum.addPosts(client, [
+      { id: "m1", title: "Cold email with a welcome sequence", selftext: "", created_utc: nowSeconds() - 100 },
+    ]);
+    const ws = await trackingWorkspace("mid pass", ["cold email"]);
+    const w = workspaceDb(env, ws.id);
+    await runMonitorPass(env, w, { trigger: "api", config: client });
+    const matched = async () => (await callJson("/api/v1/posts", { key: ws.readKey })).body.data[0].matched_keywords;
+    expect(await matched()).toEqual(["cold email"]);
+
+    // The next pass holds on the forum's answers; meanwhile a keyword is added and its re-match runs to the end.
+    await forum.configure(client, { stallMs: 3_000 });
+    const running = runMonitorPass(env, w, { trigger: "api", config: client });
+    await vi.waitFor(async () => expect((await forum.stats(client)).searches.length).toBe(2), { timeout: 5_000 });
+    await createKeyword(w, { keyword: "welcome sequence" });
+    for (let after: number | null = 0; after !== null; ) after = (await rematchBatch(w, after)).next;
+    expect(await matched()).toEqual(["cold email", "welcome sequence"]);
+    // The pass refreshes m1 with the terms it started with, then sees the terms changed and queues a re-match.
+    expect(await running).toMatchObject({ status: "completed", updated: 1 });
+    await vi.waitFor(async () => expect(await matched()).toEqual(["cold email", "welcome sequence"]), {
+      timeout: 15_000,
+    });
   });
 
   it("works through the posts in bounded batches, each message queuing the next", async () => {

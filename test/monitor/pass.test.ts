@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { workspaceDb } from "../../src/db/client";
 import { isDomainError } from "../../src/lib/domain-errors";
 import { runMonitorPass } from "../../src/monitor/pass";
@@ -184,6 +184,36 @@ describe("a monitoring pass", () => {
     expect((await forum.stats(client)).throttled).toBe(0);
   });
 
+  it("a forum that holds its answer does not hold the pass past its time budget: partial, and the next pass reads its posts", async () => {
+    const client = newClient("stall");
+    await forum.reset(client, { stallMs: 6_000 });
+    await forum.addPosts(client, postsAbout("drip sequence", 2, "st"));
+    const ws = await trackingWorkspace("stall", ["drip sequence"]);
+    const started = Date.now();
+    const first = await pass(ws.id, client, 1_000);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(first).toMatchObject({ status: "partial", requests: 1, created: 0 });
+    expect(first.error).toMatch(/time budget ran out waiting for the forum's answer/);
+    await forum.configure(client, { stallMs: 0 });
+    expect(await pass(ws.id, client)).toMatchObject({ status: "completed", created: 2 });
+  });
+
+  it("the quota shown stays known once the forum answered: a request after its reset does not blank it", async () => {
+    const client = newClient("quota-status");
+    await forum.reset(client);
+    await forum.addPosts(client, postsAbout("drip flows", 1, "qs"));
+    const ws = await trackingWorkspace("quota status", ["drip flows"]);
+    await pass(ws.id, client);
+    const quota = env.FORUM_QUOTA.get(env.FORUM_QUOTA.idFromName(client.clientId));
+    const answered = await quota.status();
+    expect(answered).not.toBeNull();
+    // A request starts after the forum's reset: until its answer comes (or if none comes), GET
+    // /actions/monitoring shows the window as reset, not `quota: null` ("null until the first answer").
+    const later = Date.parse(answered!.reset_at) + 1_000;
+    expect(await quota.acquire(later)).toMatchObject({ ok: true });
+    expect(await quota.status(later)).toEqual({ remaining: 100, reset_at: answered!.reset_at });
+  });
+
   it("keeps three workspaces' simultaneous passes inside one quota", async () => {
     const client = newClient("shared");
     await forum.reset(client, { limit: 4, windowMs: 2_000 });
@@ -234,5 +264,29 @@ describe("a monitoring pass", () => {
     await expect(runMonitorPass(off, workspaceDb(env, ws.id), { trigger: "schedule" })).rejects.toSatisfy((e) =>
       isDomainError(e, "invalid_state"),
     );
+  });
+
+  it("a pass stopped by an error of ours says so without SQL in the API; the log has the cause", async () => {
+    const client = newClient("broken");
+    await forum.reset(client);
+    await forum.addPosts(client, postsAbout("drip flows", 1, "br"));
+    const ws = await trackingWorkspace("broken", ["drip flows"]);
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => void logged.push(String(line)));
+    // A table the pass reads is lost (given back afterwards, for the next tests of this file).
+    await env.DB.prepare("ALTER TABLE monitor_cursors RENAME TO monitor_cursors_lost_in_test").run();
+    try {
+      const run = await pass(ws.id, client);
+      expect(run.status).toBe("failed");
+      const status = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
+      expect(status.body.last_run).toEqual(run);
+      expect(run.error).toMatch(/^an unexpected error stopped the pass \(logged with run id \d+\)$/);
+      const entry = logged.map((l) => JSON.parse(l)).find((l) => l.msg === "monitoring pass failed");
+      expect(`${entry.error} ${entry.cause}`).toContain("no such table: monitor_cursors");
+      expect(entry).toMatchObject({ level: "error", workspaceId: ws.id });
+    } finally {
+      spy.mockRestore();
+      await env.DB.prepare("ALTER TABLE monitor_cursors_lost_in_test RENAME TO monitor_cursors").run();
+    }
   });
 });

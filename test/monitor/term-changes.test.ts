@@ -5,21 +5,18 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { workspaceDb } from "../../src/db/client";
 import type { Env } from "../../src/env";
-import type { MonitorMessage } from "../../src/jobs/messages";
-import { createTrackedKeyword, updateTrackedKeyword } from "../../src/monitor/term-changes";
-import { createTestWorkspace } from "../helpers";
+import {
+  createTrackedCompetitor,
+  createTrackedKeyword,
+  deleteTrackedCompetitor,
+  deleteTrackedKeyword,
+  updateTrackedKeyword,
+} from "../../src/monitor/term-changes";
+import { createTestWorkspace, recordingMonitorQueue } from "../helpers";
 
 /** The test env with metrics credentials and a monitor queue that records what is sent to it. */
 function recordingEnv() {
-  const sent: MonitorMessage[] = [];
-  const queue = {
-    send: async (message: MonitorMessage) => {
-      sent.push(message);
-    },
-    sendBatch: async (messages: { body: MonitorMessage }[]) => {
-      sent.push(...messages.map((m) => m.body));
-    },
-  } as unknown as Queue<MonitorMessage>;
+  const { queue, sent } = recordingMonitorQueue();
   const withMetrics = {
     ...env,
     DATAFORSEO_LOGIN: "dfs-login",
@@ -61,5 +58,24 @@ describe("keyword changes: what is queued", () => {
     const missing = recordingEnv();
     expect(await updateTrackedKeyword(missing.env, w, keyword.id + 1000, { keyword: "x y" })).toBeUndefined();
     expect(missing.sent).toEqual([]);
+  });
+
+  it("deleting a keyword or a competitor queues the re-match (an ambiguous term may have had its context from it)", async () => {
+    const ws = await createTestWorkspace("term deletes");
+    const w = workspaceDb(env, ws.id);
+    const keyword = await createTrackedKeyword(recordingEnv().env, w, { keyword: "inbox zero" });
+    const competitor = await createTrackedCompetitor(recordingEnv().env, w, { name: "Superhuman" });
+    const deleted = recordingEnv();
+    expect(await deleteTrackedKeyword(deleted.env, w, keyword.id)).toBe(true);
+    expect(await deleteTrackedCompetitor(deleted.env, w, competitor.id)).toBe(true);
+    expect(deleted.sent).toEqual([
+      { type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 },
+      { type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 },
+    ]);
+    // Already gone: false, and nothing is queued.
+    const again = recordingEnv();
+    expect(await deleteTrackedKeyword(again.env, w, keyword.id)).toBe(false);
+    expect(await deleteTrackedCompetitor(again.env, w, competitor.id)).toBe(false);
+    expect(again.sent).toEqual([]);
   });
 });

@@ -1,22 +1,17 @@
 // Tracking (/app/keywords, /app/competitors): the lists with the keyword metrics, and add, edit, delete
 // through the API's schemas and the same writes as POST/PATCH/DELETE /keywords and /competitors (an add or a
-// change queues the re-match of the workspace's stored posts, as the API's does).
+// change or a delete queues the re-match of the workspace's stored posts, as the API's does).
 
 import type { z } from "@hono/zod-openapi";
 import type { WorkspaceDb } from "../../db/client";
-import {
-  type CompetitorView,
-  deleteCompetitor,
-  deleteKeyword,
-  type KeywordView,
-  listCompetitors,
-  listKeywords,
-} from "../../db/tracking";
+import { type CompetitorView, type KeywordView, listCompetitors, listKeywords } from "../../db/tracking";
 import type { Env } from "../../env";
 import { notFound } from "../../lib/domain-errors";
 import {
   createTrackedCompetitor,
   createTrackedKeyword,
+  deleteTrackedCompetitor,
+  deleteTrackedKeyword,
   updateTrackedCompetitor,
   updateTrackedKeyword,
 } from "../../monitor/term-changes";
@@ -70,7 +65,8 @@ interface TrackedKind<Item, Create, Patch> {
     /** Null or undefined: no such item in the workspace. */
     write(env: Env, w: WorkspaceDb, id: number, data: Patch): Promise<unknown>;
   };
-  remove(w: WorkspaceDb, id: number): Promise<boolean>;
+  /** The delete the API route makes (which also queues the re-match). */
+  remove(env: Env, w: WorkspaceDb, id: number): Promise<boolean>;
 }
 
 /** The page and the add, edit and delete handlers of one kind: a refused form comes back with its errors (400). */
@@ -102,7 +98,7 @@ function trackedHandlers<Item, Create, Patch>(kind: TrackedKind<Item, Create, Pa
       return c.redirect(`${kind.path}#${kind.noun}-${id}`, 303);
     },
     async remove(c: ConsoleContext) {
-      if (!(await kind.remove(sessionDb(c), idOf(c)))) throw notFound(kind.noun);
+      if (!(await kind.remove(c.env, sessionDb(c), idOf(c)))) throw notFound(kind.noun);
       return c.redirect(kind.path, 303);
     },
   };
@@ -249,7 +245,7 @@ export const {
     }),
     write: updateTrackedKeyword,
   },
-  remove: deleteKeyword,
+  remove: deleteTrackedKeyword,
 });
 
 // ---- competitors
@@ -387,5 +383,5 @@ export const {
     input: (values) => ({ ...competitorInput(values), active: checked(values, "active") }),
     write: updateTrackedCompetitor,
   },
-  remove: deleteCompetitor,
+  remove: deleteTrackedCompetitor,
 });
