@@ -107,7 +107,7 @@ export async function insertSyncedPost(
 
 /**
  * Replaces the content of a post that is still in `from` state (a draft: published posts are never touched).
- * `undefined` when the post left that state meanwhile.
+ * Its approval is cleared: it was given for the old text. `undefined` when the post left that state meanwhile.
  */
 export async function updateSyncedContent(
   w: WorkspaceDb,
@@ -118,7 +118,7 @@ export async function updateSyncedContent(
 ): Promise<SyncedPostRow | undefined> {
   return w.db
     .update(syncedPosts)
-    .set({ ...content, state: to, updatedAt: nowIso() })
+    .set({ ...content, state: to, approvedAt: null, updatedAt: nowIso() })
     .where(and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.id, id), eq(syncedPosts.state, from)))
     .returning()
     .get();
