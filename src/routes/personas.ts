@@ -155,7 +155,7 @@ export const personasRouter = createRouter()
       tags: [TAG],
       summary: "Check a persona: open the forum in the browser with its session and ask who is logged in",
       scope: "read_write",
-      conflict: BUSY,
+      conflict: `${BUSY}; or the session was replaced while it was being checked (\`invalid_state\`: run the check again)`,
       request: { params: idParam() },
       responses: { 200: jsonResponse(PreflightResult, "The persona after the check, and each check with its reason") },
     }),

@@ -185,6 +185,42 @@ describe("personas", () => {
     expect(JSON.stringify(expired.body)).not.toContain(account.sessionValue);
   }, 60_000);
 
+  it("a session replaced while the check waits for the browser is the one checked: the old one never marks it ready", async () => {
+    const ws = await createTestWorkspace();
+    const { id } = await newPersona(ws);
+    const coordinator = coordinatorFor(env, ws.id);
+    const held = await coordinator.acquireBrowserSlot("another browser job", { leaseMs: 20_000 });
+    expect(held.ok).toBe(true);
+    if (!held.ok) return;
+    let check: Promise<{ status: number; body: any }> | undefined;
+    try {
+      // The check of the persona's own (valid) session waits in line for the browser...
+      check = callJson(`${PERSONAS}/${id}/preflight`, { key: ws.writeKey, method: "POST" });
+      const deadline = Date.now() + 20_000;
+      while ((await coordinator.browserStatus()).waiting === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect((await coordinator.browserStatus()).waiting).toBe(1);
+      // ...while a person replaces the session with another account's cookies.
+      const stranger = await newAccount();
+      const put = await callJson(`${PERSONAS}/${id}/session`, {
+        key: ws.writeKey,
+        method: "PUT",
+        body: { cookies: stranger.cookies },
+      });
+      expect(put.body).toMatchObject({ auth_completed: false, browser_ready: false });
+    } finally {
+      await coordinator.releaseBrowserSlot(held.token);
+    }
+    const checked = await check!;
+    expect(checked.status, JSON.stringify(checked.body)).toBe(200);
+    expect(checked.body.persona).toMatchObject({ auth_completed: false, browser_ready: false });
+    expect(checked.body.persona.last_error).toMatch(/belongs to u\//);
+    expect(await getPersonaRow(workspaceDb(env, ws.id), id)).toMatchObject({
+      authCompleted: false,
+      browserReady: false,
+    });
+  }, 60_000);
+
   it("keeps the workspace's browser warm between operations, each in a clean context, and closes it when it idles", async () => {
     const ws = await createTestWorkspace();
     const first = await newPersona(ws);
