@@ -1,5 +1,5 @@
 // Synced posts: what a blog sync wrote for a config, keyed by config + canonical source URL (docs/blog-sync.md).
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { nowIso, type WorkspaceDb } from "./client";
 import { syncedPosts } from "./schema";
 
@@ -106,8 +106,10 @@ export async function insertSyncedPost(
 }
 
 /**
- * Replaces the content of a post that is still in `from` state (a draft: published posts are never touched).
- * Its approval is cleared: it was given for the old text. `undefined` when the post left that state meanwhile.
+ * Replaces the content of a post that is still in `from` state (a draft: published posts are never touched)
+ * and that no person has edited (an edit is never overwritten, also one made while the run worked). Its
+ * approval is cleared: it was given for the old text. `undefined` when the post left that state or was
+ * edited meanwhile.
  */
 export async function updateSyncedContent(
   w: WorkspaceDb,
@@ -119,7 +121,14 @@ export async function updateSyncedContent(
   return w.db
     .update(syncedPosts)
     .set({ ...content, state: to, approvedAt: null, updatedAt: nowIso() })
-    .where(and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.id, id), eq(syncedPosts.state, from)))
+    .where(
+      and(
+        eq(syncedPosts.workspaceId, w.workspaceId),
+        eq(syncedPosts.id, id),
+        eq(syncedPosts.state, from),
+        isNull(syncedPosts.editedAt),
+      ),
+    )
     .returning()
     .get();
 }

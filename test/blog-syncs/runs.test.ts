@@ -321,6 +321,35 @@ describe("real runs", () => {
     expect(after.state).toBe("queued");
   });
 
+  it("a draft a person edits while the run works on it keeps the edit, though its source changed", async () => {
+    const blog = newBlog("edited-meanwhile");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
+    await runConfig(ws, config.id, { publish: false });
+    const post2 = (await items(ws, config.id)).data.find((p) => postN(2).test(p.source_url));
+    await blog.control({ versions: { 2: 3 }, hold: 2 });
+    const running = runConfig(ws, config.id, { publish: false });
+    await blog.waitHeld();
+    // The run read the draft before the edit; the person's edit lands while it fetches the changed source.
+    const edit = await callJson(`${SYNCS}/${config.id}/items/${post2.id}`, {
+      key: ws.writeKey,
+      method: "PATCH",
+      body: { title: "A person's title", body_markdown: "A person's text." },
+    });
+    expect(edit.status).toBe(200);
+    await blog.release();
+    const res = await running;
+    const item = res.body.items.find((i: { source_url: string }) => postN(2).test(i.source_url));
+    expect(item).toMatchObject({ action: "skip", state: "draft", synced_post_id: post2.id });
+    expect(item.warnings.join(" ")).toMatch(/edited/);
+    const after = (await items(ws, config.id)).data.find((p) => p.id === post2.id);
+    expect(after).toMatchObject({
+      title: "A person's title",
+      body_markdown: "A person's text.",
+      edited: true,
+      state: "draft",
+    });
+  });
+
   it("include_media keeps the article's images and stores forum rich text; without it both stay empty", async () => {
     const blog = newBlog("media");
     const withMedia = await createConfig(ws, {
