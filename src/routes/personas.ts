@@ -62,7 +62,10 @@ const PersonaInput = z
   })
   .openapi("PersonaInput");
 
-const PersonaPatch = z.strictObject({ active: z.boolean().optional() }).openapi("PersonaPatch");
+const PersonaPatch = z
+  .strictObject({ active: z.boolean().optional() })
+  .refine((v) => Object.keys(v).length > 0, { message: "give active, the one field to change" })
+  .openapi("PersonaPatch", { minProperties: 1 });
 const SessionInput = z.strictObject({ cookies: Cookies }).openapi("PersonaSessionInput");
 
 export const CheckSchema = z

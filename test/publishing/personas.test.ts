@@ -102,6 +102,11 @@ describe("personas", () => {
     });
     expect(patched.status).toBe(200);
     expect(patched.body.active).toBe(false);
+    // An empty patch changes nothing: refused as every other PATCH's is, and nothing is written.
+    const empty = await callJson(`${PERSONAS}/${created.body.id}`, { key: ws.writeKey, method: "PATCH", body: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toMatchObject({ code: "validation_failed", details: [{ path: "body" }] });
+    expect((await getPersonaRow(workspaceDb(env, ws.id), created.body.id))?.updatedAt).toBe(patched.body.updated_at);
   });
 
   it("maps the extra fields of cookie exports and sets nothing but name, value, path, expiry and flags", () => {
