@@ -71,11 +71,34 @@ async function announce(env: Env, w: WorkspaceDb, row: SyncConfigRow): Promise<v
   });
 }
 
-async function update(env: Env, w: WorkspaceDb, id: number, settings: ConfigSettings): Promise<SyncConfigView> {
-  const row = await updateConfig(w, id, settings);
-  if (!row) throw notFound("sync config");
-  await announce(env, w, row);
-  return configView(w, row);
+/** How often an update is worked out again when other updates of the config keep coming first. */
+const UPDATE_ATTEMPTS = 10;
+
+/**
+ * Applies `input` to the config as stored: the settings are worked out from the row read and written only if
+ * no other update came in between, else worked out again from the newer row, so concurrent updates of
+ * different fields each keep the other's change (a partial update replaces the whole row).
+ */
+async function update(
+  env: Env,
+  w: WorkspaceDb,
+  base: SyncConfigRow,
+  input: ConfigInput,
+  blogUrl: string | undefined,
+): Promise<SyncConfigView> {
+  let current = base;
+  for (let attempt = 1; ; attempt++) {
+    const row = await updateConfig(w, current.id, current.revision, await settingsFor(input, current, blogUrl));
+    if (row) {
+      await announce(env, w, row);
+      return configView(w, row);
+    }
+    const newer = await getConfigRow(w, current.id);
+    if (!newer) throw notFound("sync config");
+    if (attempt >= UPDATE_ATTEMPTS)
+      throw invalidState(`sync config ${current.id} is being changed by other requests; retry the update`);
+    current = newer;
+  }
 }
 
 /**
@@ -94,20 +117,19 @@ export async function saveConfig(
   if (input.id !== undefined) {
     const base = await getConfigRow(w, input.id);
     if (!base) throw notFound("sync config");
-    return { config: await update(env, w, base.id, await settingsFor(input, base, blogUrl)), created: false };
+    return { config: await update(env, w, base, input, blogUrl), created: false };
   }
   // Without an id, the schema guarantees blog_url and subreddit.
   const subreddit = normalizeSubreddit(input.subreddit!);
   const existing = await findConfigByTarget(w, blogUrl!, subreddit);
-  if (existing)
-    return { config: await update(env, w, existing.id, await settingsFor(input, existing, blogUrl)), created: false };
+  if (existing) return { config: await update(env, w, existing, input, blogUrl), created: false };
   const settings = await settingsFor(input, undefined, blogUrl);
   const row = await insertConfig(w, settings);
   if (row) return { config: serializeConfig(row), created: true };
   // Lost a race with a concurrent create of the same target: that one exists now; update it.
   const winner = await findConfigByTarget(w, blogUrl!, subreddit);
   if (!winner) throw new Error("sync config insert conflicted, but no config with that target exists");
-  return { config: await update(env, w, winner.id, await settingsFor(input, winner, blogUrl)), created: false };
+  return { config: await update(env, w, winner, input, blogUrl), created: false };
 }
 
 /**

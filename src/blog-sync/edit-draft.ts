@@ -13,6 +13,15 @@ export interface DraftEditInput {
   body_markdown?: string;
 }
 
+/**
+ * A submission of the post was sent and its outcome is not known yet: the publish task's retry looks for it
+ * in the account's submitted list by its title, so an edit now could make the forum get it twice.
+ */
+const beingSubmitted = (postId: number) =>
+  invalidState(
+    `synced post ${postId} is being submitted to the forum: a submission was sent and its answer is not in yet (the publish task's retry settles it); it cannot be edited now`,
+  );
+
 export async function editSyncedPost(
   w: WorkspaceDb,
   configId: number,
@@ -25,6 +34,7 @@ export async function editSyncedPost(
   if (!post || post.configId !== configId) throw notFound("synced post");
   if (post.state !== "draft" && post.state !== "queued")
     throw invalidState(`synced post ${postId} is ${post.state}; only draft and queued posts can be edited`);
+  if (post.state === "queued" && post.submitAttemptedAt) throw beingSubmitted(postId);
   const title = input.title ?? post.title;
   const markdown = input.body_markdown ?? post.bodyMarkdown;
   const problems = checkEdit(title, markdown);
@@ -44,6 +54,7 @@ export async function editSyncedPost(
   });
   if (!row) {
     const now = await getSyncedPost(w, postId);
+    if (now?.submitAttemptedAt && now.state === "queued") throw beingSubmitted(postId);
     throw invalidState(`synced post ${postId} became ${now?.state ?? "deleted"} meanwhile; it was not edited`);
   }
   return serializeSyncedPost(row);

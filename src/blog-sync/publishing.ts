@@ -5,7 +5,7 @@
 
 import type { BrowserReuse } from "../browser/forum-browser";
 import { getConfigRow, type SyncConfigRow } from "../db/blog-sync-configs";
-import { getSyncedPost, type SyncedPostRow } from "../db/blog-sync-posts";
+import { getSyncedPost, type SyncedPostRow, transitionSyncedPost } from "../db/blog-sync-posts";
 import type { WorkspaceDb } from "../db/client";
 import { type PersonaRow, updatePersona } from "../db/personas";
 import { failQueuedPost, markPublished, markSubmitAttempt, noteQueuedError } from "../db/publishing";
@@ -61,22 +61,27 @@ function permalinkOf(env: Env, url: string | null, fallback: string): string {
   }
 }
 
-/** Publishes a queued post whose task carries the config's current fingerprint. */
+/**
+ * Publishes a queued post whose task carries `fingerprint`, the config's fingerprint when it was queued. When
+ * the config's is another (the destination changed before publishing, interface-spec 3), the post goes back
+ * to `draft` and nothing is submitted; asked before the wait for the browser and again inside the turn.
+ */
 export async function publishQueuedPost(
   env: Env,
   w: WorkspaceDb,
   postId: number,
+  fingerprint: string,
   options: { waitMs?: number } = {},
 ): Promise<PublishOutcome> {
   // Gates before waiting for the browser: a closed one costs no browser turn.
-  const before = await gatesOf(w, postId);
+  const before = await gatesOf(w, postId, fingerprint);
   if ("outcome" in before) return before.outcome;
   try {
     return await inBrowserTurn(
       env,
       w.workspaceId,
       `publishing post ${postId}`,
-      (browser) => publishInTurn(env, w, postId, browser),
+      (browser) => publishInTurn(env, w, postId, fingerprint, browser),
       options,
     );
   } catch (err) {
@@ -91,12 +96,23 @@ export async function publishQueuedPost(
 async function gatesOf(
   w: WorkspaceDb,
   postId: number,
+  fingerprint: string,
 ): Promise<{ outcome: PublishOutcome } | { post: SyncedPostRow; config: SyncConfigRow; persona: PersonaRow }> {
   const post = await getSyncedPost(w, postId);
   if (!post) return { outcome: done("synced post no longer exists") };
   if (post.state !== "queued") return { outcome: done(`post is ${post.state}, not queued: nothing to do`) };
   const config = await getConfigRow(w, post.configId);
   if (!config) return { outcome: done("config no longer exists") };
+  if (config.fingerprint !== fingerprint) {
+    const moved = await transitionSyncedPost(w, post.id, "queued", "draft");
+    return {
+      outcome: done(
+        moved
+          ? "config changed since the post was queued: back to draft, task skipped"
+          : "post left the queue meanwhile",
+      ),
+    };
+  }
   const choice = await choosePersona(w, config);
   const gate = closedGate(post, config, choice);
   if (gate || !choice.persona) {
@@ -106,9 +122,16 @@ async function gatesOf(
   return { post, config, persona: choice.persona };
 }
 
-async function publishInTurn(env: Env, w: WorkspaceDb, postId: number, browser: BrowserReuse): Promise<PublishOutcome> {
-  // Re-read inside the turn: a duplicate delivery that waited for this turn finds the post published.
-  const state = await gatesOf(w, postId);
+async function publishInTurn(
+  env: Env,
+  w: WorkspaceDb,
+  postId: number,
+  fingerprint: string,
+  browser: BrowserReuse,
+): Promise<PublishOutcome> {
+  // Re-read inside the turn: a duplicate delivery that waited for this turn finds the post published, and a
+  // config changed while the task waited sends the post back to draft.
+  const state = await gatesOf(w, postId, fingerprint);
   if ("outcome" in state) return state.outcome;
   const { post, config, persona } = state;
   try {

@@ -233,7 +233,9 @@ async function walk(ctx: RunContext): Promise<Tally> {
       tally.items.push(
         renderedItem(candidate.url, stored?.id ?? null, "skip", outcome.state, rendered, [
           ...rendered.warnings,
-          `not written: the post became ${outcome.state} while the run was working`,
+          outcome.edited && outcome.state === "draft"
+            ? "not written: a person edited the post while the run was working; the edit is kept"
+            : `not written: the post became ${outcome.state} while the run was working`,
         ]),
       );
       continue;

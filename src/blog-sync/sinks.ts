@@ -35,8 +35,8 @@ export type WriteOutcome =
   | { kind: "written"; id: number | null; state: SyncedPostState }
   /** The config changed: nothing (further) was written. `draftId`: the post was written, but not queued. */
   | { kind: "aborted"; reason: AbortReason; draftId?: number }
-  /** The post left the state the run planned from (someone else changed it meanwhile). */
-  | { kind: "moved"; state: SyncedPostState | null };
+  /** The post left the state the run planned from, or a person edited it (someone else changed it meanwhile). */
+  | { kind: "moved"; state: SyncedPostState | null; edited: boolean };
 
 export interface Sink {
   /** Queue messages sent (or, in a preview, that would be sent). */
@@ -103,7 +103,7 @@ export class RealSink implements Sink {
     const row = await this.store(request);
     if (!row) {
       const now = request.existing ? await getSyncedPost(this.w, request.existing.id) : undefined;
-      return { kind: "moved", state: now?.state ?? null };
+      return { kind: "moved", state: now?.state ?? null, edited: Boolean(now?.editedAt) };
     }
     if (request.to !== "queued") return { kind: "written", id: row.id, state: row.state };
     const beforeQueueing = await this.checkpoint();

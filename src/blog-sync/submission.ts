@@ -5,6 +5,7 @@ import type { SyncConfigRow } from "../db/blog-sync-configs";
 import type { SyncedPostRow } from "../db/blog-sync-posts";
 import type { FlairAnswer, Submission } from "../forum/client";
 import type { PostRequirements } from "../forum/schemas";
+import { charLength, MAX_BODY, MAX_TITLE } from "../sync";
 
 export interface Check {
   name: string;
@@ -14,9 +15,6 @@ export interface Check {
 
 const pass = (name: string): Check => ({ name, ok: true, reason: null });
 const fail = (name: string, reason: string): Check => ({ name, ok: false, reason });
-
-export const TITLE_MAX = 300;
-export const BODY_MAX = 40_000;
 
 /** `https://user:pass@host/...` → `https://host/...`: credentials in a URL are never sent anywhere. */
 export const stripUrlCredentials = (text: string) => text.replace(/\b(https?:\/\/)[^\s/?#@]+@/gi, "$1");
@@ -161,8 +159,10 @@ export function requirementChecks(submission: Submission, requirements: PostRequ
       : pass("banned_strings"),
   );
 
-  checks.push(lengthCheck("title_length", "title", title.length, r.title_text_min_length, r.title_text_max_length));
-  checks.push(lengthCheck("body_length", "body", bodyText.length, r.body_text_min_length, r.body_text_max_length));
+  checks.push(
+    lengthCheck("title_length", "title", charLength(title), r.title_text_min_length, r.title_text_max_length),
+  );
+  checks.push(lengthCheck("body_length", "body", charLength(bodyText), r.body_text_min_length, r.body_text_max_length));
 
   const policy = r.body_restriction_policy ?? "none";
   if (policy === "notAllowed" && bodyText.trim() !== "")
@@ -202,17 +202,18 @@ export function flairCheck(flairId: string | null | undefined, required: boolean
   return pass("flair");
 }
 
-/** The forum's own limits on any self post. */
+/** The forum's own limits on any self post, in characters as the forum counts them (code points, as a run's cut and an edit count). */
 export function forumLimitChecks(submission: Submission): Check[] {
-  const bodyLength = (submission.text ?? plainText(submission.richtext_json)).length;
+  const titleLength = charLength(submission.title);
+  const bodyLength = charLength(submission.text ?? plainText(submission.richtext_json));
   return [
     submission.title.trim().length === 0
       ? fail("title", "the title is empty")
-      : submission.title.length > TITLE_MAX
-        ? fail("title", `the title has ${submission.title.length} characters; the forum allows at most ${TITLE_MAX}`)
+      : titleLength > MAX_TITLE
+        ? fail("title", `the title has ${titleLength} characters; the forum allows at most ${MAX_TITLE}`)
         : pass("title"),
-    bodyLength > BODY_MAX
-      ? fail("body", `the body has ${bodyLength} characters; the forum allows at most ${BODY_MAX}`)
+    bodyLength > MAX_BODY
+      ? fail("body", `the body has ${bodyLength} characters; the forum allows at most ${MAX_BODY}`)
       : pass("body"),
   ];
 }

@@ -148,17 +148,23 @@ export async function insertConfig(w: WorkspaceDb, settings: ConfigSettings): Pr
   }
 }
 
-/** Replaces a config's settings and bumps its revision; `undefined` when the id is not in the workspace. */
+/**
+ * Replaces the settings of a config still at `revision` (the one they were worked out from) and bumps its
+ * revision; `undefined` when the id is not in the workspace or another update came first.
+ */
 export async function updateConfig(
   w: WorkspaceDb,
   id: number,
+  revision: number,
   settings: ConfigSettings,
 ): Promise<SyncConfigRow | undefined> {
   try {
     return await w.db
       .update(syncConfigs)
       .set({ ...settings, revision: sql`${syncConfigs.revision} + 1`, updatedAt: nowIso() })
-      .where(and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.id, id)))
+      .where(
+        and(eq(syncConfigs.workspaceId, w.workspaceId), eq(syncConfigs.id, id), eq(syncConfigs.revision, revision)),
+      )
       .returning()
       .get();
   } catch (err) {

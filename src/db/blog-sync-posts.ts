@@ -1,5 +1,5 @@
 // Synced posts: what a blog sync wrote for a config, keyed by config + canonical source URL (docs/blog-sync.md).
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import { nowIso, type WorkspaceDb } from "./client";
 import { syncedPosts } from "./schema";
 
@@ -106,8 +106,10 @@ export async function insertSyncedPost(
 }
 
 /**
- * Replaces the content of a post that is still in `from` state (a draft: published posts are never touched).
- * `undefined` when the post left that state meanwhile.
+ * Replaces the content of a post that is still in `from` state (a draft: published posts are never touched)
+ * and that no person has edited (an edit is never overwritten, also one made while the run worked). Its
+ * approval is cleared: it was given for the old text. `undefined` when the post left that state or was
+ * edited meanwhile.
  */
 export async function updateSyncedContent(
   w: WorkspaceDb,
@@ -118,8 +120,15 @@ export async function updateSyncedContent(
 ): Promise<SyncedPostRow | undefined> {
   return w.db
     .update(syncedPosts)
-    .set({ ...content, state: to, updatedAt: nowIso() })
-    .where(and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.id, id), eq(syncedPosts.state, from)))
+    .set({ ...content, state: to, approvedAt: null, updatedAt: nowIso() })
+    .where(
+      and(
+        eq(syncedPosts.workspaceId, w.workspaceId),
+        eq(syncedPosts.id, id),
+        eq(syncedPosts.state, from),
+        isNull(syncedPosts.editedAt),
+      ),
+    )
     .returning()
     .get();
 }
@@ -152,7 +161,7 @@ export interface DraftEdit {
 /**
  * Stores an edit: the post becomes (or stays) a draft, marked edited, its approval cleared. `content_hash`
  * keeps the hash of the source rendering, so a later run can tell the source changed since. `undefined`
- * when the post is not a draft or queued post of this config.
+ * when the post is not a draft or queued post of this config, or is queued with a submission under way.
  */
 export async function saveDraftEdit(
   w: WorkspaceDb,
@@ -164,7 +173,13 @@ export async function saveDraftEdit(
   return w.db
     .update(syncedPosts)
     .set({ ...edit, state: "draft", approvedAt: null, editedAt: at, updatedAt: at })
-    .where(and(ofConfig(w, configId), eq(syncedPosts.id, id), inArray(syncedPosts.state, ["draft", "queued"])))
+    .where(
+      and(
+        ofConfig(w, configId),
+        eq(syncedPosts.id, id),
+        or(eq(syncedPosts.state, "draft"), and(eq(syncedPosts.state, "queued"), isNull(syncedPosts.submitAttemptedAt))),
+      ),
+    )
     .returning()
     .get();
 }

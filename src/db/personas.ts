@@ -50,6 +50,7 @@ export async function listPersonaRows(w: WorkspaceDb): Promise<PersonaRow[]> {
   return w.db.select().from(personas).where(eq(personas.workspaceId, w.workspaceId)).orderBy(asc(personas.id)).all();
 }
 
+/** `undefined`: no such persona in the workspace, or (with `session`) its session is no longer that one. */
 export async function updatePersona(
   w: WorkspaceDb,
   id: number,
@@ -59,11 +60,14 @@ export async function updatePersona(
       "active" | "authCompleted" | "browserReady" | "approved" | "sessionCiphertext" | "lastCheckedAt" | "lastError"
     >
   >,
+  only: { session?: string } = {},
 ): Promise<PersonaRow | undefined> {
   return w.db
     .update(personas)
     .set({ ...fields, updatedAt: nowIso() })
-    .where(inWorkspace(w, id))
+    .where(
+      and(inWorkspace(w, id), only.session === undefined ? undefined : eq(personas.sessionCiphertext, only.session)),
+    )
     .returning()
     .get();
 }

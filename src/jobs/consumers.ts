@@ -4,7 +4,7 @@
 import { publishQueuedPost } from "../blog-sync/publishing";
 import { runSync } from "../blog-sync/run-sync";
 import { getConfigRow } from "../db/blog-sync-configs";
-import { getSyncedPost, transitionSyncedPost } from "../db/blog-sync-posts";
+import { getSyncedPost } from "../db/blog-sync-posts";
 import { scheduledRunDone } from "../db/blog-sync-runs";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
@@ -45,23 +45,16 @@ export async function consumeSyncRun(message: SyncRunMessage, env: Env): Promise
 }
 
 /**
- * A publish task (docs/blog-sync.md, "Background work"): when the config's fingerprint is no longer the one the task carries,
- * the post goes back to `draft` and the task is skipped. Otherwise publishQueuedPost checks every gate of
- * interface-spec 8.2 and submits at most once; a RATELIMIT or a busy browser sends the task again later.
+ * A publish task (docs/blog-sync.md, "Background work"): publishQueuedPost sends the post back to `draft` and
+ * skips the task when the config's fingerprint is no longer the one the task carries (before the wait for the
+ * browser and again in its turn); otherwise it checks every gate of interface-spec 8.2 and submits at most
+ * once. A RATELIMIT or a busy browser sends the task again later.
  */
 export async function consumePublishPost(message: PublishPostMessage, env: Env): Promise<Verdict> {
   const w = workspaceDb(env, message.workspace_id);
   const post = await getSyncedPost(w, message.synced_post_id);
   if (!post || post.configId !== message.config_id) return ack("synced post no longer exists");
-  if (post.state !== "queued") return ack(`post is ${post.state}, not queued: nothing to do`);
-  const config = await getConfigRow(w, message.config_id);
-  if (!config || config.fingerprint !== message.fingerprint) {
-    const moved = await transitionSyncedPost(w, post.id, "queued", "draft");
-    return ack(
-      moved ? "config changed since the post was queued: back to draft, task skipped" : "post left the queue meanwhile",
-    );
-  }
-  const outcome = await publishQueuedPost(env, w, post.id);
+  const outcome = await publishQueuedPost(env, w, post.id, message.fingerprint);
   if (outcome.kind === "done") return ack(outcome.note);
   if (outcome.kind === "retry") return retry(outcome.note);
   // Sent again as a new task: a rate limit is not a failed attempt counting towards the dead-letter queue.

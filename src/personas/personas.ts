@@ -132,14 +132,20 @@ export function reasonOf(err: unknown): string {
 /**
  * The persona check (SPEC 6): opens the forum with the persona's session and asks who is logged in. When
  * the forum names this persona, it is auth-completed and browser-ready; otherwise neither, with the reason.
+ * The session is read in the browser turn, and the verdict is written only while that session is still the
+ * persona's: a session replaced meanwhile (PUT .../session) is not marked checked by the old one's result.
  */
 export async function preflightPersona(
   env: Env,
   w: WorkspaceDb,
   id: number,
 ): Promise<{ persona: PersonaView; checks: Check[] }> {
-  const persona = await requirePersona(w, id);
-  const checks: Check[] = await inBrowserTurn(env, w.workspaceId, `persona check ${persona.id}`, async (browser) => {
+  await requirePersona(w, id);
+  let checkedSession = "";
+  const checks: Check[] = await inBrowserTurn(env, w.workspaceId, `persona check ${id}`, async (browser) => {
+    // Read in the turn: a session replaced while the check waited for the browser is the one checked.
+    const persona = await requirePersona(w, id);
+    checkedSession = persona.sessionCiphertext;
     try {
       return await withPersonaForum(env, w, persona, browser, async (forum) => {
         const browser: Check = { name: "browser", ok: true, reason: null };
@@ -175,12 +181,18 @@ export async function preflightPersona(
     }
   });
   const ok = checks.every((c) => c.ok);
-  const row = await updatePersona(w, id, {
-    authCompleted: ok,
-    browserReady: ok,
-    lastCheckedAt: new Date().toISOString(),
-    lastError: ok ? null : (checks.find((c) => !c.ok)?.reason ?? "the check failed"),
-  });
-  if (!row) throw notFound("persona");
-  return { persona: serializePersona(row), checks };
+  const row = await updatePersona(
+    w,
+    id,
+    {
+      authCompleted: ok,
+      browserReady: ok,
+      lastCheckedAt: new Date().toISOString(),
+      lastError: ok ? null : (checks.find((c) => !c.ok)?.reason ?? "the check failed"),
+    },
+    { session: checkedSession },
+  );
+  if (row) return { persona: serializePersona(row), checks };
+  await requirePersona(w, id);
+  throw invalidState("the persona's session was replaced while it was being checked; run the check again");
 }

@@ -367,7 +367,8 @@ export const blogSyncsRouter = createRouter()
       summary:
         "Edit a draft or queued synced post's title or markdown (rich text re-rendered; a queued post goes back to draft, its approval cleared)",
       scope: "read_write",
-      conflict: "The post is published or failed (`invalid_state`): only draft and queued posts can be edited",
+      conflict:
+        "The post is published or failed, or queued with a submission whose answer is not in yet (`invalid_state`): only draft and queued posts can be edited",
       request: { params: itemParams(), body: jsonBody(SyncedPostEdit) },
       responses: { 200: jsonResponse(SyncedPostSchema, "The edited post") },
     }),

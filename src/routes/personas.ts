@@ -62,7 +62,10 @@ const PersonaInput = z
   })
   .openapi("PersonaInput");
 
-const PersonaPatch = z.strictObject({ active: z.boolean().optional() }).openapi("PersonaPatch");
+const PersonaPatch = z
+  .strictObject({ active: z.boolean().optional() })
+  .refine((v) => Object.keys(v).length > 0, { message: "give active, the one field to change" })
+  .openapi("PersonaPatch", { minProperties: 1 });
 const SessionInput = z.strictObject({ cookies: Cookies }).openapi("PersonaSessionInput");
 
 export const CheckSchema = z
@@ -155,7 +158,7 @@ export const personasRouter = createRouter()
       tags: [TAG],
       summary: "Check a persona: open the forum in the browser with its session and ask who is logged in",
       scope: "read_write",
-      conflict: BUSY,
+      conflict: `${BUSY}; or the session was replaced while it was being checked (\`invalid_state\`: run the check again)`,
       request: { params: idParam() },
       responses: { 200: jsonResponse(PreflightResult, "The persona after the check, and each check with its reason") },
     }),

@@ -7,6 +7,7 @@ export { discoverPosts } from "./discovery/discover";
 export { extractArticle, fetchArticle } from "./extract/article";
 export { type FetchedImage, fetchImage } from "./images";
 export { checkEdit, type EditedDraft, renderEditedDraft } from "./render/edited";
+export { charLength, MAX_BODY, MAX_TITLE } from "./render/limits";
 export { fitBody, imagesKept, toRedditMarkdown } from "./render/markdown";
 export { fromRedditMarkdown } from "./render/markdown-blocks";
 export { toRedditRichText } from "./render/richtext";

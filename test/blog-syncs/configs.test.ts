@@ -97,6 +97,30 @@ describe("POST /actions/blog-subreddit-syncs: upsert", () => {
     expect((await callJson(`${SYNCS}/${created.id}`, { key: ws.readKey })).body).toEqual(cleared.body);
   });
 
+  it("concurrent updates of different fields of one config each keep the other's change", async () => {
+    const created = await createConfig(ws, { blog_url: blog("concurrent"), subreddit: "golang" });
+    const changes = [
+      { active: false },
+      { max_posts: 7 },
+      { include_media: true },
+      { publish_immediately: true },
+      { flair_id: "f-1" },
+    ];
+    const answers = await Promise.all(changes.map((change) => save({ id: created.id, ...change })));
+    expect(answers.map((a) => a.status)).toEqual(changes.map(() => 200));
+    const stored = (await callJson(`${SYNCS}/${created.id}`, { key: ws.readKey })).body;
+    expect(stored).toMatchObject({
+      active: false,
+      max_posts: 7,
+      include_media: true,
+      publish_immediately: true,
+      flair_id: "f-1",
+    });
+    // The fingerprint is that of the settings as stored, not of one writer's view of them.
+    const again = await save({ id: created.id, active: false });
+    expect(again.body.fingerprint).toBe(stored.fingerprint);
+  });
+
   it("refuses to move a config onto another config's blog + subreddit (409 invalid_state)", async () => {
     await createConfig(ws, { blog_url: blog("d"), subreddit: "node" });
     const second = await createConfig(ws, { blog_url: blog("d"), subreddit: "deno" });

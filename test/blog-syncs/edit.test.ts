@@ -160,6 +160,24 @@ describe("PATCH /actions/blog-subreddit-syncs/:id/items/:item_id", () => {
     expect((await edit(config.id, first.id, { title: "x" }, other.writeKey)).status).toBe(404);
     expect((await edit(config.id, first.id, { title: "x" }, ws.readKey)).status).toBe(403);
   });
+
+  it("refuses to edit a queued post whose submission may already have reached the forum (no second post)", async () => {
+    const blog = newBlog("edit-submitting");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", publish_immediately: true });
+    await runConfig(ws, config.id, { max_posts: 1 });
+    const [queued] = (await items(ws, config.id, "queued")).data;
+    // A submission whose answer was lost: the marker stays until the retry finds it in the submitted list by
+    // its title; a new title would make the retry post it again.
+    await env.DB.prepare("UPDATE synced_posts SET approved_at = ?, submit_attempted_at = ? WHERE id = ?")
+      .bind("2026-11-23T00:00:00.000Z", "2026-11-23T00:01:00.000Z", queued.id)
+      .run();
+    const before = await row(queued.id);
+    const res = await edit(config.id, queued.id, { title: "A new title" });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe("invalid_state");
+    expect(res.body.error.message).toMatch(/being submitted/);
+    expect(await row(queued.id)).toEqual(before);
+  });
 });
 
 describe("reading markdown back into blocks", () => {

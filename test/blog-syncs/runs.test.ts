@@ -264,6 +264,43 @@ describe("real runs", () => {
     expect(again.body.run).toMatchObject({ unchanged: 2, queued: 0 });
   });
 
+  it("a run that rewrites an approved draft from its changed source clears the approval: it was given for the old text", async () => {
+    const blog = newBlog("approved-update");
+    const config = await createConfig(ws, {
+      blog_url: blog.feedUrl,
+      subreddit: "rust",
+      publish_immediately: true,
+      max_posts: 2,
+    });
+    await runConfig(ws, config.id, { publish: false });
+    const drafts = (await items(ws, config.id, "draft")).data;
+    const post2 = drafts.find((p) => postN(2).test(p.source_url));
+    const post3 = drafts.find((p) => postN(3).test(p.source_url));
+    const approvedAt: Record<number, string> = {};
+    for (const post of [post2, post3]) {
+      const approved = await callJson(`${SYNCS}/${config.id}/items/${post.id}/approve`, {
+        key: ws.writeKey,
+        method: "POST",
+      });
+      expect(approved.body).toMatchObject({ state: "draft", approved_at: expect.any(String) });
+      approvedAt[post.id] = approved.body.approved_at;
+    }
+
+    await blog.control({ versions: { 2: 2 } });
+    const res = await runConfig(ws, config.id, {});
+    expect(res.body.run).toMatchObject({ status: "completed", updated: 1, unchanged: 1, queued: 2 });
+    const after = (await items(ws, config.id)).data;
+    const rewritten = after.find((p) => p.id === post2.id);
+    expect(rewritten.body_markdown).toContain("version 2 of post number 2");
+    // Nobody approved the new text: it waits, queued, for a person's approval.
+    expect(rewritten).toMatchObject({ state: "queued", approved_at: null });
+    // The unchanged draft keeps the approval given for its (same) text.
+    expect(after.find((p) => p.id === post3.id)).toMatchObject({
+      state: "queued",
+      approved_at: approvedAt[post3.id],
+    });
+  });
+
   it("a draft that leaves the draft state while the run works on it is not overwritten", async () => {
     const blog = newBlog("moved");
     const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
@@ -282,6 +319,35 @@ describe("real runs", () => {
     const after = (await items(ws, config.id)).data.find((p) => p.id === post2.id);
     expect(after.body_markdown).toBe(post2.body_markdown);
     expect(after.state).toBe("queued");
+  });
+
+  it("a draft a person edits while the run works on it keeps the edit, though its source changed", async () => {
+    const blog = newBlog("edited-meanwhile");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust" });
+    await runConfig(ws, config.id, { publish: false });
+    const post2 = (await items(ws, config.id)).data.find((p) => postN(2).test(p.source_url));
+    await blog.control({ versions: { 2: 3 }, hold: 2 });
+    const running = runConfig(ws, config.id, { publish: false });
+    await blog.waitHeld();
+    // The run read the draft before the edit; the person's edit lands while it fetches the changed source.
+    const edit = await callJson(`${SYNCS}/${config.id}/items/${post2.id}`, {
+      key: ws.writeKey,
+      method: "PATCH",
+      body: { title: "A person's title", body_markdown: "A person's text." },
+    });
+    expect(edit.status).toBe(200);
+    await blog.release();
+    const res = await running;
+    const item = res.body.items.find((i: { source_url: string }) => postN(2).test(i.source_url));
+    expect(item).toMatchObject({ action: "skip", state: "draft", synced_post_id: post2.id });
+    expect(item.warnings.join(" ")).toMatch(/edited/);
+    const after = (await items(ws, config.id)).data.find((p) => p.id === post2.id);
+    expect(after).toMatchObject({
+      title: "A person's title",
+      body_markdown: "A person's text.",
+      edited: true,
+      state: "draft",
+    });
   });
 
   it("include_media keeps the article's images and stores forum rich text; without it both stay empty", async () => {

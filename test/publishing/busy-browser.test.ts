@@ -10,8 +10,8 @@ import { getSyncedPost } from "../../src/db/blog-sync-posts";
 import { workspaceDb } from "../../src/db/client";
 import { coordinatorFor } from "../../src/durable/workspace-coordinator";
 import { ADMIN_TOKEN, callJson } from "../helpers";
-import { submissions } from "./forum";
-import { addPost, item, SYNCS, scene, task } from "./setup";
+import { newSubreddit, submissions } from "./forum";
+import { addPost, deliver, item, SYNCS, scene, task } from "./setup";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -61,6 +61,38 @@ describe("a publish task through the real queue while the workspace's browser is
     await sleep(3_000);
     expect(await submissions(s.persona.account.username)).toHaveLength(1);
   }, 120_000);
+});
+
+describe("a publish task whose destination changes while it waits for the browser", () => {
+  it("is not submitted to the new subreddit: the post goes back to draft when its turn comes (interface-spec 3)", async () => {
+    const s = await scene();
+    const w = workspaceDb(env, s.ws.id);
+    const post = await addPost(s, { approvedAt: new Date().toISOString() });
+    const coordinator = coordinatorFor(env, s.ws.id);
+    const held = await coordinator.acquireBrowserSlot("another browser job", { leaseMs: 20_000 });
+    expect(held.ok).toBe(true);
+    if (!held.ok) return;
+    let delivery: Promise<unknown> | undefined;
+    try {
+      // The task carries the fingerprint of the config it was queued under, and waits in line for the browser.
+      delivery = deliver([task(s, post.id)]);
+      expect(await until(async () => (await coordinator.browserStatus()).waiting === 1, 20_000)).toBe(true);
+      // Meanwhile a person points the config at another subreddit.
+      const other = await newSubreddit();
+      const moved = await callJson(SYNCS, {
+        key: s.ws.writeKey,
+        method: "POST",
+        body: { id: s.config.id, subreddit: other },
+      });
+      expect(moved.status).toBe(200);
+      expect(moved.body.fingerprint).not.toBe(s.config.fingerprint);
+    } finally {
+      await coordinator.releaseBrowserSlot(held.token);
+    }
+    await delivery;
+    expect(await submissions(s.persona.account.username)).toHaveLength(0);
+    expect(await getSyncedPost(w, post.id)).toMatchObject({ state: "draft", forumPostId: null });
+  }, 60_000);
 });
 
 describe("the console's approval refuses while a gate is closed", () => {

@@ -6,7 +6,15 @@ import { ADMIN_TOKEN, callJson, type TestWorkspace } from "../helpers";
 const control = `${env.FORUM_BASE_URL}/__control`;
 let counter = 0;
 
-export const unique = (label: string) => `${label}_${Date.now().toString(36).slice(-5)}${++counter}`.slice(0, 20);
+/**
+ * A name no other test file uses: the files run in parallel against one local forum, where a POST /accounts
+ * of a taken name replaces that account (its cookies stop working) and setAccount changes it, so the time and
+ * this file's counter alone (two files' first accounts in the same millisecond) are not enough.
+ */
+export const unique = (label: string) => {
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => (b % 36).toString(36)).join("");
+  return `${label}_${Date.now().toString(36).slice(-4)}${random}${++counter}`.slice(0, 20);
+};
 
 async function post(path: string, body: unknown): Promise<any> {
   const res = await fetch(`${control}${path}`, {

@@ -102,6 +102,11 @@ describe("personas", () => {
     });
     expect(patched.status).toBe(200);
     expect(patched.body.active).toBe(false);
+    // An empty patch changes nothing: refused as every other PATCH's is, and nothing is written.
+    const empty = await callJson(`${PERSONAS}/${created.body.id}`, { key: ws.writeKey, method: "PATCH", body: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toMatchObject({ code: "validation_failed", details: [{ path: "body" }] });
+    expect((await getPersonaRow(workspaceDb(env, ws.id), created.body.id))?.updatedAt).toBe(patched.body.updated_at);
   });
 
   it("maps the extra fields of cookie exports and sets nothing but name, value, path, expiry and flags", () => {
@@ -183,6 +188,42 @@ describe("personas", () => {
     expect(expired.body.persona).toMatchObject({ auth_completed: false, browser_ready: false });
     expect(expired.body.persona.last_error).toMatch(/nobody is logged in.*upload fresh cookies/);
     expect(JSON.stringify(expired.body)).not.toContain(account.sessionValue);
+  }, 60_000);
+
+  it("a session replaced while the check waits for the browser is the one checked: the old one never marks it ready", async () => {
+    const ws = await createTestWorkspace();
+    const { id } = await newPersona(ws);
+    const coordinator = coordinatorFor(env, ws.id);
+    const held = await coordinator.acquireBrowserSlot("another browser job", { leaseMs: 20_000 });
+    expect(held.ok).toBe(true);
+    if (!held.ok) return;
+    let check: Promise<{ status: number; body: any }> | undefined;
+    try {
+      // The check of the persona's own (valid) session waits in line for the browser...
+      check = callJson(`${PERSONAS}/${id}/preflight`, { key: ws.writeKey, method: "POST" });
+      const deadline = Date.now() + 20_000;
+      while ((await coordinator.browserStatus()).waiting === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect((await coordinator.browserStatus()).waiting).toBe(1);
+      // ...while a person replaces the session with another account's cookies.
+      const stranger = await newAccount();
+      const put = await callJson(`${PERSONAS}/${id}/session`, {
+        key: ws.writeKey,
+        method: "PUT",
+        body: { cookies: stranger.cookies },
+      });
+      expect(put.body).toMatchObject({ auth_completed: false, browser_ready: false });
+    } finally {
+      await coordinator.releaseBrowserSlot(held.token);
+    }
+    const checked = await check!;
+    expect(checked.status, JSON.stringify(checked.body)).toBe(200);
+    expect(checked.body.persona).toMatchObject({ auth_completed: false, browser_ready: false });
+    expect(checked.body.persona.last_error).toMatch(/belongs to u\//);
+    expect(await getPersonaRow(workspaceDb(env, ws.id), id)).toMatchObject({
+      authCompleted: false,
+      browserReady: false,
+    });
   }, 60_000);
 
   it("keeps the workspace's browser warm between operations, each in a clean context, and closes it when it idles", async () => {

@@ -107,7 +107,8 @@ describe("approval and publishing", () => {
       const post = await addPost(s, { approvedAt: new Date().toISOString() });
       const { publishQueuedPost } = await import("../../src/blog-sync/publishing");
       // The consumer's own call, with a short wait instead of 30 s.
-      const outcome = await publishQueuedPost(env, w, post.id, { waitMs: 200 });
+      const { fingerprint } = (await callJson(`${SYNCS}/${s.config.id}`, { key: s.ws.readKey })).body;
+      const outcome = await publishQueuedPost(env, w, post.id, fingerprint, { waitMs: 200 });
       expect(outcome).toMatchObject({ kind: "reschedule", delaySeconds: expect.any(Number) });
       expect((await getSyncedPost(w, post.id))?.state).toBe("queued");
     } finally {

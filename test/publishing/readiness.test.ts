@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type Check, requirementChecks } from "../../src/blog-sync/submission";
+import { type Check, forumLimitChecks, requirementChecks } from "../../src/blog-sync/submission";
 import type { Submission } from "../../src/forum/client";
+import { checkEdit } from "../../src/sync";
 import { callJson, createTestWorkspace } from "../helpers";
 import { newPersona, PERSONAS, setAccount, stats, submissions, uploads } from "./forum";
 import { addPost, SYNCS, scene } from "./setup";
@@ -205,6 +206,22 @@ describe("publish preflight", () => {
       body_text_max_length: 100,
     });
     expect(passing.every((c) => c.ok)).toBe(true);
+  });
+
+  it("counts the forum's limits in characters (code points), as a run's cut and a person's edit do", () => {
+    // 300 emoji are 300 characters (600 UTF-16 units); 40,000 of them fill the body exactly.
+    const title = "🚀".repeat(300);
+    const body = "😀".repeat(40_000);
+    expect(checkEdit(title, body)).toEqual([]);
+    expect(failed(forumLimitChecks(submission(title, body)))).toEqual({});
+    expect(failed(forumLimitChecks(submission(`${title}x`, `${body}x`)))).toEqual({
+      title: "the title has 301 characters; the forum allows at most 300",
+      body: "the body has 40001 characters; the forum allows at most 40000",
+    });
+    // A subreddit's own length rules count the same way.
+    expect(
+      failed(requirementChecks(submission("🚀🚀🚀", "😀😀"), { title_text_max_length: 3, body_text_min_length: 2 })),
+    ).toEqual({});
   });
 
   it("answers the exact submission and the destination's checks without submitting or uploading", async () => {
