@@ -31,7 +31,7 @@ function postGate(post: SyncedPostRow): ApprovalGate {
       ? `the post is ${post.state}${post.approvedAt ? " and already approved" : ""}`
       : post.state === "published"
         ? "the post is already published"
-        : `the post failed${post.error ? `: ${post.error}` : ""}; run the sync again to make it a draft`,
+        : `the post failed${post.error ? `: ${post.error}` : ""}; editing it (PATCH .../items/${post.id}) makes it a draft again`,
   };
 }
 

@@ -1,7 +1,8 @@
 // Editing a synced post before it is published (issue 14): a person rewrites the title or the markdown; the
 // rich text is rendered again from the markdown, the forum's limits are checked again, the post is marked
-// edited (later runs never overwrite it) and, if it was queued, it goes back to draft with its approval
-// cleared: an approval was given for the old text.
+// edited (later runs never overwrite it) and, if it was queued or failed, it goes back to draft with its
+// approval and its error cleared: an approval was given for the old text, and the error told of the old attempt.
+// Editing is the way back from `failed` (a refusal by the forum or the subreddit's rules): nothing else leaves it.
 import { getConfigRow } from "../db/blog-sync-configs";
 import { getSyncedPost, type SyncedPostView, saveDraftEdit, serializeSyncedPost } from "../db/blog-sync-posts";
 import type { WorkspaceDb } from "../db/client";
@@ -22,6 +23,15 @@ const beingSubmitted = (postId: number) =>
     `synced post ${postId} is being submitted to the forum: a submission was sent and its answer is not in yet (the publish task's retry settles it); it cannot be edited now`,
   );
 
+/**
+ * A post that failed while a submission's answer was not in (its task given up on): it may be on the forum, and
+ * publishing it again could post it twice, so it stays failed; a refusal clears the marker when it fails the post.
+ */
+const unsettled = (postId: number) =>
+  invalidState(
+    `synced post ${postId} failed while a submission of it was unanswered: it may be on the forum already, so it cannot be edited and published again`,
+  );
+
 export async function editSyncedPost(
   w: WorkspaceDb,
   configId: number,
@@ -32,9 +42,10 @@ export async function editSyncedPost(
   if (!config) throw notFound("sync config");
   const post = await getSyncedPost(w, postId);
   if (!post || post.configId !== configId) throw notFound("synced post");
-  if (post.state !== "draft" && post.state !== "queued")
-    throw invalidState(`synced post ${postId} is ${post.state}; only draft and queued posts can be edited`);
-  if (post.state === "queued" && post.submitAttemptedAt) throw beingSubmitted(postId);
+  if (post.state === "published")
+    throw invalidState(`synced post ${postId} is published; only draft, queued and failed posts can be edited`);
+  if (post.state !== "draft" && post.submitAttemptedAt)
+    throw post.state === "queued" ? beingSubmitted(postId) : unsettled(postId);
   const title = input.title ?? post.title;
   const markdown = input.body_markdown ?? post.bodyMarkdown;
   const problems = checkEdit(title, markdown);

@@ -159,9 +159,10 @@ export interface DraftEdit {
 }
 
 /**
- * Stores an edit: the post becomes (or stays) a draft, marked edited, its approval cleared. `content_hash`
- * keeps the hash of the source rendering, so a later run can tell the source changed since. `undefined`
- * when the post is not a draft or queued post of this config, or is queued with a submission under way.
+ * Stores an edit: the post becomes (or stays) a draft, marked edited, its approval and error cleared.
+ * `content_hash` keeps the hash of the source rendering, so a later run can tell the source changed since.
+ * `undefined` when the post is not a draft, queued or failed post of this config, or is queued or failed with
+ * a submission whose answer never came.
  */
 export async function saveDraftEdit(
   w: WorkspaceDb,
@@ -172,12 +173,15 @@ export async function saveDraftEdit(
   const at = nowIso();
   return w.db
     .update(syncedPosts)
-    .set({ ...edit, state: "draft", approvedAt: null, editedAt: at, updatedAt: at })
+    .set({ ...edit, state: "draft", approvedAt: null, error: null, editedAt: at, updatedAt: at })
     .where(
       and(
         ofConfig(w, configId),
         eq(syncedPosts.id, id),
-        or(eq(syncedPosts.state, "draft"), and(eq(syncedPosts.state, "queued"), isNull(syncedPosts.submitAttemptedAt))),
+        or(
+          eq(syncedPosts.state, "draft"),
+          and(inArray(syncedPosts.state, ["queued", "failed"]), isNull(syncedPosts.submitAttemptedAt)),
+        ),
       ),
     )
     .returning()

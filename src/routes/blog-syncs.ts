@@ -365,10 +365,10 @@ export const blogSyncsRouter = createRouter()
       path: "/actions/blog-subreddit-syncs/{id}/items/{item_id}",
       tags: [TAG],
       summary:
-        "Edit a draft or queued synced post's title or markdown (rich text re-rendered; a queued post goes back to draft, its approval cleared)",
+        "Edit a draft, queued or failed synced post's title or markdown (rich text re-rendered; a queued or failed post goes back to draft, its approval and error cleared)",
       scope: "read_write",
       conflict:
-        "The post is published or failed, or queued with a submission whose answer is not in yet (`invalid_state`): only draft and queued posts can be edited",
+        "The post is published, or queued or failed with a submission whose answer never came in (`invalid_state`): only draft, queued and failed posts can be edited",
       request: { params: itemParams(), body: jsonBody(SyncedPostEdit) },
       responses: { 200: jsonResponse(SyncedPostSchema, "The edited post") },
     }),

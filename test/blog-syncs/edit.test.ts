@@ -151,7 +151,7 @@ describe("PATCH /actions/blog-subreddit-syncs/:id/items/:item_id", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe("invalid_state");
     expect(refused.body.error.message).toBe(
-      `synced post ${second.id} is published; only draft and queued posts can be edited`,
+      `synced post ${second.id} is published; only draft, queued and failed posts can be edited`,
     );
 
     // Wrong config, another workspace, read key.
@@ -159,6 +159,47 @@ describe("PATCH /actions/blog-subreddit-syncs/:id/items/:item_id", () => {
     expect((await edit(otherConfig.id, first.id, { title: "x" })).status).toBe(404);
     expect((await edit(config.id, first.id, { title: "x" }, other.writeKey)).status).toBe(404);
     expect((await edit(config.id, first.id, { title: "x" }, ws.readKey)).status).toBe(403);
+  });
+
+  it("edits a failed post back to draft, its error and approval cleared, unless a submission of it went unanswered", async () => {
+    const blog = newBlog("edit-failed");
+    const config = await createConfig(ws, { blog_url: blog.feedUrl, subreddit: "rust", publish_immediately: true });
+    await runConfig(ws, config.id, { max_posts: 2 });
+    const [refused, unanswered] = (await items(ws, config.id, "queued")).data;
+    // Refused by the forum (the marker cleared), and given up on while a submission's answer was not in.
+    await env.DB.prepare(
+      "UPDATE synced_posts SET state = 'failed', approved_at = ?, error = ?, submit_attempted_at = NULL WHERE id = ?",
+    )
+      .bind("2026-11-23T00:00:00.000Z", "the forum refused the post: SUBREDDIT_NOTALLOWED", refused.id)
+      .run();
+    await env.DB.prepare(
+      "UPDATE synced_posts SET state = 'failed', approved_at = ?, error = ?, submit_attempted_at = ? WHERE id = ?",
+    )
+      .bind(
+        "2026-11-23T00:00:00.000Z",
+        "publishing was given up after every retry",
+        "2026-11-23T00:01:00.000Z",
+        unanswered.id,
+      )
+      .run();
+
+    const res = await edit(config.id, refused.id, { title: "Fixed title" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      state: "draft",
+      approved_at: null,
+      error: null,
+      edited: true,
+      title: "Fixed title",
+    });
+    expect((await items(ws, config.id, "failed")).data.map((p: { id: number }) => p.id)).toEqual([unanswered.id]);
+
+    const before = await row(unanswered.id);
+    const again = await edit(config.id, unanswered.id, { title: "Another title" });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("invalid_state");
+    expect(again.body.error.message).toMatch(/may be on the forum already/);
+    expect(await row(unanswered.id)).toEqual(before);
   });
 
   it("refuses to edit a queued post whose submission may already have reached the forum (no second post)", async () => {
