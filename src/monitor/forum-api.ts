@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { ForumQuota, Permit, QuotaReport } from "../durable/forum-quota";
 import type { Env } from "../env";
+import { log } from "../lib/log";
 
 export const DEFAULT_AUTH_URL = "https://www.reddit.com/api/v1/access_token";
 export const DEFAULT_API_BASE_URL = "https://oauth.reddit.com";
@@ -204,8 +205,17 @@ export class ForumApi {
     for (const child of parsed.data.data.children) {
       if (child.kind !== "t3") continue; // /api/info may answer comments or subreddits too
       const link = LinkData.safeParse(child.data);
-      if (!link.success) throw new ForumApiError(`${what}: a link lacks ${link.error.issues[0]?.path.join(".")}`);
-      links.push(link.data);
+      // One odd item must not stop every pass while it stays in the answers: it is left out, and said so.
+      if (link.success) links.push(link.data);
+      else {
+        const issue = link.error.issues[0];
+        log("warn", "forum link skipped", {
+          answer: what,
+          link: fullnameOf(child.data),
+          field: issue?.path.join(".") ?? null,
+          problem: issue?.message ?? null,
+        });
+      }
     }
     return { links, after: parsed.data.data.after ?? null };
   }
@@ -224,6 +234,12 @@ export class ForumApi {
     if (fullnames.length > INFO_IDS) throw new Error(`api/info takes at most ${INFO_IDS} ids`);
     return ForumApi.listing(await this.get("/api/info", { id: fullnames.join(","), raw_json: "1" }), "api/info").links;
   }
+}
+
+/** The full name (`t3_...`) of a link that failed its schema, when it has one. */
+function fullnameOf(data: unknown): string | null {
+  const name = (data as { name?: unknown } | null)?.name;
+  return typeof name === "string" ? name : null;
 }
 
 function safeJson(text: string): unknown {

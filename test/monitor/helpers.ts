@@ -24,6 +24,8 @@ export interface FakePost {
   score?: number;
   num_comments?: number;
   created_utc: number;
+  /** Fields the forum leaves out of this link (test/fixtures/forum/fake-forum.ts). */
+  without?: string[];
 }
 
 export interface ForumStats {

@@ -71,6 +71,31 @@ describe("a monitoring pass", () => {
     expect(m2.mentioned_competitors).toEqual(["Mailchimp"]);
   });
 
+  it("a link the forum answers without a field it needs is skipped and logged; the pass stores the others", async () => {
+    const client = newClient("malformed");
+    await forum.reset(client);
+    const now = nowSeconds();
+    await forum.addPosts(client, [
+      { id: "g1", title: "Email marketing for a shop", created_utc: now - 600 },
+      { id: "b1", title: "Email marketing, broken", created_utc: now - 700, without: ["permalink", "score"] },
+      { id: "g2", title: "Email marketing advice", created_utc: now - 800 },
+    ]);
+    const ws = await trackingWorkspace("malformed link", ["email marketing"], []);
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "warn").mockImplementation((line: unknown) => void logged.push(String(line)));
+    try {
+      const first = await pass(ws.id, client);
+      expect(first).toMatchObject({ status: "completed", fetched: 2, created: 2, error: null });
+      // The next pass is not stopped by it either (the link stays in the forum's answers).
+      expect(await pass(ws.id, client)).toMatchObject({ status: "completed", error: null });
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await listPosts(ws.writeKey)).data.map((p) => p.forum_id).sort()).toEqual(["g1", "g2"]);
+    const skipped = logged.map((l) => JSON.parse(l)).filter((l) => l.msg === "forum link skipped");
+    expect(skipped[0]).toMatchObject({ level: "warn", answer: "search", link: "t3_b1", field: "permalink" });
+  });
+
   it("pages with `after`, stops at the posts it saw last time, and never duplicates", async () => {
     const client = newClient("paging");
     await forum.reset(client);
