@@ -5,7 +5,7 @@ import { requireAdmin } from "../auth/middleware";
 import { getWorkspace } from "../db/api-keys";
 import { directoryDb, workspaceDb } from "../db/client";
 import { notFound } from "../errors";
-import { createRouter, integerParam, jsonResponse, noQuery } from "../http/openapi";
+import { createRouter, integerParam, jsonResponse, noFieldsBody, noQuery } from "../http/openapi";
 import { listPersonas, setPersonaApproval } from "../personas/personas";
 import { PersonaSchema } from "./personas";
 
@@ -20,7 +20,11 @@ const approval = (approved: boolean) =>
   createRoute({
     method: "post",
     path: `/workspaces/{workspace_id}/personas/{id}/${approved ? "approve" : "revoke"}`,
-    request: { query: noQuery, params: personaParams },
+    request: {
+      query: noQuery,
+      params: personaParams,
+      body: noFieldsBody(approved ? "PersonaApproveRequest" : "PersonaRevokeRequest"),
+    },
     responses: { 200: jsonResponse(PersonaSchema, "The persona") },
   });
 

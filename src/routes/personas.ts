@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { callerDb } from "../http/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
+import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope, noFieldsBody } from "../http/openapi";
 import {
   createPersona,
   getPersona,
@@ -159,7 +159,7 @@ export const personasRouter = createRouter()
       summary: "Check a persona: open the forum in the browser with its session and ask who is logged in",
       scope: "read_write",
       conflict: `${BUSY}; or the session was replaced while it was being checked (\`invalid_state\`: run the check again)`,
-      request: { params: idParam() },
+      request: { params: idParam(), body: noFieldsBody("PersonaPreflightRequest") },
       responses: { 200: jsonResponse(PreflightResult, "The persona after the check, and each check with its reason") },
     }),
     async (c) => c.json(await preflightPersona(c.env, callerDb(c), c.req.valid("param").id), 200),

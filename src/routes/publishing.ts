@@ -4,7 +4,7 @@ import { approveSyncedPost } from "../blog-sync/approval";
 import { publishPreflight } from "../blog-sync/publish-preflight";
 import { checkReadiness } from "../blog-sync/readiness";
 import { callerDb } from "../http/context";
-import { apiRoute, createRouter, jsonBody, jsonResponse, pathId } from "../http/openapi";
+import { apiRoute, createRouter, jsonBody, jsonResponse, noFieldsBody, pathId } from "../http/openapi";
 import { SyncedPostSchema } from "./blog-syncs";
 import { CheckSchema } from "./personas";
 
@@ -122,7 +122,7 @@ export const publishingRouter = createRouter()
       scope: "read_write",
       tool: false,
       conflict: "The post is published or failed (`invalid_state`)",
-      request: { params: itemParams },
+      request: { params: itemParams, body: noFieldsBody("ApproveRequest") },
       responses: { 200: jsonResponse(SyncedPostSchema, "The approved synced post") },
     }),
     async (c) => {

@@ -277,6 +277,20 @@ describe("real runs", () => {
     const post2 = drafts.find((p) => postN(2).test(p.source_url));
     const post3 = drafts.find((p) => postN(3).test(p.source_url));
     const approvedAt: Record<number, string> = {};
+    // An approval takes no fields: one sent is refused, not ignored, and approves nothing.
+    const withField = await callJson(`${SYNCS}/${config.id}/items/${post2.id}/approve`, {
+      key: ws.writeKey,
+      method: "POST",
+      body: { approved: false },
+    });
+    expect(withField.status).toBe(400);
+    expect(withField.body.error).toMatchObject({
+      code: "validation_failed",
+      details: [{ path: "body.approved", message: "unknown field" }],
+    });
+    expect((await items(ws, config.id, "draft")).data.every((p: { approved_at: unknown }) => !p.approved_at)).toBe(
+      true,
+    );
     for (const post of [post2, post3]) {
       const approved = await callJson(`${SYNCS}/${config.id}/items/${post.id}/approve`, {
         key: ws.writeKey,

@@ -285,6 +285,21 @@ describe("personas", () => {
     const ws = await createTestWorkspace();
     const { id } = await newPersona(ws);
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    // These actions take no fields: one sent is refused, not ignored, and nothing happens.
+    for (const [path, key, headers] of [
+      [`/admin/v1/workspaces/${ws.id}/personas/${id}/approve`, undefined, admin],
+      [`/admin/v1/workspaces/${ws.id}/personas/${id}/revoke`, undefined, admin],
+      [`${PERSONAS}/${id}/preflight`, ws.writeKey, {}],
+    ] as const) {
+      const refused = await callJson(path, { method: "POST", key, headers, body: { approved: true } });
+      expect(refused.status, path).toBe(400);
+      expect(refused.body.error, path).toMatchObject({
+        code: "validation_failed",
+        details: [{ path: "body.approved", message: "unknown field" }],
+      });
+    }
+    const untouched = await callJson(`${PERSONAS}/${id}`, { key: ws.writeKey });
+    expect(untouched.body).toMatchObject({ approved: false, browser_ready: false, last_checked_at: null });
     const approved = await callJson(`/admin/v1/workspaces/${ws.id}/personas/${id}/approve`, {
       method: "POST",
       headers: admin,
