@@ -5,12 +5,16 @@ import { z } from "zod";
 import type { WorkspaceDb } from "../db/client";
 import { type KeywordMetrics, keywordsByIds, saveKeywordMetrics } from "../db/monitor";
 import type { Env } from "../env";
+import { log } from "../lib/log";
 
 export type { KeywordMetrics };
 
 export interface KeywordMetricsProvider {
   readonly name: string;
-  /** Metrics of each keyword, by its text as given. A keyword the provider knows nothing of gets nulls. */
+  /**
+   * Metrics of each keyword, by its text as given. A keyword the provider knows nothing of gets nulls; one it
+   * could not measure (its task refused) is left out, so it is not stored as measured and is asked again.
+   */
   measure(keywords: string[]): Promise<Map<string, KeywordMetrics>>;
 }
 
@@ -94,41 +98,69 @@ export class DataForSeoProvider implements KeywordMetricsProvider {
   }
 
   async measure(keywords: string[]): Promise<Map<string, KeywordMetrics>> {
-    const out = new Map<string, KeywordMetrics>(
-      keywords.map((k) => [k, { searchVolume: null, cpc: null, serpForumPosition: null, serpForumUrl: null }]),
-    );
-    if (keywords.length === 0) return out;
-    const byLower = new Map(keywords.map((k) => [k.toLowerCase(), k]));
-    const volume = await this.post(
-      "/v3/keywords_data/google_ads/search_volume/live",
-      [{ keywords, location_code: LOCATION_CODE, language_code: LANGUAGE_CODE }],
-      VolumeResult,
-    );
-    for (const task of volume.tasks ?? []) {
-      if (task.status_code !== OK) continue;
-      for (const r of task.result ?? []) {
-        const key = byLower.get(r.keyword.toLowerCase());
-        const m = key === undefined ? undefined : out.get(key);
-        if (!m) continue;
-        m.searchVolume = r.search_volume ?? null;
-        m.cpc = r.cpc === null || r.cpc === undefined ? null : r.cpc.toFixed(2);
-      }
-    }
+    const out = new Map<string, KeywordMetrics>();
+    const volumes = await this.volumes(keywords);
     // The organic results are one task per keyword (the live endpoint takes one task a request).
     for (const keyword of keywords) {
+      const volume = volumes.get(keyword);
+      if (!volume) continue;
       const serp = await this.post(
         "/v3/serp/google/organic/live/advanced",
         [{ keyword, location_code: LOCATION_CODE, language_code: LANGUAGE_CODE, depth: SERP_DEPTH }],
         SerpResult,
       );
-      const items = serp.tasks?.[0]?.result?.[0]?.items ?? [];
+      const task = serp.tasks?.[0];
+      if (!task || task.status_code !== OK) {
+        refused("serp", [keyword], task);
+        continue;
+      }
+      const items = task.result?.[0]?.items ?? [];
       const forum = items.find((i) => i.type === "organic" && FORUM_DOMAIN.test(i.domain ?? ""));
-      const m = out.get(keyword)!;
-      m.serpForumPosition = forum?.rank_group ?? null;
-      m.serpForumUrl = forum?.url ?? null;
+      out.set(keyword, { ...volume, serpForumPosition: forum?.rank_group ?? null, serpForumUrl: forum?.url ?? null });
     }
     return out;
   }
+
+  /**
+   * Search volume and CPC of the keywords the search-volume task measured. Google Ads refuses a whole task for
+   * one keyword it does not take, so a refused task of several keywords is asked again one keyword at a time:
+   * the others are measured, and only the refused one is left out.
+   */
+  private async volumes(keywords: string[]): Promise<Map<string, Pick<KeywordMetrics, "searchVolume" | "cpc">>> {
+    const out = new Map<string, Pick<KeywordMetrics, "searchVolume" | "cpc">>();
+    if (keywords.length === 0) return out;
+    const answer = await this.post(
+      "/v3/keywords_data/google_ads/search_volume/live",
+      [{ keywords, location_code: LOCATION_CODE, language_code: LANGUAGE_CODE }],
+      VolumeResult,
+    );
+    const task = answer.tasks?.[0];
+    if (!task || task.status_code !== OK) {
+      if (keywords.length === 1) refused("search volume", keywords, task);
+      else for (const keyword of keywords) for (const [k, v] of await this.volumes([keyword])) out.set(k, v);
+      return out;
+    }
+    for (const keyword of keywords) out.set(keyword, { searchVolume: null, cpc: null });
+    const byLower = new Map(keywords.map((k) => [k.toLowerCase(), k]));
+    for (const r of task.result ?? []) {
+      const key = byLower.get(r.keyword.toLowerCase());
+      if (key === undefined) continue;
+      out.set(key, {
+        searchVolume: r.search_volume ?? null,
+        cpc: r.cpc === null || r.cpc === undefined ? null : r.cpc.toFixed(2),
+      });
+    }
+    return out;
+  }
+}
+
+/** A task DataForSEO refused (or did not answer): logged, its keywords left unmeasured. */
+function refused(what: string, keywords: string[], task: { status_code: number; status_message: string } | undefined) {
+  log("warn", "keyword metrics: task refused", {
+    what,
+    keywords,
+    status: task ? `${task.status_code} ${task.status_message}` : "no task in the answer",
+  });
 }
 
 /** The configured provider, or null (no credentials: metrics stay null, nothing fails). */
@@ -140,7 +172,10 @@ export function metricsProvider(env: Env): KeywordMetricsProvider | null {
   return new DataForSeoProvider(login, password, base);
 }
 
-/** Measures the given keywords of the workspace and stores the numbers (serp_checked_at: now). */
+/**
+ * Measures the given keywords of the workspace and stores the numbers (serp_checked_at: now); the number
+ * stored. A keyword the provider could not measure keeps what it had, so the weekly run asks again.
+ */
 export async function refreshKeywordMetrics(
   env: Env,
   w: WorkspaceDb,
@@ -151,9 +186,12 @@ export async function refreshKeywordMetrics(
   const rows = await keywordsByIds(w, keywordIds);
   if (rows.length === 0) return 0;
   const measured = await provider.measure(rows.map((r) => r.keyword));
+  let stored = 0;
   for (const row of rows) {
     const m = measured.get(row.keyword);
-    if (m) await saveKeywordMetrics(w, row.id, m);
+    if (!m) continue;
+    await saveKeywordMetrics(w, row.id, m);
+    stored++;
   }
-  return rows.length;
+  return stored;
 }

@@ -267,6 +267,37 @@ describe("keyword metrics (DataForSEO)", () => {
     });
   });
 
+  it("a keyword whose task the provider refuses is left unmeasured; the others of its batch are measured", async () => {
+    const ws = await trackingWorkspace("metrics refused", ["email marketing", "refused by ads", "refused by serp"]);
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "warn").mockImplementation((line: unknown) => void logged.push(String(line)));
+    try {
+      await deliver(
+        [{ type: "monitor.metrics", workspace_id: ws.id, keyword_ids: Object.values(ws.keywordIds) }],
+        WITH_METRICS,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    const { body } = await callJson("/api/v1/keywords", { key: ws.readKey });
+    const byText = Object.fromEntries(body.data.map((k: { keyword: string }) => [k.keyword, k]));
+    // Asked again alone after the batch's refusal, and measured.
+    expect(byText["email marketing"]).toMatchObject({ search_volume: 15_000, serp_forum_position: 3 });
+    expect(byText["email marketing"].serp_checked_at).not.toBeNull();
+    // Not measured: nothing stored, so the weekly run asks again (not "no forum result" for a week).
+    for (const text of ["refused by ads", "refused by serp"])
+      expect(byText[text], text).toMatchObject({
+        search_volume: null,
+        serp_forum_position: null,
+        serp_checked_at: null,
+      });
+    const refusals = logged.map((l) => JSON.parse(l)).filter((l) => l.msg === "keyword metrics: task refused");
+    expect(refusals.map((l) => [l.what, l.keywords])).toEqual([
+      ["search volume", ["refused by ads"]],
+      ["serp", ["refused by serp"]],
+    ]);
+  });
+
   it("without credentials nothing is measured and nothing fails", async () => {
     const ws = await trackingWorkspace("no metrics", ["open rate"]);
     const result = await deliver([
