@@ -5,6 +5,7 @@
 // 1 when anything is not clean (a step failed, readiness or the preflight said no, or the state is dirty).
 // It never publishes, never approves, and uploads media only with --verify-media.
 import { EXIT_FAILED, integerOption, parseCommandLine, runMain, UsageError } from "./lib/cli.mjs";
+import { baseUrlProblem } from "./lib/cli-settings.mjs";
 import { readDevVars } from "./lib/dev-vars.mjs";
 
 const USAGE = `usage: npm run verify -- --workspace W [--base-url URL] [--admin-token T] [--config ID] [--post ID] [--verify-media]
@@ -33,6 +34,8 @@ runMain(async () => {
   const workspace = integerOption("workspace", values.workspace, { min: 1, max: Number.MAX_SAFE_INTEGER });
   const token = values["admin-token"] ?? process.env.ADMIN_TOKEN ?? readDevVars().ADMIN_TOKEN;
   if (!token) throw new UsageError("no admin token: pass --admin-token or set ADMIN_TOKEN");
+  const problem = baseUrlProblem(values["base-url"]);
+  if (problem) throw new UsageError(`--base-url ${problem}`);
   const base = values["base-url"].replace(/\/+$/, "");
 
   const steps = [];
