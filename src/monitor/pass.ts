@@ -47,8 +47,13 @@ export const REFRESH_AGE_MS = 3 * 24 * 3_600_000;
 const SEEN_KEPT = 5;
 /** How long a pass may take by default (waiting for the quota included) before it stops as `partial`. */
 export const DEFAULT_BUDGET_MS = 25_000;
-/** A running pass whose Worker is gone stops blocking the next one after this. */
+/**
+ * A running pass whose Worker is gone stops blocking the next one this long after its deadline (at least 5
+ * minutes after its start): a lease shorter than a long configured budget let a second pass of the workspace
+ * start beside a live one.
+ */
 const LEASE_MS = 5 * 60_000;
+const LEASE_PAST_DEADLINE_MS = 60_000;
 
 export interface PassOptions {
   trigger: MonitorTrigger;
@@ -293,7 +298,8 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
   const now = options.now ?? Date.now;
   const started = now();
   const deadline = started + budgetOf(env, options);
-  const runId = await claimMonitorRun(w, options.trigger, new Date(started + LEASE_MS).toISOString());
+  const leaseUntil = Math.max(started + LEASE_MS, deadline + LEASE_PAST_DEADLINE_MS);
+  const runId = await claimMonitorRun(w, options.trigger, new Date(leaseUntil).toISOString());
   if (runId === null) throw new DomainError("run_in_progress", "a monitoring pass of this workspace is running");
 
   const counts = () => pass?.counts ?? { requests: 0, queries: 0, fetched: 0, matched: 0, created: 0, updated: 0 };

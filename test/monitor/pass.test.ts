@@ -269,6 +269,25 @@ describe("a monitoring pass", () => {
     expect(poke.status).toBe(404);
   });
 
+  it("a pass's lease outlasts its budget, however long one is configured", async () => {
+    const client = newClient("long budget");
+    await forum.reset(client);
+    const ws = await trackingWorkspace("long budget", ["email marketing"], []);
+    const leaseOf = async (budgetMs: number) => {
+      await pass(ws.id, client, budgetMs);
+      const run = await env.DB.prepare(
+        "SELECT started_at, lease_until FROM monitor_runs WHERE workspace_id = ? ORDER BY id DESC LIMIT 1",
+      )
+        .bind(ws.id)
+        .first<{ started_at: string; lease_until: string }>();
+      return Date.parse(run!.lease_until) - Date.parse(run!.started_at);
+    };
+    // The default budget: the five-minute lease.
+    expect(await leaseOf(20_000)).toBeGreaterThanOrEqual(5 * 60_000);
+    // Ten minutes of budget: the lease runs past them, so no second pass starts beside a live one.
+    expect(await leaseOf(10 * 60_000)).toBeGreaterThan(10 * 60_000);
+  });
+
   it("refuses a second pass of the same workspace while one runs", async () => {
     const client = newClient("busy");
     await forum.reset(client, { force429: 1, force429Reset: 1 });
