@@ -261,20 +261,25 @@ function linkStatements(w: WorkspaceDb, forumId: string, keywordIds: number[], c
 /**
  * Inserts new posts and updates known ones (unique by workspace and forum id): the forum's fields, the
  * score and the matches change; the triage flags (is_answered, archived, skipped) are never written here.
- * Each post's row and links are written in one batch with it.
+ * Each post's row and links are written in one batch with it. `onCreated` hears of the posts each batch stored
+ * for the first time as soon as it is written, so a later batch that fails takes none of them with it (their
+ * alerts: a later pass finds them stored and never announces them).
  */
 export async function upsertForumPosts(
   w: WorkspaceDb,
   rows: IngestedPost[],
-): Promise<{ created: number; updated: number; createdForumIds: string[] }> {
-  if (rows.length === 0) return { created: 0, updated: 0, createdForumIds: [] };
+  onCreated: (forumIds: string[]) => Promise<void> = async () => {},
+): Promise<{ created: number; updated: number }> {
+  if (rows.length === 0) return { created: 0, updated: 0 };
   const existing = await existingForumIds(
     w,
     rows.map((r) => r.forumId),
   );
   const now = nowIso();
+  let created = 0;
   for (let i = 0; i < rows.length; i += POSTS_PER_BATCH) {
-    const statements = rows.slice(i, i + POSTS_PER_BATCH).flatMap((r) => [
+    const chunk = rows.slice(i, i + POSTS_PER_BATCH);
+    const statements = chunk.flatMap((r) => [
       w.d1
         .prepare(
           `INSERT INTO posts (workspace_id, forum_id, subreddit, title, selftext, author, url, permalink, score,
@@ -307,10 +312,11 @@ export async function upsertForumPosts(
       ...linkStatements(w, r.forumId, r.keywordIds, r.competitorIds),
     ]);
     await w.d1.batch(statements);
+    const fresh = chunk.filter((r) => !existing.has(r.forumId)).map((r) => r.forumId);
+    if (fresh.length > 0) await onCreated(fresh);
+    created += fresh.length;
   }
-  const createdForumIds = rows.filter((r) => !existing.has(r.forumId)).map((r) => r.forumId);
-  const created = createdForumIds.length;
-  return { created, updated: rows.length - created, createdForumIds };
+  return { created, updated: rows.length - created };
 }
 
 /** A refreshed post that no longer matches anything keeps its matches; only the forum's numbers and text change. */

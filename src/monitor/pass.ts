@@ -178,10 +178,9 @@ class Pass {
       this.counts.matched++;
       rows.push(post);
     }
-    const { created, updated, createdForumIds } = await upsertForumPosts(this.w, rows);
+    const { created, updated } = await upsertForumPosts(this.w, rows, this.onCreated);
     this.counts.created += created;
     this.counts.updated += updated;
-    if (createdForumIds.length > 0) await this.onCreated(createdForumIds);
   }
 
   /**

@@ -110,6 +110,34 @@ describe("post.created deliveries from a monitoring pass", () => {
     expect(received).toEqual([posts.high.id, fresh.high.id]);
   });
 
+  it("posts a pass stored before a failing write are announced: the failure takes no stored post's alert with it", async () => {
+    const { client, term, ws, hook } = await setup("torn write", "low");
+    const now = nowSeconds();
+    // One page of 60 new posts, newest first: written 25 to a batch, the third batch fails (the 51st post).
+    const posts = Array.from({ length: 60 }, (_, i) => ({
+      id: `tw${i + 1}`,
+      title: `Can anyone recommend a ${term}? (${i + 1})`,
+      created_utc: now - 60 - i,
+    }));
+    await forum.addPosts(client, posts);
+    await env.DB.prepare(
+      `CREATE TRIGGER torn_write BEFORE INSERT ON posts WHEN NEW.forum_id = 'tw51'
+       BEGIN SELECT RAISE(ABORT, 'the database refused the write'); END`,
+    ).run();
+    try {
+      const run = await pass(ws.id, client);
+      expect(run.status).toBe("failed");
+    } finally {
+      await env.DB.prepare("DROP TRIGGER torn_write").run();
+    }
+    const stored = (await callJson("/api/v1/posts?limit=500", { key: ws.readKey })).body.data as any[];
+    expect(stored).toHaveLength(50);
+    // Every stored post has its delivery; the next pass stores the rest and announces only them.
+    await settled(ws.readKey, hook.id, 50);
+    expect(await pass(ws.id, client)).toMatchObject({ status: "completed", created: 10 });
+    await settled(ws.readKey, hook.id, 60);
+  });
+
   it("one workspace's posts never reach another workspace's webhook", async () => {
     const a = await setup("tenant-a", "low");
     const b = await setup("tenant-b", "low");
