@@ -150,6 +150,8 @@ export async function updateKeyword(
     if (!assertUniqueText(`keyword "${patch.keyword}"`, texts, patch.keyword, id)) return undefined;
     previous = texts.find((r) => r.id === id)?.text;
   }
+  // The numbers measured the old text: unknown (null) until the new one is measured.
+  const renamed = previous !== undefined && previous !== patch.keyword;
   const row = await uniquely(`keyword "${patch.keyword}"`, () =>
     w.db
       .update(keywords)
@@ -157,15 +159,17 @@ export async function updateKeyword(
         keyword: patch.keyword,
         active: patch.active,
         isAmbiguous: patch.is_ambiguous,
+        ...(renamed ? UNMEASURED : {}),
       })
       .where(and(eq(keywords.workspaceId, w.workspaceId), eq(keywords.id, id)))
       .returning()
       .get(),
   );
-  return row
-    ? { keyword: serializeKeyword(row), renamed: previous !== undefined && previous !== row.keyword }
-    : undefined;
+  return row ? { keyword: serializeKeyword(row), renamed } : undefined;
 }
+
+/** A keyword's metrics before any measurement (SPEC 10: null until known). */
+const UNMEASURED = { searchVolume: null, cpc: null, serpForumPosition: null, serpForumUrl: null, serpCheckedAt: null };
 
 /** Deletes a keyword; its post links go with it (ON DELETE CASCADE), the posts stay. */
 export async function deleteKeyword(w: WorkspaceDb, id: number): Promise<boolean> {

@@ -298,6 +298,36 @@ describe("keyword metrics (DataForSEO)", () => {
     ]);
   });
 
+  it("a keyword's new text has no numbers until it is measured; switching it off keeps them", async () => {
+    const ws = await trackingWorkspace("metrics rename", ["email marketing", "open rate"]);
+    await deliver(
+      [{ type: "monitor.metrics", workspace_id: ws.id, keyword_ids: Object.values(ws.keywordIds) }],
+      WITH_METRICS,
+    );
+    const keyword = async (id: number) => (await callJson(`/api/v1/keywords/${id}`, { key: ws.readKey })).body;
+    const measured = { search_volume: 15_000, cpc: "3.75", serp_forum_position: 3 };
+    expect(await keyword(ws.keywordIds["email marketing"]!)).toMatchObject(measured);
+    const patch = (id: number, body: unknown) =>
+      callJson(`/api/v1/keywords/${id}`, { key: ws.writeKey, method: "PATCH", body });
+
+    // Renamed (this environment has no metrics credentials, so its queued measurement stores nothing).
+    const renamed = await patch(ws.keywordIds["email marketing"]!, { keyword: "email outreach" });
+    expect(renamed.body).toMatchObject({
+      keyword: "email outreach",
+      search_volume: null,
+      cpc: null,
+      serp_forum_position: null,
+      serp_forum_url: null,
+      serp_checked_at: null,
+    });
+    // Switched off, or sent its own text again: the numbers still describe it.
+    const openRate = ws.keywordIds["open rate"]!;
+    const before = await keyword(openRate);
+    expect(before.search_volume).toBe(9_000);
+    expect((await patch(openRate, { active: false })).body).toMatchObject({ ...before, active: false });
+    expect((await patch(openRate, { keyword: "open rate" })).body).toMatchObject({ ...before, active: false });
+  });
+
   it("without credentials nothing is measured and nothing fails", async () => {
     const ws = await trackingWorkspace("no metrics", ["open rate"]);
     const result = await deliver([
