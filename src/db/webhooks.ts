@@ -1,6 +1,6 @@
 // Alerts (SPEC 13): a workspace's webhooks, their deliveries and every attempt. The sealed signing secret is
 // read only by the alerts service, which opens it to sign; serializeWebhook never includes it.
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, like, lt, or, sql } from "drizzle-orm";
 import type { Database, WorkspaceDb } from "./client";
 import { nowIso } from "./client";
 import { type PostRow, type PostView, serializePost } from "./posts";
@@ -90,8 +90,8 @@ export async function deleteWebhook(w: WorkspaceDb, id: number): Promise<boolean
 }
 
 /** The error of a delivery not sent because its webhook is disabled. */
-export const unsentToDisabled = (reason: string | null) =>
-  `not sent: the webhook is disabled (${reason ?? "no reason"})`;
+const UNSENT_TO_DISABLED = "not sent: the webhook is disabled (";
+export const unsentToDisabled = (reason: string | null) => `${UNSENT_TO_DISABLED}${reason ?? "no reason"})`;
 
 /**
  * A receiver answered 410 Gone: the webhook stops (`active: false`) with the reason, and its pending deliveries
@@ -181,10 +181,13 @@ export interface AttemptRecord {
 
 /**
  * Logs one attempt and moves the delivery on in one batch: `delivered`, `failed`, or still `pending` (a
- * retry follows). Only a pending delivery moves; returns false when it had left that state meanwhile.
+ * retry follows). Only a pending delivery moves, and one a 410 to another of its webhook's deliveries failed
+ * as not sent while this attempt was already under way: it was sent, so it records what the receiver said
+ * (`delivered`, or `failed`: its webhook takes no retry). Returns false when the delivery had left those states.
  */
 export async function recordAttempt(w: WorkspaceDb, deliveryId: number, a: AttemptRecord): Promise<boolean> {
   const status = a.outcome === "retry" ? "pending" : a.outcome;
+  const settled = a.outcome === "delivered" ? "delivered" : "failed";
   const [, updated] = await w.db.batch([
     w.db.insert(webhookAttempts).values({
       workspaceId: w.workspaceId,
@@ -199,7 +202,7 @@ export async function recordAttempt(w: WorkspaceDb, deliveryId: number, a: Attem
     w.db
       .update(webhookDeliveries)
       .set({
-        status,
+        status: sql`CASE WHEN ${webhookDeliveries.status} = 'pending' THEN ${status} ELSE ${settled} END`,
         attempts: sql`${webhookDeliveries.attempts} + 1`,
         lastStatusCode: a.statusCode,
         lastError: a.error,
@@ -210,7 +213,14 @@ export async function recordAttempt(w: WorkspaceDb, deliveryId: number, a: Attem
         and(
           eq(webhookDeliveries.workspaceId, w.workspaceId),
           eq(webhookDeliveries.id, deliveryId),
-          eq(webhookDeliveries.status, "pending"),
+          or(
+            eq(webhookDeliveries.status, "pending"),
+            and(
+              eq(webhookDeliveries.status, "failed"),
+              eq(webhookDeliveries.attempts, a.attempt - 1),
+              like(webhookDeliveries.lastError, `${UNSENT_TO_DISABLED}%`),
+            ),
+          ),
         ),
       )
       .returning({ id: webhookDeliveries.id }),

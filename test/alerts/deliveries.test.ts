@@ -389,6 +389,37 @@ describe("the consumer's decisions", () => {
     expect(await receiver.deliveries()).toHaveLength(1);
   });
 
+  it("a delivery already sent when a 410 disables its webhook records what its receiver said, not 'not sent'", async () => {
+    const { ws, receiver, hook } = await setup("gone-in-flight");
+    // Both requests are in flight together (one batch), each answered 410 after a moment.
+    await receiver.configure({ status: 410, delayMs: 300 });
+    const w = workspaceDb(env, ws.id);
+    const payload = (id: string) =>
+      JSON.stringify({ id, type: "webhook.test", created_at: "x", data: { webhook_id: hook.id } });
+    const ids = await insertDeliveries(w, [
+      { webhookId: hook.id, eventId: "evt_one", type: "webhook.test", postId: null, payload: payload("evt_one") },
+      { webhookId: hook.id, eventId: "evt_two", type: "webhook.test", postId: null, payload: payload("evt_two") },
+    ]);
+    const batch = createMessageBatch(
+      "threadwatch-alerts",
+      ids.map((id, n) => ({
+        id: `f${n}`,
+        timestamp: new Date(),
+        attempts: 1,
+        body: { type: "alert.deliver", workspace_id: ws.id, delivery_id: id },
+      })),
+    );
+    await handleQueueBatch(batch, env);
+    expect(await receiver.deliveries()).toHaveLength(2);
+    // Whichever answer came second found its delivery failed as not sent by the first one's 410.
+    const page = await deliveriesOf(ws.readKey, hook.id);
+    expect(page.data.map((d) => [d.status, d.attempts, d.last_status_code])).toEqual([
+      ["failed", 1, 410],
+      ["failed", 1, 410],
+    ]);
+    for (const d of page.data) expect(d.last_error).not.toMatch(/^not sent/);
+  });
+
   it("a delivery of a deleted webhook is dropped", async () => {
     const { ws, receiver, hook } = await setup("dropped");
     const w = workspaceDb(env, ws.id);
