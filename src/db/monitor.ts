@@ -441,11 +441,18 @@ export async function keywordsByIds(w: WorkspaceDb, ids: number[]): Promise<{ id
     .all();
 }
 
-export async function saveKeywordMetrics(w: WorkspaceDb, id: number, m: KeywordMetrics): Promise<void> {
+/** Stores a keyword's measured numbers (serp_checked_at: now), unless its text changed since it was read. */
+export async function saveKeywordMetrics(
+  w: WorkspaceDb,
+  keyword: { id: number; keyword: string },
+  m: KeywordMetrics,
+): Promise<void> {
   await w.db
     .update(keywords)
     .set({ ...m, serpCheckedAt: nowIso() })
-    .where(and(eq(keywords.workspaceId, w.workspaceId), eq(keywords.id, id)))
+    .where(
+      and(eq(keywords.workspaceId, w.workspaceId), eq(keywords.id, keyword.id), eq(keywords.keyword, keyword.keyword)),
+    )
     .run();
 }
 

@@ -190,7 +190,7 @@ export async function refreshKeywordMetrics(
   for (const row of rows) {
     const m = measured.get(row.keyword);
     if (!m) continue;
-    await saveKeywordMetrics(w, row.id, m);
+    await saveKeywordMetrics(w, row, m);
     stored++;
   }
   return stored;

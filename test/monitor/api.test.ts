@@ -5,6 +5,7 @@ import { workspaceDb } from "../../src/db/client";
 import { createKeyword } from "../../src/db/tracking";
 import worker from "../../src/index";
 import { enqueueMonitorPasses, enqueueStaleKeywordMetrics } from "../../src/jobs/monitor-fanout";
+import { metricsProvider, refreshKeywordMetrics } from "../../src/monitor/keyword-metrics";
 import { runMonitorPass } from "../../src/monitor/pass";
 import { rematchBatch } from "../../src/monitor/rematch";
 import { callJson } from "../helpers";
@@ -326,6 +327,29 @@ describe("keyword metrics (DataForSEO)", () => {
     expect(before.search_volume).toBe(9_000);
     expect((await patch(openRate, { active: false })).body).toMatchObject({ ...before, active: false });
     expect((await patch(openRate, { keyword: "open rate" })).body).toMatchObject({ ...before, active: false });
+  });
+
+  it("numbers measured for a keyword's old text are not stored once it is renamed during the measurement", async () => {
+    const ws = await trackingWorkspace("metrics renamed meanwhile", ["email marketing"]);
+    const id = ws.keywordIds["email marketing"]!;
+    const dataforseo = metricsProvider(WITH_METRICS)!;
+    // DataForSEO answers while a person renames the keyword.
+    const slow = {
+      name: dataforseo.name,
+      measure: async (texts: string[]) => {
+        const answer = await dataforseo.measure(texts);
+        const renamed = await callJson(`/api/v1/keywords/${id}`, {
+          key: ws.writeKey,
+          method: "PATCH",
+          body: { keyword: "email outreach" },
+        });
+        expect(renamed.status).toBe(200);
+        return answer;
+      },
+    };
+    await refreshKeywordMetrics(WITH_METRICS, workspaceDb(env, ws.id), [id], slow);
+    const { body } = await callJson(`/api/v1/keywords/${id}`, { key: ws.readKey });
+    expect(body).toMatchObject({ keyword: "email outreach", search_volume: null, serp_checked_at: null });
   });
 
   it("without credentials nothing is measured and nothing fails", async () => {
