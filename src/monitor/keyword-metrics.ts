@@ -69,6 +69,8 @@ const SerpResult = Envelope(
 
 /** DataForSEO's success code, for the request and for each task. */
 const OK = 20000;
+/** DataForSEO's codes 40000–40999 refuse what was asked (a task's fields); 50000 and up are its own errors. */
+const isInputRefusal = (code: number) => code >= 40000 && code < 50000;
 
 export class DataForSeoProvider implements KeywordMetricsProvider {
   readonly name = "dataforseo";
@@ -123,8 +125,9 @@ export class DataForSeoProvider implements KeywordMetricsProvider {
 
   /**
    * Search volume and CPC of the keywords the search-volume task measured. Google Ads refuses a whole task for
-   * one keyword it does not take, so a refused task of several keywords is asked again one keyword at a time:
-   * the others are measured, and only the refused one is left out.
+   * one keyword it does not take (a symbol it refuses, a restricted category), so a task of several keywords
+   * refused for its input is asked again one keyword at a time: the others are measured, and only the refused
+   * one is left out.
    */
   private async volumes(keywords: string[]): Promise<Map<string, Pick<KeywordMetrics, "searchVolume" | "cpc">>> {
     const out = new Map<string, Pick<KeywordMetrics, "searchVolume" | "cpc">>();
@@ -136,8 +139,11 @@ export class DataForSeoProvider implements KeywordMetricsProvider {
     );
     const task = answer.tasks?.[0];
     if (!task || task.status_code !== OK) {
-      if (keywords.length === 1) refused("search volume", keywords, task);
-      else for (const keyword of keywords) for (const [k, v] of await this.volumes([keyword])) out.set(k, v);
+      // Only a refusal of the task's input (DataForSEO's 40xxx) may be one keyword's; an error of theirs (50xxx)
+      // would cost a request per keyword for nothing, so that batch is left for the next run.
+      if (keywords.length > 1 && task && isInputRefusal(task.status_code))
+        for (const keyword of keywords) for (const [k, v] of await this.volumes([keyword])) out.set(k, v);
+      else refused("search volume", keywords, task);
       return out;
     }
     for (const keyword of keywords) out.set(keyword, { searchVolume: null, cpc: null });

@@ -299,6 +299,30 @@ describe("keyword metrics (DataForSEO)", () => {
     ]);
   });
 
+  it("a batch DataForSEO fails with an error of its own is not asked again keyword by keyword", async () => {
+    const ws = await trackingWorkspace("metrics provider error", ["provider error", "click rate"]);
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "warn").mockImplementation((line: unknown) => void logged.push(String(line)));
+    try {
+      await deliver(
+        [{ type: "monitor.metrics", workspace_id: ws.id, keyword_ids: Object.values(ws.keywordIds) }],
+        WITH_METRICS,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    const { body } = await callJson("/api/v1/keywords", { key: ws.readKey });
+    expect(body.data.map((k: { serp_checked_at: unknown }) => k.serp_checked_at)).toEqual([null, null]);
+    const refusals = logged.map((l) => JSON.parse(l)).filter((l) => l.msg === "keyword metrics: task refused");
+    expect(refusals).toEqual([
+      expect.objectContaining({
+        what: "search volume",
+        keywords: ["provider error", "click rate"],
+        status: "50000 Internal Error.",
+      }),
+    ]);
+  });
+
   it("a keyword's new text has no numbers until it is measured; switching it off keeps them", async () => {
     const ws = await trackingWorkspace("metrics rename", ["email marketing", "open rate"]);
     await deliver(
