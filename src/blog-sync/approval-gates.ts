@@ -31,7 +31,11 @@ function postGate(post: SyncedPostRow): ApprovalGate {
       ? `the post is ${post.state}${post.approvedAt ? " and already approved" : ""}`
       : post.state === "published"
         ? "the post is already published"
-        : `the post failed${post.error ? `: ${post.error}` : ""}; editing it (PATCH .../items/${post.id}) makes it a draft again`,
+        : `the post failed${post.error ? `: ${post.error}` : ""}; ${
+            post.submitAttemptedAt
+              ? "a submission of it went unanswered, so it may be on the forum already and is not published again"
+              : `editing it (PATCH .../items/${post.id}) makes it a draft again`
+          }`,
   };
 }
 
