@@ -233,24 +233,28 @@ export async function failDelivery(w: WorkspaceDb, deliveryId: number, error?: s
   return (await failDeliveries(w, [deliveryId], error)) > 0;
 }
 
-/** failDelivery for many deliveries; returns how many were pending and are failed now. */
+/** failDelivery for many deliveries, in one batch; returns how many were pending and are failed now. */
 export async function failDeliveries(w: WorkspaceDb, deliveryIds: number[], error?: string): Promise<number> {
-  let failed = 0;
-  for (let i = 0; i < deliveryIds.length; i += IDS_PER_STATEMENT) {
-    const rows = await w.db
-      .update(webhookDeliveries)
-      .set({ status: "failed", ...(error === undefined ? {} : { lastError: error }) })
-      .where(
-        and(
-          eq(webhookDeliveries.workspaceId, w.workspaceId),
-          inArray(webhookDeliveries.id, deliveryIds.slice(i, i + IDS_PER_STATEMENT)),
-          eq(webhookDeliveries.status, "pending"),
-        ),
-      )
-      .returning({ id: webhookDeliveries.id });
-    failed += rows.length;
-  }
-  return failed;
+  const statements = [];
+  for (let i = 0; i < deliveryIds.length; i += IDS_PER_STATEMENT)
+    statements.push(
+      w.db
+        .update(webhookDeliveries)
+        .set({ status: "failed", ...(error === undefined ? {} : { lastError: error }) })
+        .where(
+          and(
+            eq(webhookDeliveries.workspaceId, w.workspaceId),
+            inArray(webhookDeliveries.id, deliveryIds.slice(i, i + IDS_PER_STATEMENT)),
+            eq(webhookDeliveries.status, "pending"),
+          ),
+        )
+        .returning({ id: webhookDeliveries.id }),
+    );
+  const [first, ...rest] = statements;
+  // One batch: all of them fail, or none does (a delivery left pending is never attempted).
+  if (!first) return 0;
+  const results = await w.db.batch([first, ...rest]);
+  return results.reduce((sum, rows) => sum + rows.length, 0);
 }
 
 /** One page of a webhook's deliveries, newest first, and how many it has in all. */
