@@ -220,10 +220,13 @@ export async function deliverTestEvent(env: Env, w: WorkspaceDb, hook: WebhookRo
   const [id] = await insertDeliveries(w, [
     { webhookId: hook.id, eventId: event.id, type: event.type, postId: null, payload: JSON.stringify(event) },
   ]);
-  // Nothing stored: since `hook` was read, the webhook was disabled (a 410 to another delivery) or deleted.
-  if (id === undefined) await testableWebhook(w, hook.id);
   const delivery = id === undefined ? undefined : await getDeliveryRow(w, id);
-  if (!delivery) throw new Error("the test delivery was not stored");
+  if (!delivery) {
+    // Not stored, or gone already: since `hook` was read, the webhook was disabled (a 410 to another delivery)
+    // or deleted, which testableWebhook answers as a request made a moment later would find it (409, 404).
+    await testableWebhook(w, hook.id);
+    throw new Error("the test delivery was not stored");
+  }
   await attemptDelivery(env, w, delivery, hook, false);
   const after = await getDeliveryRow(w, delivery.id);
   // Deleted while the receiver was being asked: the webhook is gone, as a request made a moment later finds.
