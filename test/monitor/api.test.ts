@@ -239,6 +239,21 @@ describe("re-matching stored posts when terms change (issue 14, point 13)", () =
   });
 });
 
+/** Delivers one metrics message for every keyword of `ws` with credentials; the refusals it logged. */
+async function measureAll(ws: { id: number; keywordIds: Record<string, number> }) {
+  const logged: string[] = [];
+  const spy = vi.spyOn(console, "warn").mockImplementation((line: unknown) => void logged.push(String(line)));
+  try {
+    await deliver(
+      [{ type: "monitor.metrics", workspace_id: ws.id, keyword_ids: Object.values(ws.keywordIds) }],
+      WITH_METRICS,
+    );
+  } finally {
+    spy.mockRestore();
+  }
+  return logged.map((l) => JSON.parse(l)).filter((l) => l.msg === "keyword metrics: task refused");
+}
+
 describe("keyword metrics (DataForSEO)", () => {
   it("a metrics message measures volume, CPC and the forum's first organic result", async () => {
     const ws = await trackingWorkspace("metrics", ["email marketing", "nowhere to be found"]);
@@ -270,16 +285,7 @@ describe("keyword metrics (DataForSEO)", () => {
 
   it("a keyword whose task the provider refuses is left unmeasured; the others of its batch are measured", async () => {
     const ws = await trackingWorkspace("metrics refused", ["email marketing", "refused by ads", "refused by serp"]);
-    const logged: string[] = [];
-    const spy = vi.spyOn(console, "warn").mockImplementation((line: unknown) => void logged.push(String(line)));
-    try {
-      await deliver(
-        [{ type: "monitor.metrics", workspace_id: ws.id, keyword_ids: Object.values(ws.keywordIds) }],
-        WITH_METRICS,
-      );
-    } finally {
-      spy.mockRestore();
-    }
+    const refusals = await measureAll(ws);
     const { body } = await callJson("/api/v1/keywords", { key: ws.readKey });
     const byText = Object.fromEntries(body.data.map((k: { keyword: string }) => [k.keyword, k]));
     // Asked again alone after the batch's refusal, and measured.
@@ -292,7 +298,6 @@ describe("keyword metrics (DataForSEO)", () => {
         serp_forum_position: null,
         serp_checked_at: null,
       });
-    const refusals = logged.map((l) => JSON.parse(l)).filter((l) => l.msg === "keyword metrics: task refused");
     expect(refusals.map((l) => [l.what, l.keywords])).toEqual([
       ["search volume", ["refused by ads"]],
       ["serp", ["refused by serp"]],
@@ -301,19 +306,9 @@ describe("keyword metrics (DataForSEO)", () => {
 
   it("a batch DataForSEO fails with an error of its own is not asked again keyword by keyword", async () => {
     const ws = await trackingWorkspace("metrics provider error", ["provider error", "click rate"]);
-    const logged: string[] = [];
-    const spy = vi.spyOn(console, "warn").mockImplementation((line: unknown) => void logged.push(String(line)));
-    try {
-      await deliver(
-        [{ type: "monitor.metrics", workspace_id: ws.id, keyword_ids: Object.values(ws.keywordIds) }],
-        WITH_METRICS,
-      );
-    } finally {
-      spy.mockRestore();
-    }
+    const refusals = await measureAll(ws);
     const { body } = await callJson("/api/v1/keywords", { key: ws.readKey });
     expect(body.data.map((k: { serp_checked_at: unknown }) => k.serp_checked_at)).toEqual([null, null]);
-    const refusals = logged.map((l) => JSON.parse(l)).filter((l) => l.msg === "keyword metrics: task refused");
     expect(refusals).toEqual([
       expect.objectContaining({
         what: "search volume",
