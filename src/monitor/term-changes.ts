@@ -50,8 +50,7 @@ export async function trackedTermsChanged(env: Env, workspaceId: number, measure
  */
 export async function createTrackedKeyword(env: Env, w: WorkspaceDb, input: KeywordInput): Promise<KeywordView> {
   const keyword = await createKeyword(w, input);
-  await trackedTermsChanged(env, w.workspaceId, keyword.id);
-  return keyword;
+  return followed(env, w, keyword, keyword.id);
 }
 
 /**
@@ -66,8 +65,7 @@ export async function updateTrackedKeyword(
   patch: Partial<KeywordInput>,
 ): Promise<KeywordView | undefined> {
   const updated = await updateKeyword(w, id, patch);
-  if (updated) await trackedTermsChanged(env, w.workspaceId, updated.renamed ? id : undefined);
-  return updated?.keyword;
+  return (await followed(env, w, updated, updated?.renamed ? id : undefined))?.keyword;
 }
 
 export async function createTrackedCompetitor(
@@ -75,9 +73,7 @@ export async function createTrackedCompetitor(
   w: WorkspaceDb,
   input: CompetitorInput,
 ): Promise<CompetitorView> {
-  const competitor = await createCompetitor(w, input);
-  await trackedTermsChanged(env, w.workspaceId);
-  return competitor;
+  return followed(env, w, await createCompetitor(w, input));
 }
 
 /** Undefined: no such competitor in the workspace (nothing is queued). */
@@ -87,9 +83,7 @@ export async function updateTrackedCompetitor(
   id: number,
   patch: Partial<CompetitorInput>,
 ): Promise<CompetitorView | undefined> {
-  const competitor = await updateCompetitor(w, id, patch);
-  if (competitor) await trackedTermsChanged(env, w.workspaceId);
-  return competitor;
+  return followed(env, w, await updateCompetitor(w, id, patch));
 }
 
 /**
@@ -97,14 +91,16 @@ export async function updateTrackedCompetitor(
  * re-match then drops an ambiguous term that had its context from this keyword, and re-scores those posts.
  */
 export async function deleteTrackedKeyword(env: Env, w: WorkspaceDb, id: number): Promise<boolean> {
-  const deleted = await deleteKeyword(w, id);
-  if (deleted) await trackedTermsChanged(env, w.workspaceId);
-  return deleted;
+  return followed(env, w, await deleteKeyword(w, id));
 }
 
 /** False: no such competitor in the workspace (nothing is queued). As a deleted keyword, re-matched. */
 export async function deleteTrackedCompetitor(env: Env, w: WorkspaceDb, id: number): Promise<boolean> {
-  const deleted = await deleteCompetitor(w, id);
-  if (deleted) await trackedTermsChanged(env, w.workspaceId);
-  return deleted;
+  return followed(env, w, await deleteCompetitor(w, id));
+}
+
+/** What a write of tracked terms returned, once what follows is queued; nothing is when it found no term. */
+async function followed<T>(env: Env, w: WorkspaceDb, written: T, measureKeywordId?: number): Promise<T> {
+  if (written) await trackedTermsChanged(env, w.workspaceId, measureKeywordId);
+  return written;
 }
