@@ -441,19 +441,24 @@ export async function keywordsByIds(w: WorkspaceDb, ids: number[]): Promise<{ id
     .all();
 }
 
-/** Stores a keyword's measured numbers (serp_checked_at: now), unless its text changed since it was read. */
+/**
+ * Stores a keyword's measured numbers (serp_checked_at: now), unless its text changed since it was read (or it
+ * is gone); whether they were stored.
+ */
 export async function saveKeywordMetrics(
   w: WorkspaceDb,
   keyword: { id: number; keyword: string },
   m: KeywordMetrics,
-): Promise<void> {
-  await w.db
+): Promise<boolean> {
+  const row = await w.db
     .update(keywords)
     .set({ ...m, serpCheckedAt: nowIso() })
     .where(
       and(eq(keywords.workspaceId, w.workspaceId), eq(keywords.id, keyword.id), eq(keywords.keyword, keyword.keyword)),
     )
-    .run();
+    .returning({ id: keywords.id })
+    .get();
+  return row !== undefined;
 }
 
 /** The weekly cron's read: keywords never measured or measured before `beforeIso`, of every workspace. */

@@ -195,9 +195,7 @@ export async function refreshKeywordMetrics(
   let stored = 0;
   for (const row of rows) {
     const m = measured.get(row.keyword);
-    if (!m) continue;
-    await saveKeywordMetrics(w, row, m);
-    stored++;
+    if (m && (await saveKeywordMetrics(w, row, m))) stored++;
   }
   return stored;
 }

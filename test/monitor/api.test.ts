@@ -366,7 +366,8 @@ describe("keyword metrics (DataForSEO)", () => {
         return answer;
       },
     };
-    await refreshKeywordMetrics(WITH_METRICS, workspaceDb(env, ws.id), [id], slow);
+    // Nothing stored, and the count says so.
+    expect(await refreshKeywordMetrics(WITH_METRICS, workspaceDb(env, ws.id), [id], slow)).toBe(0);
     const { body } = await callJson(`/api/v1/keywords/${id}`, { key: ws.readKey });
     expect(body).toMatchObject({ keyword: "email outreach", search_volume: null, serp_checked_at: null });
   });
