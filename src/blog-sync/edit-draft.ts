@@ -4,9 +4,15 @@
 // approval and its error cleared: an approval was given for the old text, and the error told of the old attempt.
 // Editing is the way back from `failed` (a refusal by the forum or the subreddit's rules): nothing else leaves it.
 import { getConfigRow } from "../db/blog-sync-configs";
-import { getSyncedPost, type SyncedPostView, saveDraftEdit, serializeSyncedPost } from "../db/blog-sync-posts";
+import {
+  getSyncedPost,
+  type SyncedPostRow,
+  type SyncedPostView,
+  saveDraftEdit,
+  serializeSyncedPost,
+} from "../db/blog-sync-posts";
 import type { WorkspaceDb } from "../db/client";
-import { invalidInput, invalidState, notFound } from "../lib/domain-errors";
+import { type DomainError, invalidInput, invalidState, notFound } from "../lib/domain-errors";
 import { checkEdit, renderEditedDraft } from "../sync";
 
 export interface DraftEditInput {
@@ -32,6 +38,15 @@ const unsettled = (postId: number) =>
     `synced post ${postId} failed while a submission of it was unanswered: it may be on the forum already, so it cannot be edited and published again`,
   );
 
+/** Why `post` cannot be edited, or null when it can (saveDraftEdit's condition, asked first to say why). */
+function editRefusal(post: SyncedPostRow): DomainError | null {
+  if (post.state === "published")
+    return invalidState(`synced post ${post.id} is published; only draft, queued and failed posts can be edited`);
+  if (post.state !== "draft" && post.submitAttemptedAt)
+    return post.state === "queued" ? beingSubmitted(post.id) : unsettled(post.id);
+  return null;
+}
+
 export async function editSyncedPost(
   w: WorkspaceDb,
   configId: number,
@@ -42,10 +57,8 @@ export async function editSyncedPost(
   if (!config) throw notFound("sync config");
   const post = await getSyncedPost(w, postId);
   if (!post || post.configId !== configId) throw notFound("synced post");
-  if (post.state === "published")
-    throw invalidState(`synced post ${postId} is published; only draft, queued and failed posts can be edited`);
-  if (post.state !== "draft" && post.submitAttemptedAt)
-    throw post.state === "queued" ? beingSubmitted(postId) : unsettled(postId);
+  const refusal = editRefusal(post);
+  if (refusal) throw refusal;
   const title = input.title ?? post.title;
   const markdown = input.body_markdown ?? post.bodyMarkdown;
   const problems = checkEdit(title, markdown);
@@ -65,8 +78,10 @@ export async function editSyncedPost(
   });
   if (!row) {
     const now = await getSyncedPost(w, postId);
-    if (now?.submitAttemptedAt && now.state === "queued") throw beingSubmitted(postId);
-    throw invalidState(`synced post ${postId} became ${now?.state ?? "deleted"} meanwhile; it was not edited`);
+    throw (
+      (now && editRefusal(now)) ??
+      invalidState(`synced post ${postId} became ${now?.state ?? "deleted"} meanwhile; it was not edited`)
+    );
   }
   return serializeSyncedPost(row);
 }
