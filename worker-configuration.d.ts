@@ -16,12 +16,12 @@ interface __BaseEnv_WorkerBindings {
 	WORKSPACE_SHARDS: string;
 	ADMIN_TOKEN: string;
 	SESSION_KEY: string;
-	WORKSPACE: DurableObjectNamespace<import("./src/index").WorkspaceCoordinator>;
-	FORUM_QUOTA: DurableObjectNamespace<import("./src/index").ForumQuota>;
+	WORKSPACE: DurableObjectNamespace<import("./src").WorkspaceCoordinator>;
+	FORUM_QUOTA: DurableObjectNamespace<import("./src").ForumQuota>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
-		mainModule: typeof import("./src/index");
+		mainModule: typeof import("./src");
 		durableNamespaces: "WorkspaceCoordinator" | "ForumQuota";
 	}
 	interface Env extends __BaseEnv_WorkerBindings {}

@@ -14,7 +14,7 @@ import { pageSets } from "./extract-sets.mjs";
 
 const USAGE = `usage: node bench/extract-ab.mjs --against DIR [options]
 
-  --against DIR       the other checkout (its src/sync/extract is the "before")
+  --against DIR       the other checkout (its src/articles/extract is the "before")
   --sets LIST         readability,wcxb,daniel,cleanportal,netnewswire (default readability)
   --alternations N    runs of each engine per page, alternating (default 10)
   -h, --help          this help`;
@@ -22,7 +22,7 @@ const USAGE = `usage: node bench/extract-ab.mjs --against DIR [options]
 const SETS = pageSets(CORPUS_DIR, READABILITY_TEST_PAGES);
 
 function workerSource(before, after) {
-  const from = (root, file) => JSON.stringify(path.join(root, "src/sync/extract", file));
+  const from = (root, file) => JSON.stringify(path.join(root, "src/articles/extract", file));
   return `import { decodeDocument as decodeBefore } from ${from(before, "charset.ts")};
 import { extractArticle as extractBefore } from ${from(before, "article.ts")};
 import { decodeDocument as decodeAfter } from ${from(after, "charset.ts")};
@@ -64,8 +64,8 @@ await runMain(async () => {
   });
   if (!values.against) throw new UsageError("--against DIR is required", USAGE);
   const against = path.resolve(values.against);
-  if (!fs.existsSync(path.join(against, "src/sync/extract/article.ts")))
-    throw new UsageError(`no engine under ${against}/src/sync/extract`, USAGE);
+  if (!fs.existsSync(path.join(against, "src/articles/extract/article.ts")))
+    throw new UsageError(`no engine under ${against}/src/articles/extract`, USAGE);
   const alternations = Number(values.alternations);
   if (!(alternations >= 1)) throw new UsageError("--alternations takes a number of at least 1", USAGE);
   const sets = values.sets.split(",").map((s) => {

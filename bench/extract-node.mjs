@@ -54,9 +54,9 @@ async function engine(root, tag) {
   fs.writeFileSync(
     entry,
     [
-      `export { extractArticle } from ${JSON.stringify(path.join(root, "src/sync/extract/article.ts"))};`,
-      `export { decodeDocument } from ${JSON.stringify(path.join(root, "src/sync/extract/charset.ts"))};`,
-      `export { toRedditMarkdown } from ${JSON.stringify(path.join(root, "src/sync/render/markdown.ts"))};`,
+      `export { extractArticle } from ${JSON.stringify(path.join(root, "src/articles/extract/article.ts"))};`,
+      `export { decodeDocument } from ${JSON.stringify(path.join(root, "src/articles/extract/charset.ts"))};`,
+      `export { toRedditMarkdown } from ${JSON.stringify(path.join(root, "src/articles/render/markdown.ts"))};`,
     ].join("\n"),
   );
   const out = path.join(dir, `${tag}.mjs`);

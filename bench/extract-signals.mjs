@@ -1,6 +1,6 @@
 // node bench/extract-signals.mjs — derives the extractor's class/id and structure signals from WCXB's
 // development articles (issue 15; docs/extraction.md, "Our own signals"). Every text run of 20+ characters
-// of a page (parsed with the engine's own tree, src/sync/extract/html-tree.ts) is labelled *article* when
+// of a page (parsed with the engine's own tree, src/articles/extract/html-tree.ts) is labelled *article* when
 // it occurs in the page's gold text (case and whitespace aside) and *boilerplate* otherwise. Then:
 //  1. for each word of the class and id attributes on the path from the run up to <body> (elements holding
 //     over a third of the page's text, page-wide wrappers, left out; words split at
@@ -9,7 +9,7 @@
 //     share against the corpus' overall share;
 //  2. the same per tag on the path (nav, aside, footer, li, ...) and per ARIA role;
 //  3. article share of runs inside links, and by the link density of the block holding the run.
-// The engine's lists in src/sync/extract/signals.ts are read off this output (thresholds in the docs).
+// The engine's lists in src/articles/extract/signals.ts are read off this output (thresholds in the docs).
 import { parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
 import { importHtmlTree } from "../scripts/lib/html-tree-module.mjs";
 import { CORPUS_DIR } from "../scripts/lib/paths.mjs";

@@ -1,14 +1,15 @@
-// The worker behind `npm run extract` and `npm run bench:extract`: the same src/sync code the product runs,
+// The worker behind `npm run extract` and `npm run bench:extract`: the same src/articles code the product runs,
 // inside workerd (HTMLRewriter does not exist in Node). POST /extract with the page bytes (header
 // x-page-url) or with an empty body and x-fetch-url to fetch the page under the fetch policy. The benchmark
 // also uses POST /feed and /sitemap (document bytes, x-page-url) and /discover (x-fetch-url, options in
 // x-options as JSON).
-import { gunzipCapped, isGzip } from "../src/lib/safe-fetch";
-import { parseFeed } from "../src/sync/discovery/feeds";
-import { parseSitemap } from "../src/sync/discovery/sitemaps";
-import { decodeDocument } from "../src/sync/extract/charset";
-import type { Article } from "../src/sync/index";
-import { discoverPosts, extractArticle, FetchError, fetchArticle, toRedditMarkdown } from "../src/sync/index";
+
+import type { Article } from "../src/articles";
+import { discoverPosts, extractArticle, FetchError, fetchArticle, toRedditMarkdown } from "../src/articles";
+import { parseFeed } from "../src/articles/discover/feeds";
+import { parseSitemap } from "../src/articles/discover/sitemaps";
+import { decodeDocument } from "../src/articles/extract/charset";
+import { gunzipCapped, isGzip } from "../src/outbound/safe-fetch";
 
 interface Env {
   ALLOW_PRIVATE_FETCH?: string;

@@ -1,9 +1,9 @@
 // The worker behind `npm run seed`, the demo workspace of `npm start` and the benchmarks' seeding: the
-// seeding module of the product (src/seed/workspace.ts, writing through src/db) inside workerd, bound to
+// seeding module of the product (scripts/seed/workspace.ts, writing through src/db) inside workerd, bound to
 // the local D1 database. POST /seed {name, posts, seed, key_label, extra_read_keys} makes a workspace with
 // synthetic content; POST /keys {workspace_id, key_label, keys?} issues a new read_write and read key, or
 // exactly the keys listed in `keys` ([{name, scope}]).
-import { issueKeys, seedKeys, seedWorkspace, syntheticContent } from "../src/seed/workspace";
+import { issueKeys, seedKeys, seedWorkspace, syntheticContent } from "./seed/workspace";
 
 interface Env {
   DB: D1Database;

@@ -1,14 +1,14 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import type { AppEnv } from "./app-env";
 import { createConsoleRouter } from "./console/router";
 import { ApiError, onError, respondError, validationFailed, validationHook, zodDetails } from "./errors";
+import { refuseDeleteBody } from "./http/delete-body";
+import type { AppEnv } from "./http/hono-env";
 import { noQuery } from "./http/openapi";
 import { toHex } from "./lib/crypto";
 import { adminRouter } from "./routes/admin";
 import { adminPersonasRouter } from "./routes/admin-personas";
 import { createApiRouter, openApiDocument } from "./routes/api";
-import { refuseDeleteBody } from "./routes/delete-body";
 import { createMcpRouter } from "./routes/mcp";
 
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,4 +1,9 @@
-import type { AlertDeliverMessage, MonitorMessage, PublishPostMessage, SyncRunMessage } from "./jobs/messages";
+import type {
+  AlertDeliverMessage,
+  MonitorMessage,
+  PublishPostMessage,
+  SyncRunMessage,
+} from "./contracts/queue-messages";
 
 /**
  * Bindings and vars of the Worker and its secrets. `WorkerBindings` is generated from wrangler.toml and

@@ -50,8 +50,6 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what = "resource") => new ApiError("not_found", `${what} not found`);
-
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; request_id: string; details?: ErrorDetail[] };
 }

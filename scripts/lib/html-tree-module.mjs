@@ -1,4 +1,4 @@
-// The extraction engine's tree builder (src/sync/extract/html-tree.ts) bundled for Node, so the parser and
+// The extraction engine's tree builder (src/articles/extract/html-tree.ts) bundled for Node, so the parser and
 // signal benchmarks run the Worker's own code (esbuild into node_modules/.cache, then imported).
 import path from "node:path";
 import { build } from "esbuild";
@@ -8,7 +8,7 @@ import { ROOT } from "./paths.mjs";
 export async function importHtmlTree(cacheName) {
   const out = path.join(ROOT, "node_modules", ".cache", `${cacheName}.mjs`);
   await build({
-    entryPoints: [path.join(ROOT, "src/sync/extract/html-tree.ts")],
+    entryPoints: [path.join(ROOT, "src/articles/extract/html-tree.ts")],
     bundle: true,
     format: "esm",
     platform: "neutral",

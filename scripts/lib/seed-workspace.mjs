@@ -1,5 +1,5 @@
 // Creates a workspace with its API keys and synthetic content in the local D1 database, through the
-// product's seeding module (src/seed/workspace.ts) run in workerd by scripts/seed-worker.ts.
+// product's seeding module (scripts/seed/workspace.ts) run in workerd by scripts/seed-worker.ts.
 import { withSeeder } from "./seed-runner.mjs";
 
 /**

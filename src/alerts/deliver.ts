@@ -20,8 +20,8 @@ import {
 import type { Env } from "../env";
 import { invalidState, notFound } from "../lib/domain-errors";
 import { messageOf } from "../lib/log";
-import { assertPublicHost, FetchError } from "../lib/safe-fetch";
-import { openSession, SessionKeyError } from "../lib/session-crypto";
+import { openSession, SessionKeyError } from "../lib/sealing";
+import { assertPublicHost, FetchError } from "../outbound/safe-fetch";
 import { type AlertEvent, ANSWER_LIMIT_BYTES, escapeText, excerptOfAnswer, newEventId } from "./events";
 import { allowPrivateWebhooks, secretOwner, webhookUrlProblem } from "./rules";
 import { SIGNATURE_HEADER, signatureHeader } from "./signing";

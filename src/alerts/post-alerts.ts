@@ -1,6 +1,8 @@
 // Newly stored posts become `post.created` events (SPEC 13): one per post at or above a webhook's
 // min_priority, stored as pending deliveries and handed to the alerts queue. Ingestion only waits for
 // these writes, never for a receiver.
+
+import type { AlertDeliverMessage } from "../contracts/queue-messages";
 import type { WorkspaceDb } from "../db/client";
 import { nowIso } from "../db/client";
 import {
@@ -11,7 +13,6 @@ import {
   postViewsByForumIds,
 } from "../db/webhooks";
 import type { Env } from "../env";
-import type { AlertDeliverMessage } from "../jobs/messages";
 import { messageOf } from "../lib/log";
 import { type AlertEvent, escapeText, newEventId, type Priority, reaches } from "./events";
 

@@ -3,7 +3,7 @@
 import type { Env } from "../env";
 import { invalidInput } from "../lib/domain-errors";
 import { messageOf } from "../lib/log";
-import { assertFetchableUrl, assertPublicHost, FetchError } from "../lib/safe-fetch";
+import { assertFetchableUrl, assertPublicHost, FetchError } from "../outbound/safe-fetch";
 
 export const allowPrivateWebhooks = (env: Pick<Env, "ALLOW_PRIVATE_FETCH">) => env.ALLOW_PRIVATE_FETCH === "true";
 

@@ -12,7 +12,7 @@ import {
 } from "../db/webhooks";
 import type { Env } from "../env";
 import { invalidState, notFound } from "../lib/domain-errors";
-import { SessionKeyError, sealSession } from "../lib/session-crypto";
+import { SessionKeyError, sealSession } from "../lib/sealing";
 import { deliverTestEvent, testableWebhook } from "./deliver";
 import type { Priority, WebhookFormat } from "./events";
 import { checkWebhookUrl, secretOwner } from "./rules";

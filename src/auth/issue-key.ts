@@ -1,8 +1,9 @@
 // Issuing a workspace API key: the admin API and the console's Settings > API both call this.
-import { type ApiKeyView, createKey, getWorkspace } from "../db/api-keys";
+import { type ApiKeyView, getWorkspace, insertKey } from "../db/api-keys";
 import type { Database } from "../db/client";
+import { sha256Hex } from "../lib/crypto";
 import { notFound } from "../lib/domain-errors";
-import type { KeyScope } from "./keys";
+import { displayPrefix, generateApiKey, type KeyScope } from "./keys";
 
 /** A temporary key lives at most this long (it is deleted by the hourly cron once expired). */
 export const MAX_TEMPORARY_KEY_SECONDS = 90 * 24 * 3600;
@@ -26,4 +27,21 @@ export async function issueKey(
     ? new Date(Date.now() + request.expires_in_seconds * 1000).toISOString()
     : null;
   return createKey(db, workspaceId, { name: request.name, scope: request.scope, expiresAt });
+}
+
+/** A new random key of the workspace, stored by its digest; the plain key is returned once and never stored. */
+export async function createKey(
+  db: Database,
+  workspaceId: number,
+  input: { name: string; scope: KeyScope; expiresAt?: string | null },
+): Promise<{ key: string; record: ApiKeyView }> {
+  const key = generateApiKey();
+  const record = await insertKey(db, workspaceId, {
+    keyHash: await sha256Hex(key),
+    prefix: displayPrefix(key),
+    name: input.name,
+    scope: input.scope,
+    expiresAt: input.expiresAt,
+  });
+  return { key, record };
 }

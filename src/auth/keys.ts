@@ -16,6 +16,11 @@ export interface AuthContext {
   scope: KeyScope;
 }
 
+/** Whether the key may do what needs `scope`: a read_write key may do everything, a read key only read. */
+export function hasScope(auth: AuthContext, scope: KeyScope): boolean {
+  return scope !== "read_write" || auth.scope === "read_write";
+}
+
 export function generateApiKey(): string {
   // Rejection sampling keeps every base62 character equally likely (256 is not a multiple of 62).
   const out: string[] = [];

@@ -1,12 +1,10 @@
 // The rules of a sync config that do not need the database: how blog URLs and subreddits are normalized,
 // which blog URLs may be fetched, and the fingerprint of the settings a run depends on (docs/blog-sync.md, "Fingerprint").
+
+import { canonicalizeUrl, FetchError, type FetchPolicy } from "../articles";
 import { sha256Hex } from "../lib/crypto";
 import { invalidInput } from "../lib/domain-errors";
-import { assertFetchableUrl } from "../lib/safe-fetch";
-import { canonicalizeUrl, FetchError, type FetchPolicy } from "../sync";
-
-/** Reddit's subreddit names: 3..21 letters, digits or underscores; the `r/` (or `/r/`) prefix is optional. */
-export const SUBREDDIT_INPUT = /^(?:\/?r\/)?[A-Za-z0-9_]{3,21}$/;
+import { assertFetchableUrl } from "../outbound/safe-fetch";
 
 export function normalizeSubreddit(input: string): string {
   return input.trim().replace(/^\/?r\//i, "");

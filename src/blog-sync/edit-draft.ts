@@ -3,6 +3,8 @@
 // edited (later runs never overwrite it) and, if it was queued or failed, it goes back to draft with its
 // approval and its error cleared: an approval was given for the old text, and the error told of the old attempt.
 // Editing is the way back from `failed` (a refusal by the forum or the subreddit's rules): nothing else leaves it.
+
+import { checkEdit, renderEditedDraft } from "../articles";
 import { getConfigRow } from "../db/blog-sync-configs";
 import {
   getSyncedPost,
@@ -13,7 +15,6 @@ import {
 } from "../db/blog-sync-posts";
 import type { WorkspaceDb } from "../db/client";
 import { type DomainError, invalidInput, invalidState, notFound } from "../lib/domain-errors";
-import { checkEdit, renderEditedDraft } from "../sync";
 
 export interface DraftEditInput {
   title?: string;

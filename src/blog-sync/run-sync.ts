@@ -2,16 +2,6 @@
 // walks the same pipeline with a sink that writes nothing; a real run's sink asks the workspace
 // coordinator before every write and queue message and stops at the first "the config changed".
 
-import { getConfigRow, type SyncConfigRow } from "../db/blog-sync-configs";
-import { findSyncedPostsByUrl, type SyncedPostRow, type SyncedPostState } from "../db/blog-sync-posts";
-import { type FinalRunStatus, finishRun, insertRun, NO_COUNTS, type RunCounts } from "../db/blog-sync-runs";
-import { nowIso, type WorkspaceDb } from "../db/client";
-import { FETCHES_PER_MINUTE } from "../durable/fetch-budget";
-import { coordinatorFor, type WorkspaceCoordinator } from "../durable/workspace-coordinator";
-import type { Env } from "../env";
-import { sha256Hex } from "../lib/crypto";
-import { DomainError, notFound } from "../lib/domain-errors";
-import { messageOf } from "../lib/log";
 import {
   type Discovery,
   discoverPosts,
@@ -22,7 +12,17 @@ import {
   type SourceKind,
   toRedditMarkdown,
   toRedditRichText,
-} from "../sync";
+} from "../articles";
+import { getConfigRow, type SyncConfigRow } from "../db/blog-sync-configs";
+import { findSyncedPostsByUrl, type SyncedPostRow, type SyncedPostState } from "../db/blog-sync-posts";
+import { type FinalRunStatus, finishRun, insertRun, NO_COUNTS, type RunCounts } from "../db/blog-sync-runs";
+import { nowIso, type WorkspaceDb } from "../db/client";
+import { FETCHES_PER_MINUTE } from "../durable/fetch-budget";
+import { coordinatorFor, type WorkspaceCoordinator } from "../durable/workspace-coordinator";
+import type { Env } from "../env";
+import { sha256Hex } from "../lib/crypto";
+import { DomainError, notFound } from "../lib/domain-errors";
+import { messageOf } from "../lib/log";
 import { fetchPolicy } from "./config-rules";
 import { type AbortReason, type PlannedWrite, PreviewSink, RealSink, type Sink } from "./sinks";
 

@@ -1,6 +1,7 @@
 // Where a run's decisions go. The preview sink (dry runs) writes nothing and reports what would happen;
 // the real sink asks the workspace coordinator before each write and each queue message.
 
+import type { PublishPostMessage } from "../contracts/queue-messages";
 import type { SyncConfigRow } from "../db/blog-sync-configs";
 import {
   getSyncedPost,
@@ -14,7 +15,6 @@ import {
 import type { WorkspaceDb } from "../db/client";
 import type { WorkspaceCoordinator } from "../durable/workspace-coordinator";
 import type { Env } from "../env";
-import type { PublishPostMessage } from "../jobs/messages";
 
 export interface PlannedWrite {
   action: "create" | "update" | "unchanged";

@@ -1,14 +1,13 @@
 // The console's two doors to publishing: a post's publish preflight report and its approval. Both are the
-// publishing service's (src/blog-sync/publish-preflight.ts and src/blog-sync/approval.ts), the same functions
+// publishing service's (src/publishing/preflight.ts and src/publishing/approval.ts), the same functions
 // the REST routes call, under the same key scope as those routes (read_write); the console adds only how a
 // refusal reads on the page.
-import type { AuthContext } from "../auth/keys";
-import { hasScope } from "../auth/middleware";
-import { approveReviewedPost } from "../blog-sync/approval";
-import { publishPreflight } from "../blog-sync/publish-preflight";
+import { type AuthContext, hasScope } from "../auth/keys";
 import type { WorkspaceDb } from "../db/client";
 import type { Env } from "../env";
 import { isDomainError } from "../lib/domain-errors";
+import { approveReviewedPost } from "../publishing/approval";
+import { publishPreflight } from "../publishing/preflight";
 
 export interface PreflightCheck {
   name: string;

@@ -3,14 +3,14 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env";
 import { acceptKey } from "../auth/check";
 import type { AuthContext } from "../auth/keys";
+import { readPathId } from "../contracts/params";
 import { workspaceDb } from "../db/client";
 import { findKeyById } from "../db/key-by-id";
 import { ApiError } from "../errors";
 import { optionalExecutionCtx } from "../http/context";
-import { readPathId } from "../http/openapi";
+import type { AppEnv } from "../http/hono-env";
 import { notFound } from "../lib/domain-errors";
 import {
   checkCsrf,

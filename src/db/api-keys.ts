@@ -1,8 +1,9 @@
 import { and, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import { displayPrefix, generateApiKey, type KeyScope } from "../auth/keys";
-import { sha256Hex } from "../lib/crypto";
 import { type Database, nowIso } from "./client";
 import { apiKeys, workspaces } from "./schema";
+
+/** A key's scope as the table stores it (src/auth/keys.ts names the same two). */
+type KeyScope = (typeof apiKeys.$inferSelect)["scope"];
 
 export interface ResolvedKey {
   keyId: number;
@@ -55,25 +56,25 @@ export function serializeKey(row: typeof apiKeys.$inferSelect) {
 
 export type ApiKeyView = ReturnType<typeof serializeKey>;
 
-export async function createKey(
+/** Stores a new key by its digest and display prefix (the plain key is never stored; src/auth/issue-key.ts makes it). */
+export async function insertKey(
   db: Database,
   workspaceId: number,
-  input: { name: string; scope: KeyScope; expiresAt?: string | null },
-): Promise<{ key: string; record: ApiKeyView }> {
-  const key = generateApiKey();
+  input: { keyHash: string; prefix: string; name: string; scope: KeyScope; expiresAt?: string | null },
+): Promise<ApiKeyView> {
   const row = await db
     .insert(apiKeys)
     .values({
       workspaceId,
       name: input.name,
       scope: input.scope,
-      keyHash: await sha256Hex(key),
-      prefix: displayPrefix(key),
+      keyHash: input.keyHash,
+      prefix: input.prefix,
       expiresAt: input.expiresAt ?? null,
     })
     .returning()
     .get();
-  return { key, record: serializeKey(row) };
+  return serializeKey(row);
 }
 
 export async function listKeys(db: Database, workspaceId: number): Promise<ApiKeyView[]> {

@@ -406,7 +406,7 @@ export const syncRunItems = sqliteTable(
 );
 
 // Personas (SPEC 6, migration 0020): forum accounts of a workspace. `session_ciphertext` holds the account's
-// forum cookies encrypted with AES-GCM under SESSION_KEY (src/lib/session-crypto.ts); it is never returned.
+// forum cookies encrypted with AES-GCM under SESSION_KEY (src/lib/sealing.ts); it is never returned.
 export const personas = sqliteTable(
   "personas",
   {
@@ -448,7 +448,7 @@ export const webhooks = sqliteTable(
       .default("high"),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     disabledReason: text("disabled_reason"),
-    /** SECRET: the signing secret, AES-GCM under SESSION_KEY (src/lib/session-crypto.ts); shown once at creation. */
+    /** SECRET: the signing secret, AES-GCM under SESSION_KEY (src/lib/sealing.ts); shown once at creation. */
     secretSealed: text("secret_sealed").notNull(),
     createdAt: text("created_at").notNull().default(now),
   },

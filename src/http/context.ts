@@ -1,6 +1,6 @@
 import type { Context, ExecutionContext } from "hono";
-import type { AppEnv } from "../app-env";
 import { type WorkspaceDb, workspaceDb } from "../db/client";
+import type { AppEnv } from "./hono-env";
 
 /** The caller's workspace data accessor, from the authenticated key. */
 export const callerDb = (c: Context<AppEnv>): WorkspaceDb => workspaceDb(c.env, c.get("auth").workspaceId);

@@ -3,8 +3,8 @@
 // decoded strictly here first; the bytes stay cached on the request, so the validator reads them again
 // without a second read of the stream.
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env";
 import { ApiError } from "../errors";
+import type { AppEnv } from "./hono-env";
 
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 

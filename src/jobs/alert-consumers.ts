@@ -3,11 +3,11 @@
 // delivery failed. Safe under repeated delivery: only a pending delivery is attempted.
 import { deliverQueued } from "../alerts/deliver";
 import { BASE_RETRY_SECONDS, retryDelaySeconds } from "../alerts/events";
+import type { AlertDeliverMessage, QueueMessage } from "../contracts/queue-messages";
 import { workspaceDb } from "../db/client";
 import { failDelivery } from "../db/webhooks";
 import type { Env } from "../env";
-import type { Verdict } from "./consumers";
-import type { AlertDeliverMessage, QueueMessage } from "./messages";
+import type { Verdict } from "./blog-sync-consumers";
 
 export const isAlertMessage = (m: QueueMessage): m is AlertDeliverMessage => m.type === "alert.deliver";
 

@@ -1,8 +1,9 @@
 // The daily cron's only job: one sync.run message per active config of every workspace.
+
+import type { SyncRunMessage } from "../contracts/queue-messages";
 import { listActiveConfigsOfAllWorkspaces } from "../db/blog-sync-configs";
 import { directoryDb } from "../db/client";
 import type { Env } from "../env";
-import type { SyncRunMessage } from "./messages";
 
 /** Queues.sendBatch takes at most 100 messages. */
 const SEND_BATCH = 100;

@@ -1,11 +1,12 @@
 // What happens to a message its queue gave up on (after max_retries it lands in the queue's dead-letter
 // queue): the failure becomes visible where a person looks, instead of vanishing.
+
+import type { PublishPostMessage, SyncRunMessage } from "../contracts/queue-messages";
 import { getConfigRow, recordConfigError } from "../db/blog-sync-configs";
 import { transitionSyncedPost } from "../db/blog-sync-posts";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
-import type { Verdict } from "./consumers";
-import type { PublishPostMessage, SyncRunMessage } from "./messages";
+import type { Verdict } from "./blog-sync-consumers";
 
 export async function consumeDeadLetter(
   message: SyncRunMessage | PublishPostMessage,

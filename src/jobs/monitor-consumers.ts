@@ -1,13 +1,14 @@
 // Monitoring's queue messages: a pass, a batch of re-matching, a batch of keyword metrics. Each is safe
 // under repeated delivery (a pass resumes from its cursors; re-matching and metrics rewrite the same rows).
+
+import type { MonitorMessage, QueueMessage } from "../contracts/queue-messages";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
 import { isDomainError } from "../lib/domain-errors";
 import { refreshKeywordMetrics } from "../monitor/keyword-metrics";
 import { monitoringEnabled, runMonitorPass } from "../monitor/pass";
 import { rematchBatch } from "../monitor/rematch";
-import type { Verdict } from "./consumers";
-import type { MonitorMessage, QueueMessage } from "./messages";
+import type { Verdict } from "./blog-sync-consumers";
 
 export const isMonitorMessage = (m: QueueMessage): m is MonitorMessage => m.type.startsWith("monitor.");
 

@@ -1,11 +1,12 @@
 // Monitoring's crons only enqueue: one pass per workspace that tracks something (every 10 minutes), and the
 // stale keywords' metrics in batches (weekly).
+
+import type { MonitorMessage, MonitorMetricsMessage, MonitorPassMessage } from "../contracts/queue-messages";
 import { directoryDb } from "../db/client";
 import { staleKeywords, workspacesWithActiveTerms } from "../db/monitor";
 import type { Env } from "../env";
 import { metricsProvider } from "../monitor/keyword-metrics";
 import { monitoringEnabled } from "../monitor/pass";
-import type { MonitorMessage, MonitorMetricsMessage, MonitorPassMessage } from "./messages";
 
 /** Queues.sendBatch takes at most 100 messages. */
 const SEND_BATCH = 100;

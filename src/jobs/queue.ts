@@ -1,12 +1,13 @@
 // The Worker's queue handler: every message is validated against the message union, handled on its own,
 // and acknowledged or retried on its own with exponential backoff. After the consumer's max_retries
 // (wrangler.toml) a retried message goes to that queue's dead-letter queue.
+
+import { QueueMessage } from "../contracts/queue-messages";
 import type { Env } from "../env";
 import { log, messageOf } from "../lib/log";
 import { consumeAlertDeadLetter, consumeAlertDelivery, isAlertMessage } from "./alert-consumers";
-import { consumePublishPost, consumeSyncRun, type Verdict } from "./consumers";
+import { consumePublishPost, consumeSyncRun, type Verdict } from "./blog-sync-consumers";
 import { consumeDeadLetter } from "./dead-letters";
-import { QueueMessage } from "./messages";
 import { consumeMonitorDeadLetter, consumeMonitorMessage, isMonitorMessage } from "./monitor-consumers";
 
 const BASE_DELAY_SECONDS = 30;

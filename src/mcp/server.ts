@@ -1,9 +1,9 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { AuthContext } from "../auth/keys";
-import { hasScope, missingScope } from "../auth/middleware";
+import { type AuthContext, hasScope } from "../auth/keys";
 import { ApiError } from "../errors";
+import { missingScope } from "../http/auth-middleware";
 import { toolError, toolRequest, toolResult } from "./call";
 import { mcpInstructions } from "./instructions";
 import { type ApiTool, toolsForScope } from "./tools";

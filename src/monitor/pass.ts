@@ -21,8 +21,6 @@ import {
   youngForumIds,
 } from "../db/monitor";
 import type { Env } from "../env";
-import { DomainError, invalidState } from "../lib/domain-errors";
-import { log, messageOf } from "../lib/log";
 import {
   ForumApi,
   type ForumApiConfig,
@@ -31,10 +29,12 @@ import {
   forumApiConfig,
   INFO_IDS,
   QuotaExhausted,
-} from "./forum-api";
+} from "../forum/app-client";
+import { DomainError, invalidState } from "../lib/domain-errors";
+import { log, messageOf } from "../lib/log";
 import { type CompiledTerm, compileTerms, matchedAnything, matchPost, type TrackedTerm } from "./match";
-import { batchQueries } from "./queries";
 import { type KeywordSignal, scorePost } from "./score";
+import { batchQueries } from "./search-queries";
 import { trackedTermsChanged } from "./term-changes";
 
 /** Pages a query reads in one scan at most. */

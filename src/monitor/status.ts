@@ -2,7 +2,7 @@
 import type { WorkspaceDb } from "../db/client";
 import { lastMonitorRun } from "../db/monitor";
 import type { Env } from "../env";
-import { forumApiConfig, quotaStatus } from "./forum-api";
+import { forumApiConfig, quotaStatus } from "../forum/app-client";
 
 export async function monitoringStatus(env: Env, w: WorkspaceDb) {
   const config = forumApiConfig(env);

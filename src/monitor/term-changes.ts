@@ -1,6 +1,8 @@
 // What follows a change to the tracked terms: the workspace's stored posts are re-matched in the background,
 // and a new or renamed keyword is measured soon after (when a metrics provider is configured). The writes
 // that make such a change are here too, so that the API and the console cannot differ in what follows.
+
+import type { MonitorMetricsMessage, MonitorRematchMessage } from "../contracts/queue-messages";
 import type { WorkspaceDb } from "../db/client";
 import {
   type CompetitorInput,
@@ -15,7 +17,6 @@ import {
   updateKeyword,
 } from "../db/tracking";
 import type { Env } from "../env";
-import type { MonitorMetricsMessage, MonitorRematchMessage } from "../jobs/messages";
 import { log, messageOf } from "../lib/log";
 import { metricsProvider } from "./keyword-metrics";
 

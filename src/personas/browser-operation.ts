@@ -5,9 +5,9 @@ import type { WorkspaceDb } from "../db/client";
 import type { PersonaRow } from "../db/personas";
 import { withBrowserSlot } from "../durable/workspace-coordinator";
 import type { Env } from "../env";
-import { ForumClient } from "../forum/client";
+import { ForumClient } from "../forum/persona-client";
 import { cookiesForForum } from "./cookies";
-import { openPersonaCookies } from "./sessions";
+import { openPersonaCookies } from "./sealed-cookies";
 
 export const forumBase = (env: Pick<Env, "FORUM_BASE_URL">) =>
   (env.FORUM_BASE_URL || "https://www.reddit.com").replace(/\/+$/, "");

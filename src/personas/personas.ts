@@ -13,10 +13,10 @@ import type { Env } from "../env";
 import { isForumError } from "../forum/errors";
 import { DomainError, invalidState, notFound } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
-import { SessionKeyError } from "../lib/session-crypto";
+import { SessionKeyError } from "../lib/sealing";
 import { inBrowserTurn, withPersonaForum } from "./browser-operation";
 import { type ExportedCookie, mapExportedCookies } from "./cookies";
-import { sealPersonaCookies } from "./sessions";
+import { sealPersonaCookies } from "./sealed-cookies";
 
 export interface Check {
   name: string;

@@ -1,11 +1,12 @@
 // Operator API for personas (/admin/v1, bearer ADMIN_TOKEN): list a workspace's personas and approve or
 // revoke one ("approved for the customer", SPEC 6). Not part of /api/v1 or the tool protocol.
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireAdmin } from "../auth/middleware";
+import { integerParam } from "../contracts/params";
 import { getWorkspace } from "../db/api-keys";
 import { directoryDb, workspaceDb } from "../db/client";
-import { notFound } from "../errors";
-import { createRouter, integerParam, jsonResponse, noFieldsBody, noQuery } from "../http/openapi";
+import { requireAdmin } from "../http/auth-middleware";
+import { createRouter, jsonResponse, noFieldsBody, noQuery } from "../http/openapi";
+import { notFound } from "../lib/domain-errors";
 import { listPersonas, setPersonaApproval } from "../personas/personas";
 import { PersonaSchema } from "./personas";
 

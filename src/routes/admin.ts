@@ -3,12 +3,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { issueKey, MAX_TEMPORARY_KEY_SECONDS, MIN_TEMPORARY_KEY_SECONDS } from "../auth/issue-key";
 import { forgetKeyId } from "../auth/key-cache";
-import { requireAdmin } from "../auth/middleware";
+import { integerParam } from "../contracts/params";
 import { createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";
-import { notFound } from "../errors";
-import { createRouter, integerParam, jsonBody, jsonResponse, noQuery } from "../http/openapi";
+import { requireAdmin } from "../http/auth-middleware";
+import { createRouter, jsonBody, jsonResponse, noQuery } from "../http/openapi";
 import { requireUtf8Body } from "../http/utf8-body";
+import { notFound } from "../lib/domain-errors";
 
 const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
 const KeySchema = z.object({

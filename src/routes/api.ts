@@ -1,4 +1,4 @@
-import { requireApiKey } from "../auth/middleware";
+import { requireApiKey } from "../http/auth-middleware";
 import { createRouter } from "../http/openapi";
 import { blogSyncsRouter } from "./blog-syncs";
 import { competitorsRouter } from "./competitors";

@@ -1,28 +1,17 @@
 import { z } from "@hono/zod-openapi";
-import { SUBREDDIT_INPUT } from "../blog-sync/config-rules";
 import { deleteConfig, saveConfig } from "../blog-sync/configs";
 import { editSyncedPost } from "../blog-sync/edit-draft";
 import { runSync } from "../blog-sync/run-sync";
+import { BlogSyncConfigInput, maxPosts } from "../contracts/blog-syncs";
+import { idParam, integerParam, listEnvelope, pageEnvelope, pathId } from "../contracts/params";
 import { getConfig, getConfigRow, listConfigs } from "../db/blog-sync-configs";
 import { listSyncedPosts } from "../db/blog-sync-posts";
 import { getRunWithItems, listRuns } from "../db/blog-sync-runs";
-import { notFound } from "../errors";
 import { callerDb } from "../http/context";
-import {
-  apiRoute,
-  createRouter,
-  idParam,
-  integerParam,
-  jsonBody,
-  jsonResponse,
-  listEnvelope,
-  nextOffset,
-  pageEnvelope,
-  pathId,
-} from "../http/openapi";
+import { apiRoute, createRouter, jsonBody, jsonResponse, nextOffset } from "../http/openapi";
+import { notFound } from "../lib/domain-errors";
 
 const STATES = ["draft", "queued", "published", "failed"] as const;
-const maxPosts = z.number().int().min(1).max(50);
 
 const ImageSchema = z
   .object({ url: z.string(), alt: z.string(), caption: z.string().nullable() })
@@ -59,50 +48,6 @@ export const BlogSyncConfigSchema = z
     updated_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("BlogSyncConfig");
-
-export const BlogSyncConfigInput = z
-  .strictObject({
-    id: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .openapi({ description: "Update this config; without it, blog_url + subreddit select or create one" }),
-    blog_url: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2048)
-      .optional()
-      .openapi({ description: "Absolute http(s) URL of a blog index, feed, sitemap or landing page" }),
-    subreddit: z
-      .string()
-      .trim()
-      .regex(SUBREDDIT_INPUT, "must be 3 to 21 letters, digits or underscores, optionally prefixed by r/")
-      .optional()
-      .openapi({ example: "r/webdev" }),
-    persona_id: z.number().int().min(1).nullable().optional(),
-    include_media: z.boolean().optional().openapi({ description: "Default false" }),
-    active: z.boolean().optional().openapi({ description: "Default true" }),
-    publish_immediately: z.boolean().optional().openapi({ description: "Default false" }),
-    max_posts: maxPosts.optional().openapi({ description: "1..50, default 5" }),
-    flair_id: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64)
-      .nullable()
-      .optional()
-      .openapi({ description: "A link flair template id of the subreddit (readiness lists them); not fingerprinted" }),
-  })
-  .superRefine((body, ctx) => {
-    if (body.id !== undefined) return;
-    for (const field of ["blog_url", "subreddit"] as const) {
-      if (body[field] === undefined)
-        ctx.addIssue({ code: "custom", path: [field], message: "required when no id is given" });
-    }
-  })
-  .openapi("BlogSyncConfigInput");
 
 export const SyncedPostSchema = z
   .object({

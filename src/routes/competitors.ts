@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { idParam, listEnvelope } from "../contracts/params";
+import { CompetitorCreate, CompetitorPatch } from "../contracts/tracking";
 import { getCompetitor, listCompetitors } from "../db/tracking";
-import { notFound } from "../errors";
 import { callerDb } from "../http/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
-import { plainName } from "../lib/plain-text";
+import { apiRoute, createRouter, jsonBody, jsonResponse } from "../http/openapi";
+import { notFound } from "../lib/domain-errors";
 import { createTrackedCompetitor, deleteTrackedCompetitor, updateTrackedCompetitor } from "../monitor/term-changes";
 
 export const CompetitorSchema = z
@@ -17,33 +18,6 @@ export const CompetitorSchema = z
     created_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Competitor");
-
-const name = plainName(200);
-const websiteUrl = z
-  .url({ protocol: /^https?$/ })
-  .max(2000)
-  .nullable();
-const aliases = z.array(plainName(200)).max(50);
-
-export const CompetitorCreate = z
-  .strictObject({
-    name,
-    website_url: websiteUrl.optional(),
-    keywords: aliases.optional(),
-    active: z.boolean().optional(),
-    is_ambiguous: z.boolean().optional(),
-  })
-  .openapi("CompetitorCreate");
-export const CompetitorPatch = z
-  .strictObject({
-    name: name.optional(),
-    website_url: websiteUrl.optional(),
-    keywords: aliases.optional(),
-    active: z.boolean().optional(),
-    is_ambiguous: z.boolean().optional(),
-  })
-  .refine((v) => Object.keys(v).length > 0, { message: "give at least one field to change" })
-  .openapi("CompetitorPatch", { minProperties: 1 });
 
 const duplicate = "A competitor with the same name (case-insensitive) exists (`invalid_state`)";
 

@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { idParam, listEnvelope } from "../contracts/params";
+import { KeywordCreate, KeywordPatch } from "../contracts/tracking";
 import { getKeyword, listKeywords } from "../db/tracking";
-import { notFound } from "../errors";
 import { callerDb } from "../http/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope } from "../http/openapi";
-import { plainName } from "../lib/plain-text";
+import { apiRoute, createRouter, jsonBody, jsonResponse } from "../http/openapi";
+import { notFound } from "../lib/domain-errors";
 import { createTrackedKeyword, deleteTrackedKeyword, updateTrackedKeyword } from "../monitor/term-changes";
 
 export const KeywordSchema = z
@@ -26,19 +27,6 @@ export const KeywordSchema = z
     created_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Keyword");
-
-const keywordText = plainName(200);
-export const KeywordCreate = z
-  .strictObject({ keyword: keywordText, active: z.boolean().optional(), is_ambiguous: z.boolean().optional() })
-  .openapi("KeywordCreate");
-export const KeywordPatch = z
-  .strictObject({
-    keyword: keywordText.optional(),
-    active: z.boolean().optional(),
-    is_ambiguous: z.boolean().optional(),
-  })
-  .refine((v) => Object.keys(v).length > 0, { message: "give at least one field to change" })
-  .openapi("KeywordPatch", { minProperties: 1 });
 
 const duplicate = "A keyword with the same text (case-insensitive) exists (`invalid_state`)";
 

@@ -1,11 +1,11 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { type ExecutionContext, Hono } from "hono";
-import type { AppEnv } from "../app-env";
 import { authenticate } from "../auth/check";
-import { credentialsOf } from "../auth/middleware";
 import type { Env } from "../env";
 import { requestIdOf } from "../errors";
+import { credentialsOf } from "../http/auth-middleware";
 import { optionalExecutionCtx } from "../http/context";
+import type { AppEnv } from "../http/hono-env";
 import { utf8BodyBytes } from "../http/utf8-body";
 import { createMcpServer } from "../mcp/server";
 import { type ApiTool, type OpenApiDocumentLike, toolsFromOpenApi } from "../mcp/tools";

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { idParam, listEnvelope } from "../contracts/params";
 import { callerDb } from "../http/context";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, listEnvelope, noFieldsBody } from "../http/openapi";
+import { apiRoute, createRouter, jsonBody, jsonResponse, noFieldsBody } from "../http/openapi";
 import {
   createPersona,
   getPersona,

@@ -1,10 +1,11 @@
 // Readiness, publish preflight and approval of a blog sync (SPEC 6). Approval is never a tool.
 import { z } from "@hono/zod-openapi";
-import { approveSyncedPost } from "../blog-sync/approval";
-import { publishPreflight } from "../blog-sync/publish-preflight";
-import { checkReadiness } from "../blog-sync/readiness";
+import { pathId } from "../contracts/params";
 import { callerDb } from "../http/context";
-import { apiRoute, createRouter, jsonBody, jsonResponse, noFieldsBody, pathId } from "../http/openapi";
+import { apiRoute, createRouter, jsonBody, jsonResponse, noFieldsBody } from "../http/openapi";
+import { approveSyncedPost } from "../publishing/approval";
+import { publishPreflight } from "../publishing/preflight";
+import { checkReadiness } from "../publishing/readiness";
 import { SyncedPostSchema } from "./blog-syncs";
 import { CheckSchema } from "./personas";
 

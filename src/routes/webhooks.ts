@@ -1,19 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { createWebhook, listWebhooks, removeWebhook, requireWebhook, testWebhook } from "../alerts/webhooks";
+import { idParam, integerParam, listEnvelope, pageEnvelope } from "../contracts/params";
 import { listDeliveries } from "../db/webhooks";
 import { callerDb } from "../http/context";
-import {
-  apiRoute,
-  createRouter,
-  idParam,
-  integerParam,
-  jsonBody,
-  jsonResponse,
-  listEnvelope,
-  nextOffset,
-  noFieldsBody,
-  pageEnvelope,
-} from "../http/openapi";
+import { apiRoute, createRouter, jsonBody, jsonResponse, nextOffset, noFieldsBody } from "../http/openapi";
 
 const TAG = "Alerts";
 const priority = z.enum(["high", "medium", "low"]);

@@ -3,9 +3,9 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import worker from "../../src";
 import { forgetAllKeys } from "../../src/auth/key-cache";
 import { generateApiKey } from "../../src/auth/keys";
-import worker from "../../src/index";
 import { ADMIN_TOKEN, callJson } from "../helpers";
 
 const admin = (path: string, options: { method?: string; body?: unknown; token?: string | null } = {}) =>

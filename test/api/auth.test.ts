@@ -1,4 +1,4 @@
-// The one auth path (src/auth/middleware.ts, check.ts): every /api/v1 request has its key judged before
+// The one auth path (src/http/auth-middleware.ts, check.ts): every /api/v1 request has its key judged before
 // anything of the route runs, so a caller without a valid key costs no query of any workspace's data; keys
 // are remembered per isolate for a few seconds (key-cache.ts); requests that fail authentication are
 // limited by client address (AUTH_FAILURE_LIMITER, wrangler.toml).
@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { addressBucket } from "../../src/auth/address-bucket";
+import { createKey } from "../../src/auth/issue-key";
 import { cachedKey, forgetAllKeys, KEY_CACHE_TTL_MS, rememberKey } from "../../src/auth/key-cache";
 import {
   forgetLimitedAddresses,
@@ -16,7 +17,7 @@ import {
   liveKeyDigests,
   markLimited,
 } from "../../src/auth/limited-addresses";
-import { createKey, type ResolvedKey, revokeKey } from "../../src/db/api-keys";
+import { type ResolvedKey, revokeKey } from "../../src/db/api-keys";
 import { directoryDb } from "../../src/db/client";
 import { call, callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { seedWorkspace } from "./seed";

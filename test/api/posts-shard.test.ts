@@ -4,7 +4,7 @@
 // as production would be configured.
 import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../src/index";
+import worker from "../../src";
 import { createTestWorkspace, type TestWorkspace } from "../helpers";
 import { type SeededWorkspace, seedWorkspace, toApiPost } from "./seed";
 

@@ -2,7 +2,8 @@
 // own OpenAPI document, so a route added anywhere in the API is covered without touching this file.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createKey, revokeKey } from "../../src/db/api-keys";
+import { createKey } from "../../src/auth/issue-key";
+import { revokeKey } from "../../src/db/api-keys";
 import { insertSyncedPost } from "../../src/db/blog-sync-posts";
 import { finishRun, insertRun, NO_COUNTS } from "../../src/db/blog-sync-runs";
 import { directoryDb, workspaceDb } from "../../src/db/client";

@@ -1,11 +1,11 @@
-// Seeds a workspace's posts, keywords and competitors through the seeding module (src/seed/workspace.ts),
+// Seeds a workspace's posts, keywords and competitors through the seeding module (scripts/seed/workspace.ts),
 // and keeps a plain-JS model of every row so tests can apply the same filters and sorts themselves.
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
+import { createRandom } from "../../scripts/seed/random";
+import { writeContent } from "../../scripts/seed/workspace";
 import type { PostView } from "../../src/db/posts";
 import * as schema from "../../src/db/schema";
-import { createRandom } from "../../src/lib/random";
-import { writeContent } from "../../src/seed/workspace";
 
 /** A post as the API must return it (interface-spec 2.1), plus the link ids the filters use. */
 export type ModelPost = PostView & { keywordIds: number[]; competitorIds: number[] };

@@ -1,7 +1,7 @@
 // Editing a draft before approval (issue 14): PATCH .../items/:item_id.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromRedditMarkdown, toRedditMarkdown } from "../../src/sync";
+import { fromRedditMarkdown, toRedditMarkdown } from "../../src/articles";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { createConfig, items, newBlog, runConfig, SYNCS } from "./helpers";
 

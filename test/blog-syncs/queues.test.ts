@@ -7,12 +7,12 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../../src";
 import { getConfigRow } from "../../src/db/blog-sync-configs";
 import { getSyncedPost, insertSyncedPost } from "../../src/db/blog-sync-posts";
 import { finishRun, insertRun } from "../../src/db/blog-sync-runs";
 import { workspaceDb } from "../../src/db/client";
 import { syncRuns } from "../../src/db/schema";
-import worker from "../../src/index";
 import { handleQueueBatch } from "../../src/jobs/queue";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { createConfig, newBlog, SYNCS } from "./helpers";

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { writeContent } from "../../src/seed/workspace";
+import { writeContent } from "../../scripts/seed/workspace";
 import { createTestWorkspace, type TestWorkspace } from "../helpers";
 
 export interface SeededWorkspace extends TestWorkspace {

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { idParam, queryBoolean } from "../../src/contracts/params";
 import { ApiError } from "../../src/errors";
-import { apiRoute, createRouter, idParam, jsonBody, jsonResponse, queryBoolean } from "../../src/http/openapi";
+import { apiRoute, createRouter, jsonBody, jsonResponse } from "../../src/http/openapi";
 import { toolRequest } from "../../src/mcp/call";
 import { toJsonSchema } from "../../src/mcp/json-schema";
 import { type OpenApiDocumentLike, toolName, toolsForScope, toolsFromOpenApi } from "../../src/mcp/tools";

@@ -1,9 +1,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import worker from "../../src";
 import { workspaceDb } from "../../src/db/client";
 import { createKeyword } from "../../src/db/tracking";
-import worker from "../../src/index";
 import { enqueueMonitorPasses, enqueueStaleKeywordMetrics } from "../../src/jobs/monitor-fanout";
 import { metricsProvider, refreshKeywordMetrics } from "../../src/monitor/keyword-metrics";
 import { runMonitorPass } from "../../src/monitor/pass";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { workspaceDb } from "../../src/db/client";
 import { createCompetitor, createKeyword } from "../../src/db/tracking";
-import type { ForumApiConfig } from "../../src/monitor/forum-api";
+import type { ForumApiConfig } from "../../src/forum/app-client";
 import { createTestWorkspace, type TestWorkspace } from "../helpers";
 
 /** Settings of a fresh forum API client: its own world on the fake forum, its own quota object. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileTerms, matchPost, normalizeText, type TrackedTerm } from "../../src/monitor/match";
-import { batchQueries, MAX_QUERY_LENGTH } from "../../src/monitor/queries";
+import { batchQueries, MAX_QUERY_LENGTH } from "../../src/monitor/search-queries";
 
 let nextId = 1;
 const kw = (text: string, ambiguous = false): TrackedTerm => ({ kind: "keyword", id: nextId++, text, ambiguous });

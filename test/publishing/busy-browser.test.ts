@@ -4,11 +4,11 @@
 // approval (approveReviewedPost) refuses while a gate of interface-spec 8.2 is closed.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { approveReviewedPost } from "../../src/blog-sync/approval";
-import { approvalGates } from "../../src/blog-sync/approval-gates";
 import { getSyncedPost } from "../../src/db/blog-sync-posts";
 import { workspaceDb } from "../../src/db/client";
 import { coordinatorFor } from "../../src/durable/workspace-coordinator";
+import { approveReviewedPost } from "../../src/publishing/approval";
+import { approvalGates } from "../../src/publishing/gates";
 import { ADMIN_TOKEN, callJson } from "../helpers";
 import { newSubreddit, submissions } from "./forum";
 import { addPost, deliver, item, SYNCS, scene, task } from "./setup";

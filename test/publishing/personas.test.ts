@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { workspaceDb } from "../../src/db/client";
 import { getPersonaRow, updatePersona } from "../../src/db/personas";
 import { coordinatorFor, type WorkspaceCoordinator } from "../../src/durable/workspace-coordinator";
-import { openSession, SessionKeyError, sealSession } from "../../src/lib/session-crypto";
+import { openSession, SessionKeyError, sealSession } from "../../src/lib/sealing";
 import { mapExportedCookies } from "../../src/personas/cookies";
 import { ADMIN_TOKEN, callJson, createTestWorkspace } from "../helpers";
 import { newAccount, newPersona, PERSONAS, setAccount } from "./forum";

@@ -105,7 +105,7 @@ describe("approval and publishing", () => {
     expect(held.ok).toBe(true);
     try {
       const post = await addPost(s, { approvedAt: new Date().toISOString() });
-      const { publishQueuedPost } = await import("../../src/blog-sync/publishing");
+      const { publishQueuedPost } = await import("../../src/publishing/publish-post");
       // The consumer's own call, with a short wait instead of 30 s.
       const { fingerprint } = (await callJson(`${SYNCS}/${s.config.id}`, { key: s.ws.readKey })).body;
       const outcome = await publishQueuedPost(env, w, post.id, fingerprint, { waitMs: 200 });

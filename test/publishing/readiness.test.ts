@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type Check, forumLimitChecks, requirementChecks } from "../../src/blog-sync/submission";
-import type { Submission } from "../../src/forum/client";
-import { checkEdit } from "../../src/sync";
+import { checkEdit } from "../../src/articles";
+import type { Submission } from "../../src/forum/persona-client";
+import { type Check, forumLimitChecks, requirementChecks } from "../../src/publishing/submission";
 import { callJson, createTestWorkspace } from "../helpers";
 import { newPersona, PERSONAS, setAccount, stats, submissions, uploads } from "./forum";
 import { addPost, SYNCS, scene } from "./setup";

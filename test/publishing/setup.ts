@@ -1,9 +1,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import worker from "../../src";
 import { insertSyncedPost, type SyncedPostRow } from "../../src/db/blog-sync-posts";
 import { workspaceDb } from "../../src/db/client";
-import worker from "../../src/index";
 import { newBlog } from "../blog-syncs/helpers";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
 import { newPersona, newSubreddit } from "./forum";

@@ -1,8 +1,8 @@
-// The seeding module (src/seed/workspace.ts): the one way seed, demo, benchmarks and tests make a
+// The seeding module (scripts/seed/workspace.ts): the one way seed, demo, benchmarks and tests make a
 // workspace with data, through src/db.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { seedKeys, seedWorkspace, syntheticContent } from "../../src/seed/workspace";
+import { seedKeys, seedWorkspace, syntheticContent } from "../../scripts/seed/workspace";
 import { callJson } from "../helpers";
 
 const count = async (sql: string, ...params: unknown[]) =>

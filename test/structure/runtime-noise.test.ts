@@ -25,7 +25,7 @@ describe("known runtime noise", () => {
     for (const line of [
       // The same messages raised by our code carry our frames.
       "uncaught exception; source = Uncaught; stack = TypeError: Can't call WebSocket send() after close().\n    at file:///w/src/browser/session.ts:12:3\n",
-      "uncaught exception; source = Uncaught (in promise); stack = Error: Network connection lost.\n    at fetchFeed (file:///w/src/sync/discovery/feed.ts:40:11)\n",
+      "uncaught exception; source = Uncaught (in promise); stack = Error: Network connection lost.\n    at fetchFeed (file:///w/src/articles/discover/feed.ts:40:11)\n",
       "uncaught exception; source = Uncaught; stack = TypeError: x is undefined\n    at file:///w/src/app.ts:1:1\n",
       `exception = rust/worker/ffi.rs:110: disconnected: Connection reset by peer\nstack: ${WORKERD}@28a3c60\n`,
       'Sourcemap for "/w/src/app.ts" points to missing source files\n',

@@ -1,9 +1,9 @@
 // Inbox (/app/posts): GET /posts's filters, sorts, search and paging, and the triage buttons of PATCH /posts/:id.
 
+import { PostPatch, PostsQuery, postFilters } from "../../contracts/posts";
 import { listPosts, type PostView, updatePostState } from "../../db/posts";
 import { listKeywords } from "../../db/tracking";
 import { notFound } from "../../lib/domain-errors";
-import { PostPatch, PostsQuery, postFilters } from "../../routes/posts";
 import { type ConsoleContext, pathIdOf, sessionDb } from "../context";
 import { type FormValues, formValues, zodFieldErrors } from "../forms";
 import { Badge, type FieldErrors, Page, PostForm, when } from "../layout";

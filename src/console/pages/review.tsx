@@ -1,9 +1,10 @@
 // Review (/app/syncs/:id/items/:item_id): the draft as the forum will show it, its preflight report, its
 // destination and persona, and one Approve button, disabled with the reasons while a gate is closed.
-import { approvalGatesOf } from "../../blog-sync/approval-gates";
+
 import { configView, getConfigRow } from "../../db/blog-sync-configs";
 import { getSyncedPost, serializeSyncedPost } from "../../db/blog-sync-posts";
 import { notFound } from "../../lib/domain-errors";
+import { approvalGatesOf } from "../../publishing/gates";
 import { approveForPublishing, preflightFor } from "../approval";
 import { type ConsoleContext, pathIdOf, sessionDb } from "../context";
 import { refusalMessage } from "../forms";

@@ -2,8 +2,8 @@
 import { getCookie, setCookie } from "hono/cookie";
 import { authenticatePastedKey } from "../../auth/check";
 import { KEY_PATTERN } from "../../auth/keys";
-import { clientAddressOf } from "../../auth/middleware";
 import { ApiError } from "../../errors";
+import { clientAddressOf } from "../../http/auth-middleware";
 import { optionalExecutionCtx } from "../../http/context";
 import { type ConsoleContext, cookieOptions, endSession, safeNext, startSession } from "../context";
 import { formValues } from "../forms";

@@ -2,11 +2,11 @@
 // dry-run preview, through the same services as POST /actions/blog-subreddit-syncs and .../run.
 import { saveConfig } from "../../blog-sync/configs";
 import { type RunResult, runSync } from "../../blog-sync/run-sync";
+import { BlogSyncConfigInput } from "../../contracts/blog-syncs";
 import { getConfig, listConfigs, type SyncConfigView } from "../../db/blog-sync-configs";
 import { listSyncedPosts, type SyncedPostState } from "../../db/blog-sync-posts";
 import { listRuns } from "../../db/blog-sync-runs";
 import { notFound } from "../../lib/domain-errors";
-import { BlogSyncConfigInput } from "../../routes/blog-syncs";
 import { type ConsoleContext, pathIdOf, sessionDb } from "../context";
 import {
   checked,

@@ -3,6 +3,7 @@
 // change or a delete queues the re-match of the workspace's stored posts, as the API's does).
 
 import type { z } from "@hono/zod-openapi";
+import { CompetitorCreate, CompetitorPatch, KeywordCreate, KeywordPatch } from "../../contracts/tracking";
 import type { WorkspaceDb } from "../../db/client";
 import { type CompetitorView, type KeywordView, listCompetitors, listKeywords } from "../../db/tracking";
 import type { Env } from "../../env";
@@ -15,8 +16,6 @@ import {
   updateTrackedCompetitor,
   updateTrackedKeyword,
 } from "../../monitor/term-changes";
-import { CompetitorCreate, CompetitorPatch } from "../../routes/competitors";
-import { KeywordCreate, KeywordPatch } from "../../routes/keywords";
 import { type ConsoleContext, pathIdOf, sessionDb } from "../context";
 import { checked, type FormValues, fieldErrorsOf, formValues, refusalMessage, zodFieldErrors } from "../forms";
 import { Checkbox, Field, type FieldErrors, Notice, Page, PostForm, when } from "../layout";

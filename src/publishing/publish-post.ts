@@ -1,0 +1,231 @@
+// Publishing one approved, queued synced post (SPEC 6, interface-spec 8.2). Every gate is checked before
+// the browser is asked for and again inside the workspace's browser turn (so no other browser job runs
+// while it submits). A post is submitted at most once: the moment of a submission is written before it is
+// sent, and a later attempt that finds it looks for the post in the account's submitted list first.
+
+import type { BrowserReuse } from "../browser/forum-browser";
+import { getConfigRow, type SyncConfigRow } from "../db/blog-sync-configs";
+import { getSyncedPost, type SyncedPostRow, transitionSyncedPost } from "../db/blog-sync-posts";
+import type { WorkspaceDb } from "../db/client";
+import { type PersonaRow, updatePersona } from "../db/personas";
+import { failQueuedPost, markPublished, markSubmitAttempt, noteQueuedError } from "../db/publishing";
+import type { Env } from "../env";
+import { isForumError } from "../forum/errors";
+import type { ForumClient, SubmittedPost } from "../forum/persona-client";
+import { isDomainError } from "../lib/domain-errors";
+import { forumBase, inBrowserTurn, withPersonaForum } from "../personas/browser-operation";
+import { checkDestination, choosePersona } from "./destination";
+import { uploadPostImages } from "./media-upload";
+import { buildSubmission, forumLimitChecks, requirementChecks, uploadableImages } from "./submission";
+
+export type PublishOutcome =
+  | { kind: "done"; note: string }
+  /** Send the task again after `delaySeconds` (a rate limit, a busy browser); the post stays queued. */
+  | { kind: "reschedule"; note: string; delaySeconds: number }
+  /** Retry with backoff (the forum did not answer: the submitted list decides next time). */
+  | { kind: "retry"; note: string };
+
+const done = (note: string): PublishOutcome => ({ kind: "done", note });
+
+/** The first closed gate of interface-spec 8.2 (the fingerprint gate is the consumer's), or null. */
+export function closedGate(
+  post: SyncedPostRow,
+  config: SyncConfigRow,
+  persona: { persona: PersonaRow | null; ready?: boolean; reason: string | null },
+): string | null {
+  if (!post.approvedAt) return "the post is not approved (POST .../items/:item_id/approve)";
+  if (!config.active) return "the config is not active";
+  if (!config.publishImmediately) return "the config's publish_immediately is off";
+  if (!persona.persona) return persona.reason;
+  if (!persona.persona.approved) return `persona u/${persona.persona.username} is not approved for the customer`;
+  if (!persona.ready) return persona.reason;
+  return null;
+}
+
+const gateError = (gate: string) => `not published: gate closed: ${gate}`;
+
+/** The earlier submission of this post in the account's submitted list (same subreddit and title). */
+function findEarlier(list: SubmittedPost[], sr: string, title: string): SubmittedPost | undefined {
+  return list.find((p) => p.subreddit.toLowerCase() === sr.toLowerCase() && p.title === title);
+}
+
+/** The forum's permalink as a path (`/r/.../comments/...`), whatever base URL the forum answered with. */
+function permalinkOf(env: Env, url: string | null, fallback: string): string {
+  if (!url) return fallback;
+  try {
+    const path = new URL(url).pathname;
+    const prefix = new URL(forumBase(env)).pathname.replace(/\/$/, "");
+    return prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Publishes a queued post whose task carries `fingerprint`, the config's fingerprint when it was queued. When
+ * the config's is another (the destination changed before publishing, interface-spec 3), the post goes back
+ * to `draft` and nothing is submitted; asked before the wait for the browser and again inside the turn.
+ */
+export async function publishQueuedPost(
+  env: Env,
+  w: WorkspaceDb,
+  postId: number,
+  fingerprint: string,
+  options: { waitMs?: number } = {},
+): Promise<PublishOutcome> {
+  // Gates before waiting for the browser: a closed one costs no browser turn.
+  const before = await gatesOf(w, postId, fingerprint);
+  if ("outcome" in before) return before.outcome;
+  try {
+    return await inBrowserTurn(
+      env,
+      w.workspaceId,
+      `publishing post ${postId}`,
+      (browser) => publishInTurn(env, w, postId, fingerprint, browser),
+      options,
+    );
+  } catch (err) {
+    if (isDomainError(err, "browser_busy")) {
+      const delaySeconds = err.retryAfterSeconds ?? 60;
+      return { kind: "reschedule", note: `browser busy: ${err.message}`, delaySeconds };
+    }
+    throw err;
+  }
+}
+
+async function gatesOf(
+  w: WorkspaceDb,
+  postId: number,
+  fingerprint: string,
+): Promise<{ outcome: PublishOutcome } | { post: SyncedPostRow; config: SyncConfigRow; persona: PersonaRow }> {
+  const post = await getSyncedPost(w, postId);
+  if (!post) return { outcome: done("synced post no longer exists") };
+  if (post.state !== "queued") return { outcome: done(`post is ${post.state}, not queued: nothing to do`) };
+  const config = await getConfigRow(w, post.configId);
+  if (!config) return { outcome: done("config no longer exists") };
+  if (config.fingerprint !== fingerprint) {
+    const moved = await transitionSyncedPost(w, post.id, "queued", "draft");
+    return {
+      outcome: done(
+        moved
+          ? "config changed since the post was queued: back to draft, task skipped"
+          : "post left the queue meanwhile",
+      ),
+    };
+  }
+  const choice = await choosePersona(w, config);
+  const gate = closedGate(post, config, choice);
+  if (gate || !choice.persona) {
+    await noteQueuedError(w, post.id, gateError(gate ?? "no persona"));
+    return { outcome: done(`gate closed: ${gate}`) };
+  }
+  return { post, config, persona: choice.persona };
+}
+
+async function publishInTurn(
+  env: Env,
+  w: WorkspaceDb,
+  postId: number,
+  fingerprint: string,
+  browser: BrowserReuse,
+): Promise<PublishOutcome> {
+  // Re-read inside the turn: a duplicate delivery that waited for this turn finds the post published, and a
+  // config changed while the task waited sends the post back to draft.
+  const state = await gatesOf(w, postId, fingerprint);
+  if ("outcome" in state) return state.outcome;
+  const { post, config, persona } = state;
+  try {
+    return await withPersonaForum(env, w, persona, browser, (forum) =>
+      submitOnce(env, w, forum, post, config, persona),
+    );
+  } catch (err) {
+    if (isForumError(err, "unreachable") || isForumError(err, "uncertain")) return { kind: "retry", note: err.message };
+    if (isForumError(err) || (err as Error)?.name === "SessionKeyError") {
+      await noteQueuedError(w, post.id, gateError((err as Error).message));
+      return done(`not published: ${(err as Error).message}`);
+    }
+    throw err;
+  }
+}
+
+async function submitOnce(
+  env: Env,
+  w: WorkspaceDb,
+  forum: ForumClient,
+  post: SyncedPostRow,
+  config: SyncConfigRow,
+  persona: PersonaRow,
+): Promise<PublishOutcome> {
+  const destination = await checkDestination(forum, persona, config);
+  if (!destination.sessionOk) {
+    const reason = destination.checks.find((c) => !c.ok)?.reason ?? "the session is not the persona's";
+    await updatePersona(w, persona.id, { authCompleted: false, browserReady: false, lastError: reason });
+    await noteQueuedError(w, post.id, gateError(`persona session: ${reason}`));
+    return done(`session check failed: ${reason}`);
+  }
+  const draft = buildSubmission(config, post);
+
+  // An earlier attempt may have reached the forum (a crash, a lost answer): look before posting again.
+  if (post.submitAttemptedAt) {
+    const earlier = findEarlier(await forum.submitted(persona.username, 100), draft.sr, draft.title);
+    if (earlier) {
+      await markPublished(w, post.id, { forumPostId: earlier.id, permalink: earlier.permalink });
+      return done(`found the earlier submission ${earlier.id} in the submitted list: recorded, not posted again`);
+    }
+  }
+
+  const closed = destination.checks.find((c) => !c.ok && c.name !== "flair");
+  if (closed) {
+    await noteQueuedError(w, post.id, gateError(`destination r/${config.subreddit}: ${closed.reason}`));
+    return done(`destination check ${closed.name} failed`);
+  }
+
+  let assetIds: Record<string, string> = {};
+  if (config.includeMedia && uploadableImages(post).length > 0 && post.bodyRichtext) {
+    const uploaded = await uploadPostImages(env, forum, { ...post, images: uploadableImages(post) });
+    assetIds = Object.fromEntries(
+      uploaded.flatMap((m) =>
+        m.ok && m.asset_id ? [[post.images.find((i) => i.url === m.url)?.url ?? m.url, m.asset_id]] : [],
+      ),
+    );
+  }
+  const submission = buildSubmission(config, post, assetIds);
+  const rules = [
+    ...forumLimitChecks(submission),
+    ...(destination.requirements ? requirementChecks(submission, destination.requirements) : []),
+    ...destination.checks.filter((c) => c.name === "flair"),
+  ].filter((c) => !c.ok);
+  if (rules.length > 0) {
+    const reason = rules.map((c) => `${c.name}: ${c.reason}`).join("; ");
+    await failQueuedPost(w, post.id, `the subreddit's rules refuse this post: ${reason}`);
+    return done(`refused by the rules: ${reason}`);
+  }
+
+  if (!(await markSubmitAttempt(w, post.id, new Date().toISOString()))) return done("post left the queue meanwhile");
+  try {
+    const created = await forum.submit(submission);
+    const permalink = permalinkOf(env, created.url, `/r/${config.subreddit}/comments/${created.id}/`);
+    await markPublished(w, post.id, { forumPostId: created.id, permalink });
+    return done(`published as ${created.id}`);
+  } catch (err) {
+    if (isForumError(err, "ratelimit")) {
+      const delaySeconds = err.options.retryAfterSeconds ?? 60;
+      await markSubmitAttempt(w, post.id, null);
+      const at = new Date(Date.now() + delaySeconds * 1000).toISOString();
+      await noteQueuedError(w, post.id, `rate limited by the forum; retrying at ${at}`);
+      return { kind: "reschedule", note: `RATELIMIT: retrying in ${delaySeconds} s`, delaySeconds };
+    }
+    if (isForumError(err, "refused")) {
+      await failQueuedPost(w, post.id, err.message);
+      return done(`refused: ${err.message}`);
+    }
+    if (isForumError(err, "logged_out")) {
+      await markSubmitAttempt(w, post.id, null);
+      await updatePersona(w, persona.id, { authCompleted: false, browserReady: false, lastError: err.message });
+      await noteQueuedError(w, post.id, gateError(`persona session: ${err.message}`));
+      return done(`logged out: ${err.message}`);
+    }
+    // Uncertain: the marker stays; the next attempt checks the submitted list before posting.
+    throw err;
+  }
+}
