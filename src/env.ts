@@ -20,7 +20,7 @@ export interface Env
   PUBLISH_QUEUE: Queue<PublishPostMessage>;
   ADMIN_TOKEN?: string;
   SESSION_KEY?: string;
-  // Monitoring (SPEC 10, docs/monitoring.md): the monitor queue (FORUM_QUOTA, the deployment-wide quota, is
+  // Monitoring (docs/monitoring.md): the monitor queue (FORUM_QUOTA, the deployment-wide quota, is
   // generated), the forum API client's settings (no client id: monitoring is off) and the metrics provider.
   MONITOR_QUEUE: Queue<MonitorMessage>;
   REDDIT_CLIENT_ID?: string;
@@ -32,7 +32,7 @@ export interface Env
   DATAFORSEO_LOGIN?: string;
   DATAFORSEO_PASSWORD?: string;
   DATAFORSEO_BASE_URL?: string;
-  // Alerts (SPEC 13, docs/alerts.md): the delivery queue, and two settings tests shorten (production uses
+  // Alerts (docs/alerts.md): the delivery queue, and two settings tests shorten (production uses
   // the defaults: retries 30 s doubling, a 10 s timeout).
   ALERT_QUEUE: Queue<AlertDeliverMessage>;
   ALERT_RETRY_BASE_SECONDS?: string;

@@ -1,5 +1,5 @@
-// One attempt of one delivery (SPEC 13): the body in the webhook's format, signed afresh, POSTed with a 10 s
-// timeout to a URL checked again now (SPEC 8; redirects not followed), the attempt logged, and the
+// One attempt of one delivery (docs/alerts.md): the body in the webhook's format, signed afresh, POSTed with a 10 s
+// timeout to a URL checked again now (docs/security.md; redirects not followed), the attempt logged, and the
 // delivery moved on: delivered, failed (410 also stops the webhook), or left pending for a retry.
 import type { WorkspaceDb } from "../db/client";
 import { nowIso } from "../db/client";

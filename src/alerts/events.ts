@@ -1,5 +1,5 @@
-// What an alert says and when it is sent again: the event bodies of SPEC 13, which priorities reach which
-// webhook, the retry schedule and how a receiver's answer is kept. Pure: no bindings.
+// What an alert says and when it is sent again: the event bodies of docs/alerts.md ("Events"), which priorities reach
+// which webhook, the retry schedule and how a receiver's answer is kept. Pure: no bindings.
 import type { PostView } from "../db/posts";
 import { toHex } from "../lib/crypto";
 

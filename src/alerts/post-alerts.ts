@@ -1,4 +1,4 @@
-// Newly stored posts become `post.created` events (SPEC 13): one per post at or above a webhook's
+// Newly stored posts become `post.created` events (docs/alerts.md, "Events"): one per post at or above a webhook's
 // min_priority, stored as pending deliveries and handed to the alerts queue. Ingestion only waits for
 // these writes, never for a receiver.
 

@@ -1,4 +1,4 @@
-// The rules of a webhook that need no database: which URLs may receive deliveries (SPEC 8 and 13) and what
+// The rules of a webhook that need no database: which URLs may receive deliveries (docs/alerts.md, "Safety") and what
 // its sealed signing secret is bound to.
 import type { Env } from "../env";
 import { invalidInput } from "../lib/domain-errors";
@@ -25,7 +25,10 @@ export function webhookUrlProblem(url: string, allowPrivate: boolean): string | 
   return null;
 }
 
-/** Checks a webhook URL as SPEC 8 says, DNS included (what the host name resolves to); throws validation_failed. */
+/**
+ * Checks a webhook URL as docs/security.md ("Fetching the open web") says, DNS included (what the host name resolves
+ * to); throws validation_failed.
+ */
 export async function checkWebhookUrl(env: Env, url: string): Promise<void> {
   const allowPrivate = allowPrivateWebhooks(env);
   const problem = webhookUrlProblem(url, allowPrivate);

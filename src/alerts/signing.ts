@@ -1,6 +1,6 @@
-// Signing deliveries the way Stripe signs webhooks (SPEC 13, docs/alerts.md): for every attempt, the header
-// `threadwatch-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Pure: Web
-// Crypto only, so tests and the docs' receiver recipe check the same thing.
+// Signing deliveries the way Stripe signs webhooks (docs/alerts.md, "Signing (Stripe's scheme)"): for every attempt,
+// the header `threadwatch-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. Pure: Web Crypto
+// only, so tests and the docs' receiver recipe check the same thing.
 import { toHex } from "../lib/crypto";
 
 export const SIGNATURE_HEADER = "threadwatch-signature";

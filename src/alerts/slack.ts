@@ -1,4 +1,4 @@
-// The `slack` format (SPEC 13): Slack's incoming-webhook body, `text` (the notification's fallback) and
+// The `slack` format (docs/alerts.md): Slack's incoming-webhook body, `text` (the notification's fallback) and
 // `blocks` (Block Kit) with the post's title, subreddit, priority, score reasons and the thread's link.
 import type { AlertEvent } from "./events";
 

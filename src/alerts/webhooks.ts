@@ -1,5 +1,5 @@
-// Webhooks of a workspace (SPEC 13): creating one (its URL checked as SPEC 8 says, its signing secret sealed
-// under SESSION_KEY and shown once), listing, deleting, and the test delivery.
+// Webhooks of a workspace (docs/alerts.md): creating one (its URL checked as docs/security.md says, its signing secret
+// sealed under SESSION_KEY and shown once), listing, deleting, and the test delivery.
 import type { WorkspaceDb } from "../db/client";
 import {
   type DeliveryView,

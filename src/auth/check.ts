@@ -2,7 +2,7 @@
 // work, and by the console's sign-in form (a pasted key instead of a header): read the header, find the key
 // (the per-isolate cache, else D1), judge it, then count the request against the key's rate limit. Nothing
 // of a workspace's data is read before the key is known to be live. A request that fails the check counts
-// against its client address's limit of failures, so bad keys cannot buy work (issue 19): past it, the answer
+// against its client address's limit of failures, so bad keys cannot buy work: past it, the answer
 // is 429 instead of 401.
 import { findKeyByHash, listLiveKeyHashes, type ResolvedKey, touchKey } from "../db/api-keys";
 import { directoryDb } from "../db/client";

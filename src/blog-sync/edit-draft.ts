@@ -1,6 +1,6 @@
-// Editing a synced post before it is published (issue 14): a person rewrites the title or the markdown; the
-// rich text is rendered again from the markdown, the forum's limits are checked again, the post is marked
-// edited (later runs never overwrite it) and, if it was queued or failed, it goes back to draft with its
+// Editing a synced post before it is published (docs/blog-sync.md, "Editing a draft"): a person rewrites the title or
+// the markdown; the rich text is rendered again from the markdown, the forum's limits are checked again, the post is
+// marked edited (later runs never overwrite it) and, if it was queued or failed, it goes back to draft with its
 // approval and its error cleared: an approval was given for the old text, and the error told of the old attempt.
 // Editing is the way back from `failed` (a refusal by the forum or the subreddit's rules): nothing else leaves it.
 

@@ -1,4 +1,4 @@
-// The one small interface over Browser Rendering (SPEC 6): a page of the forum, logged in with a persona's
+// The one small interface over Browser Rendering (docs/publishing.md): a page of the forum, logged in with a persona's
 // cookies, that sends requests to the forum's own endpoints from inside the page (so they carry the
 // session exactly as the forum's own web client would). Production, `wrangler dev` and the tests all use
 // `@cloudflare/puppeteer` on the BROWSER binding (locally wrangler launches Debian's Chromium). The page

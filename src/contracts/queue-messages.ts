@@ -42,7 +42,7 @@ export const MonitorMetricsMessage = z.strictObject({
   keyword_ids: z.array(id).min(1).max(50),
 });
 
-/** One attempt of an alert delivery (SPEC 13): the delivery row holds the event, its webhook and its state. */
+/** One attempt of an alert delivery (docs/alerts.md): the delivery row holds the event, its webhook and its state. */
 export const AlertDeliverMessage = z.strictObject({
   type: z.literal("alert.deliver"),
   workspace_id: id,

@@ -1,5 +1,6 @@
-// Monitoring's data (SPEC 10): pass records, query cursors, forum posts upserted with their matches, and the
-// tracked terms a pass searches for. Every function but the cron's directory reads is workspace-scoped.
+// Monitoring's data (docs/monitoring.md, docs/storage.md): pass records, query cursors, forum posts upserted with their
+// matches, and the tracked terms a pass searches for. Every function but the cron's directory reads is
+// workspace-scoped.
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { type Database, nowIso, type WorkspaceDb } from "./client";
 import { competitors, keywords, monitorCursors, monitorRuns, posts } from "./schema";

@@ -1,5 +1,5 @@
-// Personas of a workspace (SPEC 6). The session ciphertext is read only by the persona service, which
-// decrypts it for a browser operation; serializePersona never includes it.
+// Personas of a workspace (docs/publishing.md, "Personas"). The session ciphertext is read only by the persona service,
+// which decrypts it for a browser operation; serializePersona never includes it.
 import { and, asc, desc, eq } from "drizzle-orm";
 import { isUniqueViolation, nowIso, type WorkspaceDb } from "./client";
 import { personas } from "./schema";
@@ -73,8 +73,8 @@ export async function updatePersona(
 }
 
 /**
- * The persona chosen when a config names none (SPEC 5/6): an active, auth-completed, browser-ready one,
- * approved ones first, then the most recently checked.
+ * The persona chosen when a config names none (docs/publishing.md, "Personas"): an active, auth-completed,
+ * browser-ready one, approved ones first, then the most recently checked.
  */
 export async function findReadyPersona(w: WorkspaceDb): Promise<PersonaRow | undefined> {
   return w.db

@@ -1,5 +1,5 @@
-// Writes of approval and publishing on synced posts (SPEC 6). Each is conditional on the post's state, so a
-// repeated or late call changes nothing it should not.
+// Writes of approval and publishing on synced posts (docs/blog-sync.md, "States"). Each is conditional on the post's
+// state, so a repeated or late call changes nothing it should not.
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { SyncedPostRow } from "./blog-sync-posts";
 import { nowIso, type WorkspaceDb } from "./client";

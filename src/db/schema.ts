@@ -234,7 +234,7 @@ export const syncConfigs = sqliteTable(
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     publishImmediately: integer("publish_immediately", { mode: "boolean" }).notNull().default(false),
     maxPosts: integer("max_posts").notNull().default(5),
-    /** Link flair template id for published posts (SPEC 6; not fingerprinted). */
+    /** Link flair template id for published posts (docs/publishing.md, "Readiness"; not fingerprinted). */
     flairId: text("flair_id"),
     /** SHA-256 hex of the canonical JSON of the fingerprinted settings (docs/blog-sync.md, "Fingerprint"). */
     fingerprint: text("fingerprint").notNull(),
@@ -330,7 +330,7 @@ export const syncRuns = sqliteTable(
   ],
 );
 
-// Monitoring (SPEC 10, migration 0030): every ingestion pass of a workspace, and where each of its search
+// Monitoring (docs/monitoring.md, migration 0030): every ingestion pass of a workspace, and where each of its search
 // queries stopped.
 
 export const monitorRuns = sqliteTable(
@@ -405,8 +405,8 @@ export const syncRunItems = sqliteTable(
   (t) => [index("sync_run_items_ws_run_idx").on(t.workspaceId, t.runId, t.position)],
 );
 
-// Personas (SPEC 6, migration 0020): forum accounts of a workspace. `session_ciphertext` holds the account's
-// forum cookies encrypted with AES-GCM under SESSION_KEY (src/lib/sealing.ts); it is never returned.
+// Personas (docs/publishing.md, migration 0020): forum accounts of a workspace. `session_ciphertext` holds the
+// account's forum cookies encrypted with AES-GCM under SESSION_KEY (src/lib/sealing.ts); it is never returned.
 export const personas = sqliteTable(
   "personas",
   {
@@ -431,7 +431,7 @@ export const personas = sqliteTable(
   (t) => [uniqueIndex("personas_ws_username_unique").on(t.workspaceId, sql`lower(${t.username})`)],
 );
 
-// Alerts (SPEC 13, migration 0050): webhooks, one delivery per event and webhook, every attempt (30 days).
+// Alerts (docs/alerts.md, migration 0050): webhooks, one delivery per event and webhook, every attempt (30 days).
 export const webhooks = sqliteTable(
   "webhooks",
   {

@@ -168,7 +168,7 @@ export async function updateKeyword(
   return row ? { keyword: serializeKeyword(row), renamed } : undefined;
 }
 
-/** A keyword's metrics before any measurement (SPEC 10: null until known). */
+/** A keyword's metrics before any measurement (docs/monitoring.md, "Keyword metrics": null until known). */
 const UNMEASURED = { searchVolume: null, cpc: null, serpForumPosition: null, serpForumUrl: null, serpCheckedAt: null };
 
 /** Deletes a keyword; its post links go with it (ON DELETE CASCADE), the posts stay. */

@@ -1,4 +1,4 @@
-// Alerts (SPEC 13): a workspace's webhooks, their deliveries and every attempt. The sealed signing secret is
+// Alerts (docs/alerts.md): a workspace's webhooks, their deliveries and every attempt. The sealed signing secret is
 // read only by the alerts service, which opens it to sign; serializeWebhook never includes it.
 import { and, desc, eq, inArray, like, lt, or, sql } from "drizzle-orm";
 import type { Database, WorkspaceDb } from "./client";

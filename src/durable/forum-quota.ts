@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 
-/** The forum API's budget for one OAuth client (SPEC 10): 100 requests in any 60 seconds. */
+/** The forum API's budget for one OAuth client (docs/monitoring.md, "The quota"): 100 requests in any 60 seconds. */
 export const QUOTA_LIMIT = 100;
 export const QUOTA_WINDOW_MS = 60_000;
 /** Without an X-Ratelimit-Reset on a 429, everyone waits this long. */

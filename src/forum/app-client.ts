@@ -1,4 +1,4 @@
-// The forum's data API (SPEC 10), the one module that speaks its protocol: app-only OAuth
+// The forum's data API (docs/monitoring.md), the one module that speaks its protocol: app-only OAuth
 // (client_credentials, HTTP Basic), a descriptive User-Agent, /search and /api/info, every answer validated
 // with zod, every request under the deployment-wide quota (src/durable/forum-quota.ts).
 import { z } from "zod";

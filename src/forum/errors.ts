@@ -1,4 +1,4 @@
-// Every way a forum call can fail, as one reason a person can act on (SPEC 6).
+// Every way a forum call can fail, as one reason a person can act on (docs/publishing.md).
 
 export type ForumErrorKind =
   /** Nobody (or another account) is logged in: the session expired or the cookies are wrong. */

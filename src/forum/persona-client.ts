@@ -1,4 +1,4 @@
-// The forum client (SPEC 6): who am I, subreddit about, post requirements, link flair templates, media
+// The forum client (docs/publishing.md): who am I, subreddit about, post requirements, link flair templates, media
 // upload, submit and the submitted list, each sent from the logged-in browser page. Every answer is
 // validated; every failure becomes one ForumError whose message says what a person can do about it.
 import type { z } from "zod";
@@ -37,7 +37,7 @@ export type SubredditAnswer =
 
 export type FlairAnswer = { available: true; templates: FlairTemplate[] } | { available: false; reason: string };
 
-/** The exact form of a submission (SPEC 6 publish preflight). */
+/** The exact form of a submission (docs/publishing.md, "Publish preflight"). */
 export interface Submission {
   sr: string;
   kind: "self";

@@ -18,7 +18,7 @@ export async function utf8BodyBytes(bytes: ArrayBuffer): Promise<ArrayBuffer> {
   return bytes;
 }
 
-/** Every route that takes a body: invalid UTF-8 is 400 `invalid_json` (SPEC 3) before any parsing. */
+/** Every route that takes a body: invalid UTF-8 is 400 `invalid_json` (docs/api.md, "Errors") before any parsing. */
 export const requireUtf8Body = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method !== "GET" && c.req.method !== "HEAD") await utf8BodyBytes(await c.req.arrayBuffer());
   await next();

@@ -1,4 +1,4 @@
-// The alerts queue (SPEC 13): one attempt per message; a retryable failure sends the message again after the
+// The alerts queue (docs/alerts.md): one attempt per message; a retryable failure sends the message again after the
 // growing delay of src/alerts/events.ts, and after the queue's last retry the dead-letter queue marks the
 // delivery failed. Safe under repeated delivery: only a pending delivery is attempted.
 import { deliverQueued } from "../alerts/deliver";

@@ -47,7 +47,7 @@ export async function consumeSyncRun(message: SyncRunMessage, env: Env): Promise
 /**
  * A publish task (docs/blog-sync.md, "Background work"): publishQueuedPost sends the post back to `draft` and
  * skips the task when the config's fingerprint is no longer the one the task carries (before the wait for the
- * browser and again in its turn); otherwise it checks every gate of interface-spec 8.2 and submits at most
+ * browser and again in its turn); otherwise it checks every gate (docs/publishing.md, "Gates") and submits at most
  * once. A RATELIMIT or a busy browser sends the task again later.
  */
 export async function consumePublishPost(message: PublishPostMessage, env: Env): Promise<Verdict> {

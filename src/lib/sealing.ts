@@ -1,4 +1,4 @@
-// Persona browser sessions at rest (SPEC 6): AES-GCM under the SESSION_KEY secret (base64 of 32 random bytes,
+// Persona browser sessions at rest (docs/storage.md): AES-GCM under the SESSION_KEY secret (base64 of 32 random bytes,
 // e.g. `openssl rand -base64 32`), a fresh random 96-bit IV for every write, and the owner (workspace and
 // username) bound in as additional data so a ciphertext copied to another persona does not decrypt. The
 // stored form names the key it was written under (first 8 hex digits of the key's SHA-256), so a rotated

@@ -1,6 +1,6 @@
-// Keyword metrics (SPEC 10): search volume, cost per click, and where the forum ranks in a search engine's
-// results for the keyword. A small provider interface; DataForSEO is the one built in. Without credentials
-// there is no provider and the metrics stay null.
+// Keyword metrics (docs/monitoring.md, "Keyword metrics"): search volume, cost per click, and where the forum ranks in
+// a search engine's results for the keyword. A small provider interface; DataForSEO is the one built in. Without
+// credentials there is no provider and the metrics stay null.
 import { z } from "zod";
 import type { WorkspaceDb } from "../db/client";
 import { type KeywordMetrics, keywordsByIds, saveKeywordMetrics } from "../db/monitor";

@@ -1,5 +1,5 @@
-// Our own matching of forum posts against a workspace's tracked terms (SPEC 10). The forum's search is
-// fuzzy (it finds "emailing" for "email"); this decides what a post really mentions. Pure: no I/O.
+// Our own matching of forum posts against a workspace's tracked terms (docs/monitoring.md, "Matching"). The forum's
+// search is fuzzy (it finds "emailing" for "email"); this decides what a post really mentions. Pure: no I/O.
 
 /** One tracked term: a keyword, or a competitor's name or one of its keywords. */
 export interface TrackedTerm {

@@ -1,5 +1,5 @@
-// One monitoring pass of a workspace (SPEC 10): resume the queries a partial pass left, search every query
-// for new posts until the posts seen last time, refresh young posts, and store what matches.
+// One monitoring pass of a workspace (docs/monitoring.md, "Passes"): resume the queries a partial pass left, search
+// every query for new posts until the posts seen last time, refresh young posts, and store what matches.
 import { alertNewPosts } from "../alerts/post-alerts";
 import type { WorkspaceDb } from "../db/client";
 import {
@@ -163,7 +163,7 @@ class Pass {
     private readonly api: ForumApi,
     private readonly tracked: Tracked,
     private readonly now: number,
-    /** Posts stored for the first time (alerts: SPEC 13); never called for a re-seen post. */
+    /** Posts stored for the first time (alerts: docs/alerts.md); never called for a re-seen post. */
     private readonly onCreated: (forumIds: string[]) => Promise<void> = async () => {},
   ) {}
 

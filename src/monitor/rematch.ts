@@ -1,4 +1,4 @@
-// Re-matching a workspace's stored posts after a tracked term was added or changed (issue 14, point 13):
+// Re-matching a workspace's stored posts after a tracked term was added or changed (docs/monitoring.md, "Matching"):
 // the posts' matched keywords, mentioned competitors and score follow the current active terms, in bounded
 // batches (one queue message each), so a large workspace never holds one long job.
 import type { WorkspaceDb } from "../db/client";

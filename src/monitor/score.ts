@@ -1,5 +1,5 @@
-// The deterministic score behind a post's priority and urgency (SPEC 10). Every point added or taken comes
-// with a reason a person can read; docs/monitoring.md has the table and worked examples. Pure: the time is
+// The deterministic score behind a post's priority and urgency (docs/monitoring.md, "Score"). Every point added or
+// taken comes with a reason a person can read; docs/monitoring.md has the table and worked examples. Pure: the time is
 // an argument.
 import { compileTerms, matchPost } from "./match";
 

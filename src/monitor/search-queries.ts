@@ -1,5 +1,5 @@
-// OR-batched search queries (SPEC 10): every tracked term once, quoted, packed into as few queries as fit
-// the forum's query length. Pure.
+// OR-batched search queries (docs/monitoring.md, "Passes"): every tracked term once, quoted, packed into as few queries
+// as fit the forum's query length. Pure.
 
 /** The forum's search query length limit, in characters. */
 export const MAX_QUERY_LENGTH = 512;

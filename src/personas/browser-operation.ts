@@ -1,5 +1,5 @@
 // A browser operation of a workspace (persona check, readiness, publish preflight, publishing) in its turn
-// of the workspace's browser slot (SPEC 6), then in a browser logged in as the persona.
+// of the workspace's browser slot (docs/publishing.md, "Publishing"), then in a browser logged in as the persona.
 import { BROWSER_OPERATION_TIMEOUT_MS, type BrowserReuse, withForumPage } from "../browser/forum-browser";
 import type { WorkspaceDb } from "../db/client";
 import type { PersonaRow } from "../db/personas";

@@ -1,7 +1,7 @@
-// Cookie-export JSON (what browser extensions such as "Cookie-Editor" or "EditThisCookie" write) mapped to
-// the cookies the browser sets. Only name, value, path, expiry and the flags are kept: the domain the export
-// names (`.reddit.com`) is replaced by the host of FORUM_BASE_URL when the cookies are set (SPEC 6), so a
-// local forum and the real one take the same export.
+// Cookie-export JSON (what browser extensions such as "Cookie-Editor" or "EditThisCookie" write) mapped to the cookies
+// the browser sets. Only name, value, path, expiry and the flags are kept: the domain the export names (`.reddit.com`)
+// is replaced by the host of FORUM_BASE_URL when the cookies are set (docs/publishing.md, "Personas"), so a local forum
+// and the real one take the same export.
 
 /** One cookie as exported (fields beyond name and value are optional; extras are accepted and mapped). */
 export interface ExportedCookie {

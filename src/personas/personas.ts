@@ -1,4 +1,5 @@
-// Personas (SPEC 6): forum accounts of a workspace, their encrypted sessions and the persona check.
+// Personas (docs/publishing.md, "Personas"): forum accounts of a workspace, their encrypted sessions and the
+// persona check.
 import type { WorkspaceDb } from "../db/client";
 import {
   getPersonaRow,
@@ -86,7 +87,7 @@ export async function replacePersonaSession(
   return serializePersona(row);
 }
 
-/** Admin: approved for the customer (SPEC 6), or revoked. */
+/** Admin: approved for the customer (docs/publishing.md, "Personas"), or revoked. */
 export async function setPersonaApproval(w: WorkspaceDb, id: number, approved: boolean): Promise<PersonaView> {
   await requirePersona(w, id);
   const row = await updatePersona(w, id, { approved });
@@ -130,9 +131,9 @@ export function reasonOf(err: unknown): string {
 }
 
 /**
- * The persona check (SPEC 6): opens the forum with the persona's session and asks who is logged in. When
- * the forum names this persona, it is auth-completed and browser-ready; otherwise neither, with the reason.
- * The session is read in the browser turn, and the verdict is written only while that session is still the
+ * The persona check (docs/publishing.md, "Personas"): opens the forum with the persona's session and asks who is
+ * logged in. When the forum names this persona, it is auth-completed and browser-ready; otherwise neither, with the
+ * reason. The session is read in the browser turn, and the verdict is written only while that session is still the
  * persona's: a session replaced meanwhile (PUT .../session) is not marked checked by the old one's result.
  */
 export async function preflightPersona(

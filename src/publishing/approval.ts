@@ -1,4 +1,4 @@
-// Approval (SPEC 6, interface-spec 8.2): the explicit human approval of one synced post. Called by the
+// Approval (docs/publishing.md, "Approval"): the explicit human approval of one synced post. Called by the
 // REST route and by the web console's Approve button; never a tool (a person approves, not an agent).
 
 import type { PublishPostMessage } from "../contracts/queue-messages";
@@ -45,8 +45,8 @@ export async function approveSyncedPost(
 }
 
 /**
- * The web console's approval: the same approval, refused while any gate of interface-spec 8.2 is closed
- * (approval-gates.ts), whatever the page showed. Another browser job running: DomainError `browser_busy`
+ * The web console's approval: the same approval, refused while any gate (docs/publishing.md, "Gates") is closed
+ * (gates.ts), whatever the page showed. Another browser job running: DomainError `browser_busy`
  * with its retry-after; any other closed gate: `invalid_state` naming every closed gate.
  */
 export async function approveReviewedPost(

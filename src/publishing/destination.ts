@@ -1,4 +1,4 @@
-// The persona and destination checks shared by readiness, publish preflight and publishing (SPEC 6): who is
+// The persona and destination checks shared by readiness, publish preflight and publishing (docs/publishing.md): who is
 // logged in, the subreddit (exists, reachable for this account, takes text posts, images), its post
 // requirements and its link flair templates.
 import type { SyncConfigRow } from "../db/blog-sync-configs";

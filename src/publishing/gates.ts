@@ -1,4 +1,4 @@
-// The gates of interface-spec 8.2 a person confirms before approving a synced post for the forum, each open
+// The gates (docs/publishing.md, "Gates") a person confirms before approving a synced post for the forum, each open
 // or closed with a reason a person can act on. The web console's review page shows them (its Approve button
 // is disabled while one is closed) and its approval refuses while one is closed (approveReviewedPost), so
 // both read the same rules: the post, the destination, the config (active, publish_immediately), the persona

@@ -1,6 +1,6 @@
-// Uploading a synced post's images to the forum (readiness with verify_media_upload, publishing with
-// include_media). Images are fetched under the open-web policy (SPEC 8); a URL that carries credentials is
-// never fetched, uploaded or sent.
+// Uploading a synced post's images to the forum (readiness with verify_media_upload, publishing with include_media).
+// Images are fetched under the open-web policy (docs/security.md, "Fetching the open web"); a URL that carries
+// credentials is never fetched, uploaded or sent.
 
 import { fetchImage } from "../articles/images";
 import { fetchPolicy } from "../blog-sync/config-rules";

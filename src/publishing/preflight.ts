@@ -1,5 +1,6 @@
-// Publish preflight (SPEC 6): every check a submission of one synced post would make, and the exact form it
-// would send, without submitting and without uploading. Also what the console's review page shows.
+// Publish preflight (docs/publishing.md, "Publish preflight"): every check a submission of one synced post would make,
+// and the exact form it would send, without submitting and without uploading. Also what the console's review page
+// shows.
 import { getConfigRow } from "../db/blog-sync-configs";
 import { getSyncedPost } from "../db/blog-sync-posts";
 import type { WorkspaceDb } from "../db/client";

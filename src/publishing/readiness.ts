@@ -1,4 +1,4 @@
-// Readiness (SPEC 6, interface-spec 4.2): is the persona logged in and may it post to the destination? It
+// Readiness (docs/publishing.md, "Readiness"): is the persona logged in and may it post to the destination? It
 // never submits, never changes the config, and uploads media only with verify_media_upload=true.
 import { getConfigRow } from "../db/blog-sync-configs";
 import type { WorkspaceDb } from "../db/client";

@@ -1,4 +1,4 @@
-// What a submission of one synced post would be and whether the destination's rules allow it (SPEC 6
+// What a submission of one synced post would be and whether the destination's rules allow it (docs/publishing.md
 // publish preflight): the forum's own limits (title 1..300, body <= 40,000), every kind of post requirement
 // a subreddit can set, and flair. Pure functions: no browser, no database.
 
@@ -188,7 +188,7 @@ export function requirementChecks(submission: Submission, requirements: PostRequ
   return checks;
 }
 
-/** Flair (SPEC 6): required → a chosen template; a chosen id must be one of the templates. */
+/** Flair (docs/publishing.md, "Readiness"): required → a chosen template; a chosen id must be a template. */
 export function flairCheck(flairId: string | null | undefined, required: boolean, flairs: FlairAnswer): Check {
   const list = flairs.available
     ? flairs.templates.map((t) => `${t.id} (${JSON.stringify(t.text ?? "")})`).join(", ") || "none"

@@ -1,5 +1,5 @@
 // Operator API for personas (/admin/v1, bearer ADMIN_TOKEN): list a workspace's personas and approve or
-// revoke one ("approved for the customer", SPEC 6). Not part of /api/v1 or the tool protocol.
+// revoke one ("approved for the customer", docs/publishing.md). Not part of /api/v1 or the tool protocol.
 import { createRoute, z } from "@hono/zod-openapi";
 import { integerParam } from "../contracts/params";
 import { getWorkspace } from "../db/api-keys";

@@ -35,7 +35,9 @@ export const BlogSyncConfigSchema = z
       .string()
       .nullable()
       .openapi({ description: "Link flair template id for published posts (not fingerprinted)" }),
-    fingerprint: z.string().openapi({ description: "SHA-256 hex of the fingerprinted settings (interface-spec 2.6)" }),
+    fingerprint: z
+      .string()
+      .openapi({ description: 'SHA-256 hex of the fingerprinted settings (docs/blog-sync.md, "Fingerprint")' }),
     last_run_at: z.string().nullable().openapi({ format: "date-time" }),
     last_error: z.string().nullable().openapi({ description: "Null after a clean run" }),
     item_counts: z.object({

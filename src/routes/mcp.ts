@@ -30,8 +30,8 @@ export function createMcpRouter(api: ApiRouter, appFetch: AppFetch) {
     const ctx = optionalExecutionCtx(c);
     const credentials = credentialsOf(c);
     const authorization = credentials.authorization ?? "";
-    // Every MCP request counts once against the key's limit, whatever its method (initialize, tools/list,
-    // a GET): the protocol must not be a way around it. 429 `rate_limited` in the SPEC 3 shape, as for 401.
+    // Every MCP request counts once against the key's limit, whatever its method (initialize, tools/list, a GET): the
+    // protocol must not be a way around it. 429 `rate_limited` in the error shape of docs/api.md, as for 401.
     const auth = await authenticate(c.env, credentials, { countRequest: true }, ctx);
 
     if (c.req.method !== "POST") {

@@ -1,4 +1,4 @@
-// Readiness, publish preflight and approval of a blog sync (SPEC 6). Approval is never a tool.
+// Readiness, publish preflight and approval of a blog sync (docs/publishing.md). Approval is never a tool.
 import { z } from "@hono/zod-openapi";
 import { pathId } from "../contracts/params";
 import { callerDb } from "../http/context";
