@@ -13,8 +13,9 @@ export function normalizeSubreddit(input: string): string {
 const invalidField = (path: string, message: string) => invalidInput([{ path, message }]);
 
 /**
- * Checks a blog URL before it is stored: absolute http(s), no credentials, and no loopback, private,
- * link-local or local-style host unless private fetches are allowed (docs/extraction.md, "Safe fetching"). Returns the canonical URL.
+ * Checks a blog URL before it is stored: absolute http(s), no credentials, and no loopback, private, link-local or
+ * local-style host unless private fetches are allowed (docs/security.md, "Fetching the open web"). Returns the
+ * canonical URL.
  */
 export function checkBlogUrl(input: string, allowPrivate: boolean): string {
   try {
