@@ -145,36 +145,15 @@ async function realRun(
 
 /** Writes the finished run, its counts and its items, to the run history. */
 async function recordFinished(w: WorkspaceDb, runId: number, configId: number, result: RunResult): Promise<void> {
-  const {
-    status,
-    source_kind,
-    source_url,
-    error,
-    finished_at,
-    discovered,
-    created,
-    updated,
-    unchanged,
-    queued,
-    failed,
-  } = result.run;
-  await finishRun(
-    w,
-    runId,
-    configId,
-    {
-      status,
-      sourceKind: source_kind,
-      sourceUrl: source_url,
-      error,
-      finishedAt: finished_at,
-      discovered,
-      created,
-      updated,
-      unchanged,
-      queued,
-      failed,
-    },
-    result.items,
-  );
+  const { run } = result;
+  const counts = {
+    discovered: run.discovered,
+    created: run.created,
+    updated: run.updated,
+    unchanged: run.unchanged,
+    queued: run.queued,
+    failed: run.failed,
+  };
+  const outcome = { status: run.status, sourceKind: run.source_kind, sourceUrl: run.source_url, error: run.error };
+  await finishRun(w, runId, configId, { ...outcome, finishedAt: run.finished_at, ...counts }, result.items);
 }
