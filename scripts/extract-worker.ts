@@ -9,7 +9,7 @@ import { discoverPosts, extractArticle, FetchError, fetchArticle, toRedditMarkdo
 import { parseFeed } from "../src/articles/discover/feeds";
 import { parseSitemap } from "../src/articles/discover/sitemaps";
 import { decodeDocument } from "../src/articles/extract/charset";
-import { gunzipCapped, isGzip } from "../src/outbound/safe-fetch";
+import { gunzipCapped, isGzip } from "../src/outbound/capped-body";
 
 interface Env {
   ALLOW_PRIVATE_FETCH?: string;

@@ -1,6 +1,7 @@
-// One attempt of one delivery (docs/alerts.md): the body in the webhook's format, signed afresh, POSTed with a 10 s
-// timeout to a URL checked again now (docs/security.md; redirects not followed), the attempt logged, and the
-// delivery moved on: delivered, failed (410 also stops the webhook), or left pending for a retry.
+// One attempt of one delivery (docs/alerts.md): the body in the webhook's format, signed afresh, POSTed with
+// a 10 s timeout to a URL checked again now (docs/security.md, "Fetching the open web"; redirects not
+// followed), the attempt logged, and the delivery moved on: delivered, failed (410 also stops the webhook),
+// or left pending for a retry.
 import type { WorkspaceDb } from "../db/client";
 import { nowIso } from "../db/client";
 import {
@@ -21,7 +22,8 @@ import type { Env } from "../env";
 import { invalidState, notFound } from "../lib/domain-errors";
 import { messageOf } from "../lib/log";
 import { openSession, SessionKeyError } from "../lib/sealing";
-import { assertPublicHost, FetchError } from "../outbound/safe-fetch";
+import { assertPublicHost } from "../outbound/address-policy";
+import { FetchError } from "../outbound/fetch-error";
 import { type AlertEvent, ANSWER_LIMIT_BYTES, escapeText, excerptOfAnswer, newEventId } from "./events";
 import { allowPrivateWebhooks, secretOwner, webhookUrlProblem } from "./rules";
 import { SIGNATURE_HEADER, signatureHeader } from "./signing";

@@ -1,9 +1,10 @@
-// The rules of a webhook that need no database: which URLs may receive deliveries (docs/alerts.md, "Safety") and what
-// its sealed signing secret is bound to.
+// The rules of a webhook that need no database: which URLs may receive deliveries (docs/alerts.md, and
+// docs/security.md, "Fetching the open web") and what its sealed signing secret is bound to.
 import type { Env } from "../env";
 import { invalidInput } from "../lib/domain-errors";
 import { messageOf } from "../lib/log";
-import { assertFetchableUrl, assertPublicHost, FetchError } from "../outbound/safe-fetch";
+import { assertFetchableUrl, assertPublicHost } from "../outbound/address-policy";
+import { FetchError } from "../outbound/fetch-error";
 
 export const allowPrivateWebhooks = (env: Pick<Env, "ALLOW_PRIVATE_FETCH">) => env.ALLOW_PRIVATE_FETCH === "true";
 

@@ -1,6 +1,7 @@
 // Fetching an article's images for upload to the forum: safe fetching with the 20 MB image cap, and only
 // real images (by Content-Type, confirmed by the file's first bytes) come back.
-import { FetchError, safeFetch } from "../outbound/safe-fetch";
+import { FetchError } from "../outbound/fetch-error";
+import { safeFetch } from "../outbound/safe-fetch";
 import type { FetchPolicy } from "./types";
 
 export interface FetchedImage {

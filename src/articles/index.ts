@@ -1,7 +1,7 @@
 // The sync engine's public face: discovery, extraction, rendering and safe fetching, as plain functions over
 // `fetch` (no database). The blog-sync service (src/blog-sync), the extract command and the benchmark use only this.
 
-export { FetchError } from "../outbound/safe-fetch";
+export { FetchError } from "../outbound/fetch-error";
 export { canonicalizeUrl } from "./canonical-url";
 export { discoverPosts } from "./discover/discover";
 export { extractArticle, fetchArticle } from "./extract/article";
@@ -13,6 +13,7 @@ export { fromRedditMarkdown } from "./render/markdown-blocks";
 export { toRedditRichText } from "./render/richtext";
 export type {
   Article,
+  ArticleErrorCode,
   ArticleImage,
   Block,
   DiscoveredPost,

@@ -2,7 +2,12 @@
 
 export type SourceKind = "feed" | "sitemap" | "index" | "landing";
 
-export type { FetchPolicy } from "../outbound/safe-fetch";
+import type { FetchErrorCode } from "../outbound/fetch-error";
+
+export type { FetchPolicy } from "../outbound/fetch-policy";
+
+/** The engine's failures: a fetch's, or an address that answered but is neither a blog page, a feed nor a sitemap. */
+export type ArticleErrorCode = FetchErrorCode | "not_a_blog";
 
 /** A post found by discovery; `url` is canonical. */
 export interface DiscoveredPost {

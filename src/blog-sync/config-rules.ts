@@ -4,7 +4,7 @@
 import { canonicalizeUrl, FetchError, type FetchPolicy } from "../articles";
 import { sha256Hex } from "../lib/crypto";
 import { invalidInput } from "../lib/domain-errors";
-import { assertFetchableUrl } from "../outbound/safe-fetch";
+import { assertFetchableUrl } from "../outbound/address-policy";
 
 export function normalizeSubreddit(input: string): string {
   return input.trim().replace(/^\/?r\//i, "");

@@ -1,5 +1,5 @@
-// The addresses the service refuses to fetch (SPEC 8), as one table. Sources, written out by hand from the
-// RFCs each entry names:
+// The addresses the service refuses to fetch (docs/security.md, "Fetching the open web"), as one table.
+// Sources, written out by hand from the RFCs each entry names:
 // - IANA IPv4 Special-Purpose Address Registry (RFC 6890, RFC 8190): every block whose "Globally Reachable"
 //   is False or N/A.
 // - IANA IPv6 Special-Purpose Address Registry (RFC 6890, RFC 8190): the same.

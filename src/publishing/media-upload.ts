@@ -1,6 +1,6 @@
-// Uploading a synced post's images to the forum (readiness with verify_media_upload, publishing with include_media).
-// Images are fetched under the open-web policy (docs/security.md, "Fetching the open web"); a URL that carries
-// credentials is never fetched, uploaded or sent.
+// Uploading a synced post's images to the forum (readiness with verify_media_upload, publishing with
+// include_media). Images are fetched under the open-web policy (docs/security.md, "Fetching the open web"); a
+// URL that carries credentials is never fetched, uploaded or sent.
 
 import { fetchImage } from "../articles/images";
 import { fetchPolicy } from "../blog-sync/config-rules";
@@ -8,7 +8,7 @@ import type { SyncedPostRow } from "../db/blog-sync-posts";
 import type { Env } from "../env";
 import { isForumError } from "../forum/errors";
 import type { ForumClient } from "../forum/persona-client";
-import { FetchError } from "../outbound/safe-fetch";
+import { FetchError } from "../outbound/fetch-error";
 import { hasCredentials, stripUrlCredentials } from "./submission";
 
 export interface MediaResult {

@@ -1,4 +1,4 @@
-// Publishing one approved, queued synced post (SPEC 6, interface-spec 8.2). Every gate is checked before
+// Publishing one approved, queued synced post (docs/publishing.md, "Gates"). Every gate is checked before
 // the browser is asked for and again inside the workspace's browser turn (so no other browser job runs
 // while it submits). A post is submitted at most once: the moment of a submission is written before it is
 // sent, and a later attempt that finds it looks for the post in the account's submitted list first.
@@ -27,7 +27,7 @@ export type PublishOutcome =
 
 const done = (note: string): PublishOutcome => ({ kind: "done", note });
 
-/** The first closed gate of interface-spec 8.2 (the fingerprint gate is the consumer's), or null. */
+/** The first closed gate of docs/publishing.md, "Gates" (the fingerprint gate is the consumer's), or null. */
 export function closedGate(
   post: SyncedPostRow,
   config: SyncConfigRow,
@@ -63,8 +63,9 @@ function permalinkOf(env: Env, url: string | null, fallback: string): string {
 
 /**
  * Publishes a queued post whose task carries `fingerprint`, the config's fingerprint when it was queued. When
- * the config's is another (the destination changed before publishing, interface-spec 3), the post goes back
- * to `draft` and nothing is submitted; asked before the wait for the browser and again inside the turn.
+ * the config's is another (the destination changed before publishing: docs/blog-sync.md, "States"), the post
+ * goes back to `draft` and nothing is submitted; asked before the wait for the browser and again inside the
+ * turn.
  */
 export async function publishQueuedPost(
   env: Env,
@@ -148,6 +149,22 @@ async function publishInTurn(
   }
 }
 
+/** The forum's asset id of each image uploaded for a rich-text post with media (image URL → asset id). */
+async function uploadedAssets(
+  env: Env,
+  forum: ForumClient,
+  config: SyncConfigRow,
+  post: SyncedPostRow,
+): Promise<Record<string, string>> {
+  if (!(config.includeMedia && uploadableImages(post).length > 0 && post.bodyRichtext)) return {};
+  const uploaded = await uploadPostImages(env, forum, { ...post, images: uploadableImages(post) });
+  return Object.fromEntries(
+    uploaded.flatMap((m) =>
+      m.ok && m.asset_id ? [[post.images.find((i) => i.url === m.url)?.url ?? m.url, m.asset_id]] : [],
+    ),
+  );
+}
+
 async function submitOnce(
   env: Env,
   w: WorkspaceDb,
@@ -180,16 +197,7 @@ async function submitOnce(
     return done(`destination check ${closed.name} failed`);
   }
 
-  let assetIds: Record<string, string> = {};
-  if (config.includeMedia && uploadableImages(post).length > 0 && post.bodyRichtext) {
-    const uploaded = await uploadPostImages(env, forum, { ...post, images: uploadableImages(post) });
-    assetIds = Object.fromEntries(
-      uploaded.flatMap((m) =>
-        m.ok && m.asset_id ? [[post.images.find((i) => i.url === m.url)?.url ?? m.url, m.asset_id]] : [],
-      ),
-    );
-  }
-  const submission = buildSubmission(config, post, assetIds);
+  const submission = buildSubmission(config, post, await uploadedAssets(env, forum, config, post));
   const rules = [
     ...forumLimitChecks(submission),
     ...(destination.requirements ? requirementChecks(submission, destination.requirements) : []),

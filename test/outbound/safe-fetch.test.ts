@@ -1,13 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  assertFetchableUrl,
-  FetchError,
-  isBlockedAddress,
-  parseRobots,
-  robotsAllows,
-  safeFetch,
-} from "../../src/outbound/safe-fetch";
+import { assertFetchableUrl, isBlockedAddress } from "../../src/outbound/address-policy";
+import { FetchError } from "../../src/outbound/fetch-error";
+import { parseRobots, robotsAllows } from "../../src/outbound/robots";
+import { safeFetch } from "../../src/outbound/safe-fetch";
 
 const open = { allowPrivate: true };
 const closed = { allowPrivate: false, dohUrl: null };
@@ -22,7 +18,7 @@ async function fetchError(promise: Promise<unknown>): Promise<FetchError> {
   throw new Error("expected the fetch to fail");
 }
 
-describe("addresses (SPEC 8)", () => {
+describe("addresses (docs/security.md)", () => {
   it.each([
     "http://127.0.0.1/",
     "http://127.1.2.3:8080/x",

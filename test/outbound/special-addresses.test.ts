@@ -3,7 +3,8 @@
 // the table holds them. The expected block lists below are written from the IANA registries independently
 // of the table, so a block dropped from (or added to) the table fails here.
 import { describe, expect, it } from "vitest";
-import { assertFetchableUrl, FetchError, isBlockedAddress } from "../../src/outbound/safe-fetch";
+import { assertFetchableUrl, isBlockedAddress } from "../../src/outbound/address-policy";
+import { FetchError } from "../../src/outbound/fetch-error";
 import {
   type Address,
   formatAddress,

@@ -1,5 +1,5 @@
-// Runs one of scripts/*.mjs as a person runs it (node, the checkout as working directory) and collects what it
-// printed and how it exited.
+// Runs one of scripts/*.mjs as a person runs it (node, the checkout as working directory unless another is
+// given) and collects what it printed and how it exited.
 import { spawn } from "node:child_process";
 import path from "node:path";
 
@@ -9,9 +9,10 @@ export function runScript(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
+  cwd = ROOT,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [path.join(ROOT, "scripts", script), ...args], {
-    cwd: ROOT,
+    cwd,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

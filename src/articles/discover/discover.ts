@@ -4,20 +4,15 @@
 // sitemap paths, and last whatever post links the page has. Every fetch goes through the safe fetcher and
 // counts against the page budget; URLs read from sitemaps count against the URL budget.
 import { messageOf } from "../../lib/log";
-import {
-  FetchError,
-  type FetchedResource,
-  getRobots,
-  gunzipCapped,
-  isGzip,
-  type ResourceKind,
-  SIZE_LIMITS,
-  safeFetch,
-} from "../../outbound/safe-fetch";
+import { gunzipCapped, isGzip, type ResourceKind, SIZE_LIMITS } from "../../outbound/capped-body";
+import { FetchError } from "../../outbound/fetch-error";
+import type { FetchedResource } from "../../outbound/fetch-resource";
+import { getRobots } from "../../outbound/robots";
+import { safeFetch } from "../../outbound/safe-fetch";
 import { canonicalizeUrl, tryCanonicalize } from "../canonical-url";
 import { decodeDocument } from "../extract/charset";
 import { isWebPage } from "../extract/web-page";
-import type { DiscoveredPost, Discovery, FetchPolicy, SourceKind } from "../types";
+import type { ArticleErrorCode, DiscoveredPost, Discovery, FetchPolicy, SourceKind } from "../types";
 import { parseFeed } from "./feeds";
 import { readIndexPage, scanHead } from "./page-links";
 import { dateFromUrl, looksLikePost } from "./post-urls";
@@ -146,7 +141,8 @@ class Discoverer {
     if (doc.kind === "sitemap") return this.finish("sitemap", doc.url, await this.sitemapPosts(doc, null));
     // Neither a feed, a sitemap nor a web page (an image, a JSON or text file): not a blog address. The
     // site's other sources are not tried, so a wrong address fails instead of syncing something else.
-    if (!isWebPage(doc.contentType, doc.text)) throw new FetchError("not_a_blog", notABlog(doc), undefined, doc.url);
+    if (!isWebPage(doc.contentType, doc.text))
+      throw new FetchError<ArticleErrorCode>("not_a_blog", notABlog(doc), undefined, doc.url);
     return this.fromPage(doc);
   }
 

@@ -3,7 +3,7 @@
 // (no entity bombs); character references are decoded on the extracted strings.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { messageOf } from "../../lib/log";
-import { FetchError } from "../../outbound/safe-fetch";
+import { FetchError } from "../../outbound/fetch-error";
 import { tryCanonicalize } from "../canonical-url";
 import { decodeEntities } from "../extract/entities";
 import { toIsoDate } from "../extract/metadata";

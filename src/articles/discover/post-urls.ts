@@ -1,6 +1,6 @@
 // Which URLs of a site are posts. Sitemaps and index pages list much more than posts: tag, category and
 // author pages, paging, archives by date, feeds, files. A post URL is one with a slug that none of those is.
-import { decodeSafe } from "../../outbound/safe-fetch";
+import { decodeSafe } from "../../lib/percent-decoding";
 
 const NON_POST_SEGMENT =
   /^(tags?|category|categories|topics?|labels?|authors?|author|users?|profile|people|team|page|pages|archives?|search|feed|feeds|rss|atom|comments?|wp-json|wp-admin|wp-content|wp-includes|cdn-cgi|login|signup|register|cart|checkout|account|about|about-us|contact|privacy|privacy-policy|terms|legal|imprint|impressum|newsletter|subscribe|sitemap|static|assets|media|uploads|files|images|img|css|js|amp)$/i;

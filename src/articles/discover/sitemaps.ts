@@ -1,6 +1,6 @@
 // Sitemaps (sitemaps.org): <urlset> and <sitemapindex>, plain-text sitemaps (one URL a line), gzip handled
 // by the caller. News/image/video extensions are read for a title and a date where they give one.
-import { FetchError } from "../../outbound/safe-fetch";
+import { FetchError } from "../../outbound/fetch-error";
 import { tryCanonicalize } from "../canonical-url";
 import { toIsoDate } from "../extract/metadata";
 import { asArray, escapeBareAmpersands, parseXml, textOf } from "./feeds";

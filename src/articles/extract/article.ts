@@ -1,5 +1,6 @@
 // One page in, one article out: metadata, the body as blocks, its images and plain text.
-import { FetchError, safeFetch } from "../../outbound/safe-fetch";
+import { FetchError } from "../../outbound/fetch-error";
+import { safeFetch } from "../../outbound/safe-fetch";
 import { tryCanonicalize } from "../canonical-url";
 import type { Article, FetchPolicy } from "../types";
 import { blocksToText, toBlocks } from "./blocks";
