@@ -1,5 +1,6 @@
 // The frame of every console page, and the small pieces the pages share (forms with their CSRF token,
 // field errors, badges, notices).
+import { raw } from "hono/html";
 import type { Child, PropsWithChildren } from "hono/jsx";
 import type { ConsoleSession } from "./context";
 
@@ -18,55 +19,59 @@ interface PageProps {
   session?: ConsoleSession;
 }
 
+/** Every page starts with the doctype: without it browsers lay the page out in quirks mode. */
 export function Page({ title, section, session, children }: PropsWithChildren<PageProps>) {
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="same-origin" />
-        <title>{`${title} · threadwatch`}</title>
-        <link rel="stylesheet" href="/app/assets/console.css" />
-        <script src="/app/assets/console.js" defer />
-      </head>
-      <body>
-        <header class="top">
-          <a class="brand" href="/app/posts">
-            threadwatch
-          </a>
-          {session ? (
-            <>
-              <nav aria-label="Console">
-                <ul>
-                  {NAV.map((item) => (
-                    <li>
-                      <a href={item.href} aria-current={section === item.href ? "page" : undefined}>
-                        {item.label}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              </nav>
-              <div class="who">
-                <span>
-                  Workspace {session.auth.workspaceId} · {session.canWrite ? "read & write" : "read only"}
-                </span>
-                <form method="post" action="/app/sign-out" class="inline">
-                  <input type="hidden" name="_csrf" value={session.csrf} />
-                  <button type="submit" class="secondary">
-                    Sign out
-                  </button>
-                </form>
-              </div>
-            </>
-          ) : null}
-        </header>
-        <main>
-          <h1>{title}</h1>
-          {children}
-        </main>
-      </body>
-    </html>
+    <>
+      {raw("<!doctype html>")}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="referrer" content="same-origin" />
+          <title>{`${title} · threadwatch`}</title>
+          <link rel="stylesheet" href="/app/assets/console.css" />
+          <script src="/app/assets/console.js" defer />
+        </head>
+        <body>
+          <header class="top">
+            <a class="brand" href="/app/posts">
+              threadwatch
+            </a>
+            {session ? (
+              <>
+                <nav aria-label="Console">
+                  <ul>
+                    {NAV.map((item) => (
+                      <li>
+                        <a href={item.href} aria-current={section === item.href ? "page" : undefined}>
+                          {item.label}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </nav>
+                <div class="who">
+                  <span>
+                    Workspace {session.auth.workspaceId} · {session.canWrite ? "read & write" : "read only"}
+                  </span>
+                  <form method="post" action="/app/sign-out" class="inline">
+                    <input type="hidden" name="_csrf" value={session.csrf} />
+                    <button type="submit" class="secondary">
+                      Sign out
+                    </button>
+                  </form>
+                </div>
+              </>
+            ) : null}
+          </header>
+          <main>
+            <h1>{title}</h1>
+            {children}
+          </main>
+        </body>
+      </html>
+    </>
   );
 }
 
