@@ -53,6 +53,9 @@ table.list th, table.list td { text-align: left; padding: .4rem .5rem; border-bo
 .forum blockquote { border-left: 4px solid var(--line); margin: 0; padding-left: .75rem; color: var(--muted); }
 .forum table { border-collapse: collapse; }
 .forum th, .forum td { border: 1px solid var(--line); padding: .25rem .5rem; }
+.forum .align-left { text-align: left; } .forum .align-right { text-align: right; } .forum .align-center { text-align: center; }
+.forum .md-spoiler-text { background: #1a1a1b; color: #fff; border-radius: 2px; padding: 0 .2em; }
+.forum blockquote.md-spoiler-text { padding: .25rem .75rem; }
 ul.gates { list-style: none; padding: 0; }
 ul.gates li::before { content: "✗ "; color: var(--danger); }
 ul.gates li.open::before { content: "✓ "; color: var(--ok); }
