@@ -17,6 +17,7 @@ h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 .75rem; }
 .row { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; }
+.row > .wide { flex: 1 1 30rem; } .row > .wide input { width: 100%; }
 label { display: block; font-size: .9rem; color: var(--muted); }
 label.inline { display: inline-flex; gap: .35rem; align-items: center; color: var(--fg); }
 input, select, textarea { font: inherit; padding: .35rem .5rem; border: 1px solid #8a8d91; border-radius: 4px;
@@ -36,7 +37,9 @@ form.inline { display: inline; }
 .badge.high, .badge.urgent, .badge.failed { color: var(--danger); }
 .badge.medium, .badge.queued { color: var(--warn); }
 .badge.low, .badge.not_urgent, .badge.draft { color: var(--muted); }
-.badge.published { color: var(--ok); }
+.badge.published, .badge.approved { color: var(--ok); }
+form.edit input, form.edit textarea { width: 100%; }
+form.edit textarea { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
 .meta { color: var(--muted); font-size: .9rem; }
 .reasons { margin: .25rem 0; padding-left: 1.1rem; color: var(--muted); font-size: .9rem; }
 table.list { width: 100%; border-collapse: collapse; background: #fff; }

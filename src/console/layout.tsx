@@ -104,11 +104,13 @@ export function Field(props: {
   min?: number;
   max?: number;
   idPrefix?: string;
+  /** Takes the row's free width (a long address stays readable). */
+  wide?: boolean;
 }) {
   const id = `${props.idPrefix ?? "f"}-${props.name}`;
   const error = props.errors?.[props.name];
   return (
-    <div>
+    <div class={props.wide ? "wide" : undefined}>
       <label for={id}>{props.label}</label>
       <input
         id={id}
@@ -155,3 +157,20 @@ export const Badge = ({ value, label }: { value: string | null; label?: string }
 /** A date as a person reads it (UTC, to the minute); "never" for null. */
 export const when = (iso: string | null | undefined): Child =>
   iso ? <time datetime={iso}>{`${iso.slice(0, 16).replace("T", " ")} UTC`}</time> : "never";
+
+/**
+ * Post/redirect/get: a form that changed something answers with a redirect to the page showing the changed
+ * state, and `?done=<what>` names the confirmation that page shows once (a reload shows the state only).
+ */
+export const afterChange = (path: string, done: string, anchor = "") =>
+  `${path}${path.includes("?") ? "&" : "?"}done=${encodeURIComponent(done)}${anchor ? `#${anchor}` : ""}`;
+
+/** The confirmation named by `?done=`, when the page knows it. */
+export function Done({ done, messages }: { done: string | undefined; messages: Record<string, string> }) {
+  const text = done ? messages[done] : undefined;
+  return text ? (
+    <div id="done">
+      <Notice kind="good">{text}</Notice>
+    </div>
+  ) : null;
+}

@@ -14,7 +14,7 @@ import {
 } from "./context";
 import { Page } from "./layout";
 import { inboxPage, triagePost } from "./pages/posts";
-import { approveItem, reviewItemPage } from "./pages/review";
+import { approveItem, editItem, reviewItemPage } from "./pages/review";
 import { apiSettingsPage, createApiKey, revokeApiKey } from "./pages/settings";
 import { signIn, signInPage, signOut } from "./pages/sign-in";
 import { createSync, dryRunSync, runSyncNow, syncPage, syncsPage, updateSync } from "./pages/syncs";
@@ -77,6 +77,7 @@ export function createConsoleRouter() {
   app.post("/syncs/:id/run", runSyncNow);
   app.get("/syncs/:id/items/:item_id", reviewItemPage);
   app.post("/syncs/:id/items/:item_id/approve", approveItem);
+  app.post("/syncs/:id/items/:item_id/edit", editItem);
   app.get("/settings/api", apiSettingsPage);
   app.post("/settings/api/keys", createApiKey);
   app.post("/settings/api/keys/:key_id/revoke", revokeApiKey);
