@@ -29,6 +29,9 @@ button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
 button[disabled] { background: #e4e5e7; color: #505357; border-color: #b8babd; cursor: not-allowed; }
 form.inline { display: inline; }
+div.compact, form.compact { display: flex; flex-wrap: wrap; gap: .25rem .6rem; align-items: center; }
+form.compact label:not(.inline) { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+form.compact input[type="text"] { width: 16rem; }
 .error { color: var(--danger); font-size: .9rem; margin: .2rem 0 0; }
 .notice { border-left: 4px solid var(--accent); background: #fff; padding: .6rem .9rem; margin: 0 0 1rem; }
 .notice.bad { border-color: var(--danger); }
@@ -62,6 +65,7 @@ table.list th, table.list td { text-align: left; padding: .4rem .5rem; border-bo
 ul.gates { list-style: none; padding: 0; }
 ul.gates li::before { content: "✗ "; color: var(--danger); }
 ul.gates li.open::before { content: "✓ "; color: var(--ok); }
+details.inactive-keys { margin: 1rem 0; } details.inactive-keys summary { cursor: pointer; color: var(--muted); }
 code.key { font-size: 1rem; background: #fff; border: 1px dashed var(--accent); padding: .3rem .5rem; word-break: break-all; }
 @media (max-width: 40rem) { header.top .who { margin-left: 0; } table.list th:nth-child(n+4), table.list td:nth-child(n+4) { display: none; } }
 `;
