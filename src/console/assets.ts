@@ -29,9 +29,9 @@ button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
 button[disabled] { background: #e4e5e7; color: #505357; border-color: #b8babd; cursor: not-allowed; }
 form.inline { display: inline; }
-div.compact, form.compact { display: flex; flex-wrap: wrap; gap: .25rem .6rem; align-items: center; }
+div.compact, form.compact { display: flex; flex-wrap: nowrap; gap: .25rem .6rem; align-items: center; white-space: nowrap; }
 form.compact label:not(.inline) { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-form.compact input[type="text"] { width: 16rem; }
+form.compact input[type="text"] { width: 12rem; }
 .error { color: var(--danger); font-size: .9rem; margin: .2rem 0 0; }
 .notice { border-left: 4px solid var(--accent); background: #fff; padding: .6rem .9rem; margin: 0 0 1rem; }
 .notice.bad { border-color: var(--danger); }
