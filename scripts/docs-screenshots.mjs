@@ -6,7 +6,6 @@
 // console's browser tests take their own screenshots outside the tree; only this command writes here.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
@@ -14,6 +13,7 @@ import { parseCommandLine, runMain } from "./lib/cli.mjs";
 import { ensureDemoWorkspace } from "./lib/demo-workspace.mjs";
 import { callApi, startDevServer, stopDevServer, waitUntilReady } from "./lib/dev-server.mjs";
 import { copyMigratedDatabase } from "./lib/local-d1.mjs";
+import { serveLocalForum } from "./lib/local-forum-server.mjs";
 import { ROOT } from "./lib/paths.mjs";
 
 const USAGE = `usage: npm run docs:screenshots [-- --out DIR]
@@ -40,23 +40,7 @@ async function startSampleBlog(port) {
 
 /** The local forum of `npm run dev:forum`, in this process, with one account and one subreddit. */
 async function startForum(port) {
-  const { createLocalForum } = await import(path.join(ROOT, "test", "fixtures", "forum", "local-forum.ts"));
-  const forum = createLocalForum("");
-  const server = http.createServer((req, res) => {
-    forum.handle(req, res, new URL(req.url ?? "/", `http://localhost:${port}`)).catch((err) => {
-      res.writeHead(500).end(String(err));
-    });
-  });
-  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
-  const base = `http://localhost:${port}`;
-  const control = async (p, body) =>
-    (
-      await fetch(`${base}/__control${p}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      })
-    ).json();
+  const { server, base, control } = await serveLocalForum(port);
   const { cookies } = await control("/accounts", { username: "northwind_dev" });
   await control("/subreddits", { name: "northwind_queues", type: "public" });
   return { server, base, username: "northwind_dev", subreddit: "northwind_queues", cookies };

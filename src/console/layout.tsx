@@ -174,3 +174,14 @@ export function Done({ done, messages }: { done: string | undefined; messages: R
     </div>
   ) : null;
 }
+
+/** The header row of a `table.list`. */
+export const ListHead = ({ columns }: { columns: string[] }) => (
+  <thead>
+    <tr>
+      {columns.map((name) => (
+        <th scope="col">{name}</th>
+      ))}
+    </tr>
+  </thead>
+);

@@ -8,7 +8,18 @@ import { directoryDb } from "../../db/client";
 import { notFound } from "../../lib/domain-errors";
 import { type ConsoleContext, type ConsoleSession, pathIdOf } from "../context";
 import { checked, type FormValues, formValues, numberField, zodFieldErrors } from "../forms";
-import { afterChange, Checkbox, Done, Field, type FieldErrors, Notice, Page, PostForm, when } from "../layout";
+import {
+  afterChange,
+  Checkbox,
+  Done,
+  Field,
+  type FieldErrors,
+  ListHead,
+  Notice,
+  Page,
+  PostForm,
+  when,
+} from "../layout";
 
 const MAX_HOURS = MAX_TEMPORARY_KEY_SECONDS / 3600;
 
@@ -45,16 +56,7 @@ function KeyStatus({ session, k, active }: { session: ConsoleSession; k: KeyView
 function KeyTable({ session, keys, active }: { session: ConsoleSession; keys: KeyView[]; active: boolean }) {
   return (
     <table class="list">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Key</th>
-          <th scope="col">Scope</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Status</th>
-        </tr>
-      </thead>
+      <ListHead columns={["Name", "Key", "Scope", "Last used", "Expires", "Status"]} />
       <tbody>
         {keys.map((k) => (
           <tr id={`key-${k.id}`}>

@@ -19,7 +19,19 @@ import {
   refusalMessage,
   zodFieldErrors,
 } from "../forms";
-import { afterChange, Badge, Checkbox, Done, Field, type FieldErrors, Notice, Page, PostForm, when } from "../layout";
+import {
+  afterChange,
+  Badge,
+  Checkbox,
+  Done,
+  Field,
+  type FieldErrors,
+  ListHead,
+  Notice,
+  Page,
+  PostForm,
+  when,
+} from "../layout";
 
 const STATES: SyncedPostState[] = ["draft", "queued", "published", "failed"];
 
@@ -153,14 +165,7 @@ async function listPage(c: ConsoleContext, failed?: { errors: FieldErrors; value
     <Page title="Blog sync" section="/app/syncs" session={session}>
       {failed ? null : <Done done={c.req.query("done")} messages={DONE} />}
       <table class="list">
-        <thead>
-          <tr>
-            <th scope="col">Blog → subreddit</th>
-            <th scope="col">Active</th>
-            <th scope="col">Drafts / queued / published / failed</th>
-            <th scope="col">Last run</th>
-          </tr>
-        </thead>
+        <ListHead columns={["Blog → subreddit", "Active", "Drafts / queued / published / failed", "Last run"]} />
         <tbody>
           {configs.map((k) => (
             <tr>
@@ -356,14 +361,9 @@ function RecentRuns({ runs }: { runs: Awaited<ReturnType<typeof listRuns>>["data
         <p class="meta">No run yet.</p>
       ) : (
         <table class="list">
-          <thead>
-            <tr>
-              <th scope="col">Started</th>
-              <th scope="col">Status</th>
-              <th scope="col">Found / created / updated / unchanged / queued / failed</th>
-              <th scope="col">Error</th>
-            </tr>
-          </thead>
+          <ListHead
+            columns={["Started", "Status", "Found / created / updated / unchanged / queued / failed", "Error"]}
+          />
           <tbody>
             {runs.map((r) => (
               <tr>
@@ -404,14 +404,7 @@ function SyncedPosts({ id, config, state, items }: SyncedPostsProps) {
         ))}
       </nav>
       <table class="list">
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">State</th>
-            <th scope="col">Approved</th>
-            <th scope="col">Updated</th>
-          </tr>
-        </thead>
+        <ListHead columns={["Title", "State", "Approved", "Updated"]} />
         <tbody>
           {items.data.map((item) => (
             <tr>

@@ -18,7 +18,18 @@ import {
 } from "../../monitor/term-changes";
 import { type ConsoleContext, type ConsoleSession, pathIdOf, sessionDb } from "../context";
 import { checked, type FormValues, fieldErrorsOf, formValues, refusalMessage, zodFieldErrors } from "../forms";
-import { afterChange, Checkbox, Done, Field, type FieldErrors, Notice, Page, PostForm, when } from "../layout";
+import {
+  afterChange,
+  Checkbox,
+  Done,
+  Field,
+  type FieldErrors,
+  ListHead,
+  Notice,
+  Page,
+  PostForm,
+  when,
+} from "../layout";
 
 /** A form that failed: which one (`new` or a row id), its errors and what was entered. */
 interface Failed {
@@ -218,16 +229,7 @@ function keywordPage(c: ConsoleContext, keywords: KeywordView[], failed?: Failed
       {session.canWrite ? <NewKeywordForm session={session} failed={failedFor("new")} /> : null}
       <table class="list">
         <caption class="meta">{`${keywords.length} keywords`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Keyword</th>
-            <th scope="col">Active</th>
-            <th scope="col">Monthly searches</th>
-            <th scope="col">CPC</th>
-            <th scope="col">Forum rank in search</th>
-            <th scope="col">Checked</th>
-          </tr>
-        </thead>
+        <ListHead columns={["Keyword", "Active", "Monthly searches", "CPC", "Forum rank in search", "Checked"]} />
         <tbody>
           {keywords.map((k) => (
             <KeywordRow session={session} k={k} failed={failedFor(k.id)} />
