@@ -5,9 +5,9 @@
 // account and subreddit at start and prints the account's cookie export. Pair it with
 // `FORUM_BASE_URL=http://localhost:N npm start`; docs/publishing.md walks through it with curl.
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
+import { serveLocalForum } from "./lib/local-forum-server.mjs";
 import { ROOT } from "./lib/paths.mjs";
 
 const USAGE = `usage: npm run dev:forum [-- --port N] [--username NAME] [--subreddit NAME]
@@ -27,28 +27,13 @@ runMain(async () => {
     subreddit: { type: "string", default: "threadwatch_demo" },
   });
   const port = integerOption("port", values.port, { min: 1, max: 65535 });
-  const { createLocalForum } = await import(path.join(ROOT, "test", "fixtures", "forum", "local-forum.ts"));
-  const forum = createLocalForum("");
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", `http://localhost:${port}`);
-    if (!url.pathname.startsWith("/__control"))
-      console.log(`${new Date().toISOString()} ${req.method} ${url.pathname}`);
-    try {
-      await forum.handle(req, res, url);
-    } catch (err) {
-      res.writeHead(500).end(String(err));
-    }
+  const {
+    server,
+    base,
+    control: call,
+  } = await serveLocalForum(port, {
+    onRequest: (req, url) => console.log(`${new Date().toISOString()} ${req.method} ${url.pathname}`),
   });
-  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
-  const base = `http://localhost:${port}`;
-  const call = async (p, body) =>
-    (
-      await fetch(`${base}/__control${p}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      })
-    ).json();
   const { cookies } = await call("/accounts", { username: values.username });
   await call("/subreddits", { name: values.subreddit, type: "public" });
   const file = path.join(ROOT, ".wrangler", "dev-forum-cookies.json");

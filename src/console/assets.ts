@@ -17,6 +17,7 @@ h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 .75rem; }
 .row { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; }
+.row > .wide { flex: 1 1 30rem; } .row > .wide input { width: 100%; }
 label { display: block; font-size: .9rem; color: var(--muted); }
 label.inline { display: inline-flex; gap: .35rem; align-items: center; color: var(--fg); }
 input, select, textarea { font: inherit; padding: .35rem .5rem; border: 1px solid #8a8d91; border-radius: 4px;
@@ -28,6 +29,9 @@ button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
 button[disabled] { background: #e4e5e7; color: #505357; border-color: #b8babd; cursor: not-allowed; }
 form.inline { display: inline; }
+div.compact, form.compact { display: flex; flex-wrap: nowrap; gap: .25rem .6rem; align-items: center; white-space: nowrap; }
+form.compact label:not(.inline) { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+form.compact input[type="text"] { width: 12rem; }
 .error { color: var(--danger); font-size: .9rem; margin: .2rem 0 0; }
 .notice { border-left: 4px solid var(--accent); background: #fff; padding: .6rem .9rem; margin: 0 0 1rem; }
 .notice.bad { border-color: var(--danger); }
@@ -36,7 +40,9 @@ form.inline { display: inline; }
 .badge.high, .badge.urgent, .badge.failed { color: var(--danger); }
 .badge.medium, .badge.queued { color: var(--warn); }
 .badge.low, .badge.not_urgent, .badge.draft { color: var(--muted); }
-.badge.published { color: var(--ok); }
+.badge.published, .badge.approved { color: var(--ok); }
+form.edit input, form.edit textarea { width: 100%; }
+form.edit textarea { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
 .meta { color: var(--muted); font-size: .9rem; }
 .reasons { margin: .25rem 0; padding-left: 1.1rem; color: var(--muted); font-size: .9rem; }
 table.list { width: 100%; border-collapse: collapse; background: #fff; }
@@ -53,9 +59,13 @@ table.list th, table.list td { text-align: left; padding: .4rem .5rem; border-bo
 .forum blockquote { border-left: 4px solid var(--line); margin: 0; padding-left: .75rem; color: var(--muted); }
 .forum table { border-collapse: collapse; }
 .forum th, .forum td { border: 1px solid var(--line); padding: .25rem .5rem; }
+.forum .align-left { text-align: left; } .forum .align-right { text-align: right; } .forum .align-center { text-align: center; }
+.forum .md-spoiler-text { background: #1a1a1b; color: #fff; border-radius: 2px; padding: 0 .2em; }
+.forum blockquote.md-spoiler-text { padding: .25rem .75rem; }
 ul.gates { list-style: none; padding: 0; }
 ul.gates li::before { content: "✗ "; color: var(--danger); }
 ul.gates li.open::before { content: "✓ "; color: var(--ok); }
+details.inactive-keys { margin: 1rem 0; } details.inactive-keys summary { cursor: pointer; color: var(--muted); }
 code.key { font-size: 1rem; background: #fff; border: 1px dashed var(--accent); padding: .3rem .5rem; word-break: break-all; }
 @media (max-width: 40rem) { header.top .who { margin-left: 0; } table.list th:nth-child(n+4), table.list td:nth-child(n+4) { display: none; } }
 `;

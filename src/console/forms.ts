@@ -67,3 +67,10 @@ export function refusalMessage(err: unknown): string | undefined {
     return `${message}. Another browser job of this workspace is running; try again in ${retryAfter ?? 30} seconds.`;
   return message;
 }
+
+/**
+ * A service's message in the console's words: the publishing service names the API's approve route where a
+ * person using the console has the review page's Approve button.
+ */
+export const inConsoleWords = (message: string) =>
+  message.replace(/ \(POST \.\.\.\/items\/:item_id\/approve\)/g, ": approve it on its review page");

@@ -1,5 +1,6 @@
 // The frame of every console page, and the small pieces the pages share (forms with their CSRF token,
 // field errors, badges, notices).
+import { raw } from "hono/html";
 import type { Child, PropsWithChildren } from "hono/jsx";
 import type { ConsoleSession } from "./context";
 
@@ -18,55 +19,59 @@ interface PageProps {
   session?: ConsoleSession;
 }
 
+/** Every page starts with the doctype: without it browsers lay the page out in quirks mode. */
 export function Page({ title, section, session, children }: PropsWithChildren<PageProps>) {
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="same-origin" />
-        <title>{`${title} · threadwatch`}</title>
-        <link rel="stylesheet" href="/app/assets/console.css" />
-        <script src="/app/assets/console.js" defer />
-      </head>
-      <body>
-        <header class="top">
-          <a class="brand" href="/app/posts">
-            threadwatch
-          </a>
-          {session ? (
-            <>
-              <nav aria-label="Console">
-                <ul>
-                  {NAV.map((item) => (
-                    <li>
-                      <a href={item.href} aria-current={section === item.href ? "page" : undefined}>
-                        {item.label}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              </nav>
-              <div class="who">
-                <span>
-                  Workspace {session.auth.workspaceId} · {session.canWrite ? "read & write" : "read only"}
-                </span>
-                <form method="post" action="/app/sign-out" class="inline">
-                  <input type="hidden" name="_csrf" value={session.csrf} />
-                  <button type="submit" class="secondary">
-                    Sign out
-                  </button>
-                </form>
-              </div>
-            </>
-          ) : null}
-        </header>
-        <main>
-          <h1>{title}</h1>
-          {children}
-        </main>
-      </body>
-    </html>
+    <>
+      {raw("<!doctype html>")}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="referrer" content="same-origin" />
+          <title>{`${title} · threadwatch`}</title>
+          <link rel="stylesheet" href="/app/assets/console.css" />
+          <script src="/app/assets/console.js" defer />
+        </head>
+        <body>
+          <header class="top">
+            <a class="brand" href="/app/posts">
+              threadwatch
+            </a>
+            {session ? (
+              <>
+                <nav aria-label="Console">
+                  <ul>
+                    {NAV.map((item) => (
+                      <li>
+                        <a href={item.href} aria-current={section === item.href ? "page" : undefined}>
+                          {item.label}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </nav>
+                <div class="who">
+                  <span>
+                    Workspace {session.auth.workspaceId} · {session.canWrite ? "read & write" : "read only"}
+                  </span>
+                  <form method="post" action="/app/sign-out" class="inline">
+                    <input type="hidden" name="_csrf" value={session.csrf} />
+                    <button type="submit" class="secondary">
+                      Sign out
+                    </button>
+                  </form>
+                </div>
+              </>
+            ) : null}
+          </header>
+          <main>
+            <h1>{title}</h1>
+            {children}
+          </main>
+        </body>
+      </html>
+    </>
   );
 }
 
@@ -99,11 +104,13 @@ export function Field(props: {
   min?: number;
   max?: number;
   idPrefix?: string;
+  /** Takes the row's free width (a long address stays readable). */
+  wide?: boolean;
 }) {
   const id = `${props.idPrefix ?? "f"}-${props.name}`;
   const error = props.errors?.[props.name];
   return (
-    <div>
+    <div class={props.wide ? "wide" : undefined}>
       <label for={id}>{props.label}</label>
       <input
         id={id}
@@ -150,3 +157,31 @@ export const Badge = ({ value, label }: { value: string | null; label?: string }
 /** A date as a person reads it (UTC, to the minute); "never" for null. */
 export const when = (iso: string | null | undefined): Child =>
   iso ? <time datetime={iso}>{`${iso.slice(0, 16).replace("T", " ")} UTC`}</time> : "never";
+
+/**
+ * Post/redirect/get: a form that changed something answers with a redirect to the page showing the changed
+ * state, and `?done=<what>` names the confirmation that page shows once (a reload shows the state only).
+ */
+export const afterChange = (path: string, done: string, anchor = "") =>
+  `${path}${path.includes("?") ? "&" : "?"}done=${encodeURIComponent(done)}${anchor ? `#${anchor}` : ""}`;
+
+/** The confirmation named by `?done=`, when the page knows it. */
+export function Done({ done, messages }: { done: string | undefined; messages: Record<string, string> }) {
+  const text = done ? messages[done] : undefined;
+  return text ? (
+    <div id="done">
+      <Notice kind="good">{text}</Notice>
+    </div>
+  ) : null;
+}
+
+/** The header row of a `table.list`. */
+export const ListHead = ({ columns }: { columns: string[] }) => (
+  <thead>
+    <tr>
+      {columns.map((name) => (
+        <th scope="col">{name}</th>
+      ))}
+    </tr>
+  </thead>
+);

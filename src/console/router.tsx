@@ -4,10 +4,17 @@ import { ApiError } from "../errors";
 import { DomainError } from "../lib/domain-errors";
 import { log } from "../lib/log";
 import { SCRIPT, STYLESHEET } from "./assets";
-import { type ConsoleEnv, requireSession, requireWrite, securityHeaders, withSigningKey } from "./context";
+import {
+  type ConsoleContext,
+  type ConsoleEnv,
+  requireSession,
+  requireWrite,
+  securityHeaders,
+  withSigningKey,
+} from "./context";
 import { Page } from "./layout";
 import { inboxPage, triagePost } from "./pages/posts";
-import { approveItem, reviewItemPage } from "./pages/review";
+import { approveItem, editItem, reviewItemPage } from "./pages/review";
 import { apiSettingsPage, createApiKey, revokeApiKey } from "./pages/settings";
 import { signIn, signInPage, signOut } from "./pages/sign-in";
 import { createSync, dryRunSync, runSyncNow, syncPage, syncsPage, updateSync } from "./pages/syncs";
@@ -70,11 +77,17 @@ export function createConsoleRouter() {
   app.post("/syncs/:id/run", runSyncNow);
   app.get("/syncs/:id/items/:item_id", reviewItemPage);
   app.post("/syncs/:id/items/:item_id/approve", approveItem);
+  app.post("/syncs/:id/items/:item_id/edit", editItem);
   app.get("/settings/api", apiSettingsPage);
   app.post("/settings/api/keys", createApiKey);
   app.post("/settings/api/keys/:key_id/revoke", revokeApiKey);
 
-  app.notFound((c) => c.html(errorPage("Not found", "There is no such page in the console."), 404));
+  // A sub-app's notFound is not asked once it is mounted (the Worker's JSON 404 would answer), so the console
+  // ends its own routes with a catch-all: a mistyped address is an HTML page, signed in or not.
+  const noSuchPage = (c: ConsoleContext) =>
+    c.html(errorPage("Not found", "There is no such page in the console."), 404);
+  app.all("*", noSuchPage);
+  app.notFound(noSuchPage);
   app.onError((err, c) => {
     const requestId = c.get("requestId");
     const notFound =

@@ -1,5 +1,5 @@
-// The body that creates or updates a blog sync config (POST /actions/blog-subreddit-syncs), shared by the
-// route and the console's sync form.
+// The body that creates or updates a blog sync config (POST /actions/blog-subreddit-syncs) and the body that
+// edits a synced post (PATCH .../items/{item_id}), shared by the routes and the console's forms.
 import { z } from "@hono/zod-openapi";
 
 /** Reddit's subreddit names: 3..21 letters, digits or underscores; the `r/` (or `/r/`) prefix is optional. */
@@ -51,3 +51,16 @@ export const BlogSyncConfigInput = z
     }
   })
   .openapi("BlogSyncConfigInput");
+
+/** A person's edit of a synced post: its title, its markdown or both. */
+export const SyncedPostEdit = z
+  .strictObject({
+    title: z.string().max(2000).optional().openapi({ description: "1..300 characters once whitespace is collapsed" }),
+    body_markdown: z
+      .string()
+      .max(200_000)
+      .optional()
+      .openapi({ description: "Forum markdown, at most 40,000 characters" }),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: "give title, body_markdown or both" })
+  .openapi("SyncedPostEdit", { minProperties: 1 });

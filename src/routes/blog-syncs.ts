@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { deleteConfig, saveConfig } from "../blog-sync/configs";
 import { editSyncedPost } from "../blog-sync/edit-draft";
 import { runSync } from "../blog-sync/run-sync";
-import { BlogSyncConfigInput, maxPosts } from "../contracts/blog-syncs";
+import { BlogSyncConfigInput, maxPosts, SyncedPostEdit } from "../contracts/blog-syncs";
 import { idParam, integerParam, listEnvelope, pageEnvelope, pathId } from "../contracts/params";
 import { getConfig, getConfigRow, listConfigs } from "../db/blog-sync-configs";
 import { listSyncedPosts } from "../db/blog-sync-posts";
@@ -81,18 +81,6 @@ export const SyncedPostSchema = z
     edited_at: z.string().nullable().openapi({ format: "date-time", description: "When it was last edited" }),
   })
   .openapi("SyncedPost");
-
-const SyncedPostEdit = z
-  .strictObject({
-    title: z.string().max(2000).optional().openapi({ description: "1..300 characters once whitespace is collapsed" }),
-    body_markdown: z
-      .string()
-      .max(200_000)
-      .optional()
-      .openapi({ description: "Forum markdown, at most 40,000 characters" }),
-  })
-  .refine((v) => Object.keys(v).length > 0, { message: "give title, body_markdown or both" })
-  .openapi("SyncedPostEdit", { minProperties: 1 });
 
 const itemParams = () => z.object({ id: pathId("id"), item_id: pathId("item_id") });
 

@@ -43,6 +43,9 @@ describe("draft renderer", () => {
         "- one",
         "- two",
         "",
+        // On the forum an indented line right after a list continues its last item, so a paragraph comes between.
+        "Then:",
+        "",
         "    code <b>block</b>",
       ].join("\n"),
       [{ url: "https://blog.example/d.png", alt: "Diagram", caption: "The caption" }],

@@ -1,11 +1,23 @@
 // The web console in a real Chromium against the real Worker (wrangler dev): sign-in with both key kinds,
 // the inbox, tracking, blog sync and review, Settings > API, CSRF and read-only refusals, escaping, and
-// axe-core on every page. Each page's screenshot lands in docs/console/.
+// axe-core on every page. Each page's screenshot lands outside the tree (SCREENSHOTS in ./harness).
+
+import fs from "node:fs";
+import path from "node:path";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, screenshot, seriousA11yViolations, startHarness } from "./harness";
+import { type Harness, SCREENSHOTS, screenshot, seriousA11yViolations, startHarness } from "./harness";
 
 let h: Harness;
+const ROOT = path.join(import.meta.dirname, "..", "..");
+/** docs/console/'s pictures and when each was last written: a test run must not touch them. */
+const docsPictures = () =>
+  Object.fromEntries(
+    fs
+      .readdirSync(path.join(ROOT, "docs", "console"))
+      .map((name) => [name, fs.statSync(path.join(ROOT, "docs", "console", name)).mtimeMs]),
+  );
+const picturesBefore = docsPictures();
 const SCRIPT_TITLE =
   "Is there an alternative? <script>window.__pwned = 1</script> <img src=x onerror=window.__pwned=2>";
 
@@ -347,6 +359,11 @@ describe("web console in Chromium", () => {
     await screenshot(page, "review-ready");
     await submit(page, "section[aria-label=Approval] button");
     expect(await approvedAt()).not.toBeNull();
+    // The page answers with the changed state: a confirmation, and a button that is done.
+    expect(await text(page, "#done")).toContain("Approved for publishing");
+    expect(await page.$eval("section[aria-label=Approval] button", (b) => (b as any).disabled)).toBe(true);
+    expect(await text(page, "section[aria-label=Approval] button")).toBe("Approved");
+    expect(await text(page, "body")).not.toContain("items/:item_id");
     // A draft: approving sends nothing to the forum.
     expect((await h.forum(`/submissions?account=${account}`)).data).toEqual([]);
     await page.close();
@@ -472,5 +489,59 @@ describe("web console in Chromium", () => {
     await page.goto(`${h.base}/app/posts`);
     expect(new URL(page.url()).pathname).toBe("/app/sign-in");
     await page.close();
+  });
+
+  it("renders every page in standards mode and answers a mistyped address with the HTML 404 page", async () => {
+    const page = await newPage();
+    await signIn(page, h.writeKey, "/app/posts");
+    for (const path of ["/app/posts", "/app/keywords", "/app/syncs", "/app/settings/api"]) {
+      await page.goto(`${h.base}${path}`);
+      expect(await page.evaluate(() => (globalThis as any).document.compatMode), path).toBe("CSS1Compat");
+    }
+    for (const path of ["/app/nope", "/app/posts/5"]) {
+      const res = await page.goto(`${h.base}${path}`);
+      expect(res?.status(), path).toBe(404);
+      expect(res?.headers()["content-type"], path).toContain("text/html");
+      expect(await page.evaluate(() => (globalThis as any).document.compatMode)).toBe("CSS1Compat");
+      expect(await text(page, "main")).toContain("There is no such page in the console.");
+    }
+    await page.close();
+  });
+
+  it("lays out 13 keywords one line each, and a sync's blog address shows whole", async () => {
+    const page = await newPage();
+    await signIn(page, h.writeKey, "/app/keywords");
+    const listed = (await h.api(h.readKey, "GET", "/keywords")).body.count as number;
+    for (let i = listed; i < 13; i++) await h.api(h.writeKey, "POST", "/keywords", { keyword: `layout keyword ${i}` });
+    await page.goto(`${h.base}/app/keywords`);
+    const rows = await page.$$eval("table.list tbody tr", (trs) => trs.map((tr) => tr.getBoundingClientRect().height));
+    expect(rows.length).toBeGreaterThanOrEqual(13);
+    // One line of inputs per keyword (it was a stacked form: 2,785 px for 13 keywords).
+    expect(Math.max(...rows)).toBeLessThan(70);
+    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollHeight)).toBeLessThan(
+      400 + rows.length * 70,
+    );
+
+    const blogUrl = `${h.fixtureOrigin}/__console/feed.xml?utm_source=a-rather-long-campaign-name-for-this-blog`;
+    const created = await h.api(h.writeKey, "POST", "/actions/blog-subreddit-syncs", {
+      blog_url: blogUrl,
+      subreddit: "r/layout_check",
+    });
+    await page.goto(`${h.base}/app/syncs/${created.body.id}`);
+    const box = await page.$eval("#f-blog_url", (el) => ({
+      client: (el as any).clientWidth,
+      scroll: (el as any).scrollWidth,
+    }));
+    expect(box.scroll).toBeLessThanOrEqual(box.client);
+    expect(await page.$$eval("#f-persona_id option", (os) => os.map((o) => o.textContent))).toContain(
+      "Chosen when publishing",
+    );
+    await page.close();
+  });
+
+  it("writes its screenshots outside the tree: docs/console/ is left as it was", () => {
+    expect(fs.existsSync(path.join(SCREENSHOTS, "inbox.png"))).toBe(true);
+    expect(path.relative(ROOT, SCREENSHOTS).startsWith("..")).toBe(true);
+    expect(docsPictures()).toEqual(picturesBefore);
   });
 });

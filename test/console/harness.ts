@@ -164,9 +164,14 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
-const SCREENSHOTS = path.join(import.meta.dirname, "..", "..", "docs", "console");
+/**
+ * Where the tests' screenshots go: outside the tree (the system's temporary directory, or
+ * CONSOLE_SCREENSHOTS), so a test run leaves `git status` clean. docs/console/ is written only by
+ * `npm run docs:screenshots`, from the demo workspace rather than these tests' hostile strings.
+ */
+export const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS ?? path.join(os.tmpdir(), "threadwatch-console-screenshots");
 
-/** Saves a full-page screenshot of the page into docs/console/ (the README shows them). */
+/** Saves a screenshot of the page's viewport as `<name>.png` in SCREENSHOTS, to look at after a failure. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });

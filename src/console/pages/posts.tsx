@@ -1,12 +1,13 @@
 // Inbox (/app/posts): GET /posts's filters, sorts, search and paging, and the triage buttons of PATCH /posts/:id.
 
 import { PostPatch, PostsQuery, postFilters } from "../../contracts/posts";
+import type { WorkspaceDb } from "../../db/client";
 import { listPosts, type PostView, updatePostState } from "../../db/posts";
 import { listKeywords } from "../../db/tracking";
 import { notFound } from "../../lib/domain-errors";
 import { type ConsoleContext, pathIdOf, sessionDb } from "../context";
 import { type FormValues, formValues, zodFieldErrors } from "../forms";
-import { Badge, type FieldErrors, Page, PostForm, when } from "../layout";
+import { afterChange, Badge, Done, type FieldErrors, Page, PostForm, when } from "../layout";
 
 type Options = [value: string, text: string][];
 
@@ -58,7 +59,8 @@ export const CONSOLE_PAGE_SIZE = 25;
 /** The inbox's query string: an empty field of the filter form means "no filter". */
 function filterQuery(url: string): FormValues {
   const out: FormValues = {};
-  for (const [name, value] of new URL(url).searchParams) if (value !== "") out[name] = value;
+  // `done` is the confirmation of the triage just made (post/redirect/get), not a filter.
+  for (const [name, value] of new URL(url).searchParams) if (value !== "" && name !== "done") out[name] = value;
   return out;
 }
 
@@ -155,73 +157,105 @@ function PostCard({ c, post, back }: { c: ConsoleContext; post: PostView; back: 
   );
 }
 
+/** The page of posts the query asks for, through GET /posts's schema and listing; refusals as field errors. */
+async function loadInbox(w: WorkspaceDb, query: FormValues) {
+  // A person reads 25 posts at a time; `limit` still pages like GET /posts when given.
+  const parsed = PostsQuery.safeParse({ limit: String(CONSOLE_PAGE_SIZE), ...query });
+  const errors: FieldErrors = parsed.success ? {} : zodFieldErrors(parsed.error);
+  const page = { posts: [] as PostView[], count: 0, countIsEstimate: false, offset: 0, limit: CONSOLE_PAGE_SIZE };
+  if (!parsed.success) return { ...page, errors };
+  const filters = postFilters(parsed.data);
+  try {
+    const listed = await listPosts(w, filters);
+    return {
+      ...page,
+      ...filters,
+      posts: listed.data,
+      count: listed.count,
+      countIsEstimate: listed.countIsEstimate,
+      errors,
+    };
+  } catch (err) {
+    const refused = err as {
+      details?: { path: string; message: string }[];
+      problems?: { path: string; message: string }[];
+    };
+    const details = refused.details ?? refused.problems;
+    if (!details) throw err;
+    for (const d of details) errors[d.path.replace(/^query\./, "")] = d.message;
+    return { ...page, ...filters, errors };
+  }
+}
+
+interface FilterFormProps {
+  query: FormValues;
+  errors: FieldErrors;
+  keywords: { id: number; keyword: string }[];
+}
+
+function FilterForm({ query, errors, keywords }: FilterFormProps) {
+  return (
+    <form method="get" action="/app/posts" class="card" aria-label="Filter posts">
+      <div class="row">
+        <div>
+          <label for="q-search">Search</label>
+          <input
+            id="q-search"
+            name="search"
+            type="search"
+            value={query.search ?? ""}
+            placeholder='words, "a phrase", prefix*'
+            aria-invalid={errors.search ? "true" : undefined}
+            aria-describedby={errors.search ? "q-search-error" : undefined}
+          />
+          {errors.search ? (
+            <p class="error" id="q-search-error">
+              {errors.search}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <label for="q-subreddit">Subreddit</label>
+          <input id="q-subreddit" name="subreddit" value={query.subreddit ?? ""} />
+        </div>
+        {filterSelects(keywords, Boolean(query.search)).map((select) => (
+          <Select {...select} value={query[select.name]} errors={errors} />
+        ))}
+        <button type="submit">Apply</button>
+        <a href="/app/posts">Reset</a>
+      </div>
+      {Object.entries(errors)
+        .filter(([field]) => !PLACED_FIELDS.includes(field))
+        .map(([field, message]) => (
+          <p class="error">{`${field}: ${message}`}</p>
+        ))}
+    </form>
+  );
+}
+
+const DONE: Record<string, string> = {
+  is_answered: "Marked answered.",
+  not_is_answered: "Marked unanswered.",
+  archived: "Archived: hidden from the inbox unless Archived is shown.",
+  not_archived: "Unarchived.",
+  skipped: "Skipped.",
+  not_skipped: "Unskipped.",
+};
+
 export async function inboxPage(c: ConsoleContext) {
   const session = c.get("session");
   const w = sessionDb(c);
   const query = filterQuery(c.req.url);
-  // A person reads 25 posts at a time; `limit` still pages like GET /posts when given.
-  const parsed = PostsQuery.safeParse({ limit: String(CONSOLE_PAGE_SIZE), ...query });
-  const errors: FieldErrors = parsed.success ? {} : zodFieldErrors(parsed.error);
-  const keywords = await listKeywords(w);
-  let posts: PostView[] = [];
-  let count = 0;
-  let countIsEstimate = false;
-  let offset = 0;
-  let limit = CONSOLE_PAGE_SIZE;
-  if (parsed.success) {
-    const filters = postFilters(parsed.data);
-    ({ offset, limit } = filters);
-    try {
-      ({ data: posts, count, countIsEstimate } = await listPosts(w, filters));
-    } catch (err) {
-      const refused = err as {
-        details?: { path: string; message: string }[];
-        problems?: { path: string; message: string }[];
-      };
-      const details = refused.details ?? refused.problems;
-      if (!details) throw err;
-      for (const d of details) errors[d.path.replace(/^query\./, "")] = d.message;
-    }
-  }
+  const [keywords, { posts, count, countIsEstimate, offset, limit, errors }] = await Promise.all([
+    listKeywords(w),
+    loadInbox(w, query),
+  ]);
   const back = withQuery(query, {});
   const status = Object.keys(errors).length > 0 ? 400 : 200;
   return c.html(
     <Page title="Inbox" section="/app/posts" session={session}>
-      <form method="get" action="/app/posts" class="card" aria-label="Filter posts">
-        <div class="row">
-          <div>
-            <label for="q-search">Search</label>
-            <input
-              id="q-search"
-              name="search"
-              type="search"
-              value={query.search ?? ""}
-              placeholder='words, "a phrase", prefix*'
-              aria-invalid={errors.search ? "true" : undefined}
-              aria-describedby={errors.search ? "q-search-error" : undefined}
-            />
-            {errors.search ? (
-              <p class="error" id="q-search-error">
-                {errors.search}
-              </p>
-            ) : null}
-          </div>
-          <div>
-            <label for="q-subreddit">Subreddit</label>
-            <input id="q-subreddit" name="subreddit" value={query.subreddit ?? ""} />
-          </div>
-          {filterSelects(keywords, Boolean(query.search)).map((select) => (
-            <Select {...select} value={query[select.name]} errors={errors} />
-          ))}
-          <button type="submit">Apply</button>
-          <a href="/app/posts">Reset</a>
-        </div>
-        {Object.entries(errors)
-          .filter(([field]) => !PLACED_FIELDS.includes(field))
-          .map(([field, message]) => (
-            <p class="error">{`${field}: ${message}`}</p>
-          ))}
-      </form>
+      <Done done={c.req.query("done")} messages={DONE} />
+      <FilterForm query={query} errors={errors} keywords={keywords} />
       <p class="meta" aria-live="polite">
         {count === 0
           ? "No posts match."
@@ -255,5 +289,6 @@ export async function triagePost(c: ConsoleContext) {
   const id = pathIdOf(c, "id", "post");
   if (!(await updatePostState(sessionDb(c), id, parsed.data))) throw notFound("post");
   const back = form.back?.startsWith("/app/posts") ? form.back : "/app/posts";
-  return c.redirect(`${back}#post-${id}`, 303);
+  const [field, on] = Object.entries(parsed.data)[0] ?? [];
+  return c.redirect(afterChange(back, `${on ? "" : "not_"}${field}`, `post-${id}`), 303);
 }

@@ -6,9 +6,20 @@ import { forgetKeyId } from "../../auth/key-cache";
 import { listKeys, revokeKey } from "../../db/api-keys";
 import { directoryDb } from "../../db/client";
 import { notFound } from "../../lib/domain-errors";
-import { type ConsoleContext, pathIdOf } from "../context";
+import { type ConsoleContext, type ConsoleSession, pathIdOf } from "../context";
 import { checked, type FormValues, formValues, numberField, zodFieldErrors } from "../forms";
-import { Checkbox, Field, type FieldErrors, Notice, Page, PostForm, when } from "../layout";
+import {
+  afterChange,
+  Checkbox,
+  Done,
+  Field,
+  type FieldErrors,
+  ListHead,
+  Notice,
+  Page,
+  PostForm,
+  when,
+} from "../layout";
 
 const MAX_HOURS = MAX_TEMPORARY_KEY_SECONDS / 3600;
 
@@ -24,98 +35,131 @@ interface Extras {
   failed?: { errors: FieldErrors; values: FormValues };
 }
 
+type KeyView = Awaited<ReturnType<typeof listKeys>>[number];
+
+/** A key that still opens the API: not revoked and not past its expiry. */
+const isActive = (k: KeyView, now: string) => !k.revoked_at && (!k.expires_at || k.expires_at > now);
+
+function KeyStatus({ session, k, active }: { session: ConsoleSession; k: KeyView; active: boolean }) {
+  if (k.revoked_at) return <>revoked {when(k.revoked_at)}</>;
+  if (!active) return <>expired</>;
+  if (!session.canWrite) return <>active</>;
+  return (
+    <PostForm session={session} action={`/app/settings/api/keys/${k.id}/revoke`}>
+      <button type="submit" class="danger" data-confirm={`Revoke "${k.name}"? Anything using it stops working.`}>
+        {k.id === session.auth.keyId ? "Revoke (signs you out)" : "Revoke"}
+      </button>
+    </PostForm>
+  );
+}
+
+function KeyTable({ session, keys, active }: { session: ConsoleSession; keys: KeyView[]; active: boolean }) {
+  return (
+    <table class="list">
+      <ListHead columns={["Name", "Key", "Scope", "Last used", "Expires", "Status"]} />
+      <tbody>
+        {keys.map((k) => (
+          <tr id={`key-${k.id}`}>
+            <td>{k.name}</td>
+            <td>
+              <code>{`${k.prefix}…`}</code>
+            </td>
+            <td>{k.scope}</td>
+            <td>{when(k.last_used_at)}</td>
+            <td>{k.expires_at ? when(k.expires_at) : "never"}</td>
+            <td>
+              <KeyStatus session={session} k={k} active={active} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Active keys first; revoked and expired ones folded away below them (they open nothing any more). */
+function Keys({ session, keys }: { session: ConsoleSession; keys: KeyView[] }) {
+  const now = new Date().toISOString();
+  const active = keys.filter((k) => isActive(k, now));
+  const inactive = keys.filter((k) => !isActive(k, now));
+  return (
+    <>
+      <h2>{`Active keys (${active.length})`}</h2>
+      {active.length > 0 ? <KeyTable session={session} keys={active} active /> : <p class="meta">No active key.</p>}
+      {inactive.length > 0 ? (
+        <details class="inactive-keys">
+          <summary>{`Revoked and expired keys (${inactive.length})`}</summary>
+          <KeyTable session={session} keys={inactive} active={false} />
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+function CreatedKey({ created }: { created: { key: string; name: string } }) {
+  return (
+    <Notice kind="good">
+      <p>{`Key "${created.name}" created. Copy it now: it is shown only this once.`}</p>
+      <p>
+        <code class="key" id="new-key">
+          {created.key}
+        </code>{" "}
+        <button type="button" class="secondary" data-copy="new-key">
+          Copy
+        </button>
+      </p>
+    </Notice>
+  );
+}
+
+function CreateKeyForm({ session, failed }: { session: ConsoleSession; failed?: Extras["failed"] }) {
+  const values = failed?.values ?? { scope: "read", expires_in_hours: "24" };
+  return (
+    <PostForm session={session} action="/app/settings/api/keys" class="card">
+      <h2>Create a key</h2>
+      {failed?.errors.form ? <Notice kind="bad">{failed.errors.form}</Notice> : null}
+      <div class="row">
+        <Field name="name" label="Name" value={values.name} errors={failed?.errors} required />
+        <div>
+          <label for="f-scope">Scope</label>
+          <select id="f-scope" name="scope">
+            <option value="read" selected={values.scope !== "read_write"}>
+              read (look only)
+            </option>
+            <option value="read_write" selected={values.scope === "read_write"}>
+              read_write
+            </option>
+          </select>
+        </div>
+        <Checkbox name="temporary" label="Temporary" checked={checked(values, "temporary")} />
+        <Field
+          name="expires_in_hours"
+          label={`Expires after (hours, 1–${MAX_HOURS})`}
+          type="number"
+          min={1}
+          max={MAX_HOURS}
+          value={values.expires_in_hours}
+          errors={failed?.errors}
+        />
+        <button type="submit">Create key</button>
+      </div>
+    </PostForm>
+  );
+}
+
+const DONE = { revoked: "Key revoked: anything still using it is refused from now on." };
+
 async function settingsPage(c: ConsoleContext, extras: Extras = {}) {
   const session = c.get("session");
   const keys = await listKeys(directoryDb(c.env), session.auth.workspaceId);
   const { created, failed } = extras;
-  const values = failed?.values ?? { scope: "read", expires_in_hours: "24" };
   return c.html(
     <Page title="Settings › API" section="/app/settings/api" session={session}>
-      {created ? (
-        <Notice kind="good">
-          <p>{`Key "${created.name}" created. Copy it now: it is shown only this once.`}</p>
-          <p>
-            <code class="key" id="new-key">
-              {created.key}
-            </code>{" "}
-            <button type="button" class="secondary" data-copy="new-key">
-              Copy
-            </button>
-          </p>
-        </Notice>
-      ) : null}
-      <table class="list">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Scope</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr id={`key-${k.id}`}>
-              <td>{k.name}</td>
-              <td>
-                <code>{`${k.prefix}…`}</code>
-              </td>
-              <td>{k.scope}</td>
-              <td>{when(k.last_used_at)}</td>
-              <td>{k.expires_at ? when(k.expires_at) : "never"}</td>
-              <td>
-                {k.revoked_at ? (
-                  <>revoked {when(k.revoked_at)}</>
-                ) : session.canWrite ? (
-                  <PostForm session={session} action={`/app/settings/api/keys/${k.id}/revoke`}>
-                    <button
-                      type="submit"
-                      class="danger"
-                      data-confirm={`Revoke "${k.name}"? Anything using it stops working.`}
-                    >
-                      {k.id === session.auth.keyId ? "Revoke (signs you out)" : "Revoke"}
-                    </button>
-                  </PostForm>
-                ) : (
-                  "active"
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {created || failed ? null : <Done done={c.req.query("done")} messages={DONE} />}
+      {created ? <CreatedKey created={created} /> : null}
+      <Keys session={session} keys={keys} />
       {session.canWrite ? (
-        <PostForm session={session} action="/app/settings/api/keys" class="card">
-          <h2>Create a key</h2>
-          {failed?.errors.form ? <Notice kind="bad">{failed.errors.form}</Notice> : null}
-          <div class="row">
-            <Field name="name" label="Name" value={values.name} errors={failed?.errors} required />
-            <div>
-              <label for="f-scope">Scope</label>
-              <select id="f-scope" name="scope">
-                <option value="read" selected={values.scope !== "read_write"}>
-                  read (look only)
-                </option>
-                <option value="read_write" selected={values.scope === "read_write"}>
-                  read_write
-                </option>
-              </select>
-            </div>
-            <Checkbox name="temporary" label="Temporary" checked={checked(values, "temporary")} />
-            <Field
-              name="expires_in_hours"
-              label={`Expires after (hours, 1–${MAX_HOURS})`}
-              type="number"
-              min={1}
-              max={MAX_HOURS}
-              value={values.expires_in_hours}
-              errors={failed?.errors}
-            />
-            <button type="submit">Create key</button>
-          </div>
-        </PostForm>
+        <CreateKeyForm session={session} failed={failed} />
       ) : (
         <p class="meta">This session is read-only: creating and revoking keys needs a read_write key.</p>
       )}
@@ -150,5 +194,5 @@ export async function revokeApiKey(c: ConsoleContext) {
   const id = pathIdOf(c, "key_id", "key");
   if (!(await revokeKey(directoryDb(c.env), c.get("session").auth.workspaceId, id))) throw notFound("key");
   forgetKeyId(id);
-  return c.redirect("/app/settings/api", 303);
+  return c.redirect(afterChange("/app/settings/api", "revoked"), 303);
 }

@@ -16,9 +16,20 @@ import {
   updateTrackedCompetitor,
   updateTrackedKeyword,
 } from "../../monitor/term-changes";
-import { type ConsoleContext, pathIdOf, sessionDb } from "../context";
+import { type ConsoleContext, type ConsoleSession, pathIdOf, sessionDb } from "../context";
 import { checked, type FormValues, fieldErrorsOf, formValues, refusalMessage, zodFieldErrors } from "../forms";
-import { Checkbox, Field, type FieldErrors, Notice, Page, PostForm, when } from "../layout";
+import {
+  afterChange,
+  Checkbox,
+  Done,
+  Field,
+  type FieldErrors,
+  ListHead,
+  Notice,
+  Page,
+  PostForm,
+  when,
+} from "../layout";
 
 /** A form that failed: which one (`new` or a row id), its errors and what was entered. */
 interface Failed {
@@ -81,7 +92,7 @@ function trackedHandlers<Item, Create, Patch>(kind: TrackedKind<Item, Create, Pa
         ? await attempt(() => kind.create.write(c.env, w, parsed.data))
         : zodFieldErrors(parsed.error);
       if (errors) return refused(c, w, { target: "new", errors, values });
-      return c.redirect(kind.path, 303);
+      return c.redirect(afterChange(kind.path, "added"), 303);
     },
     async edit(c: ConsoleContext) {
       const id = idOf(c);
@@ -94,125 +105,135 @@ function trackedHandlers<Item, Create, Patch>(kind: TrackedKind<Item, Create, Pa
           })
         : zodFieldErrors(parsed.error);
       if (errors) return refused(c, w, { target: id, errors, values });
-      return c.redirect(`${kind.path}#${kind.noun}-${id}`, 303);
+      return c.redirect(afterChange(kind.path, "saved", `${kind.noun}-${id}`), 303);
     },
     async remove(c: ConsoleContext) {
       if (!(await kind.remove(c.env, sessionDb(c), idOf(c)))) throw notFound(kind.noun);
-      return c.redirect(kind.path, 303);
+      return c.redirect(afterChange(kind.path, "deleted"), 303);
     },
   };
 }
 
 // ---- keywords
 
+const doneMessages = (noun: string): Record<string, string> => ({
+  added: `The ${noun} is added; the stored posts are matched against it again.`,
+  saved: `The ${noun} is saved; the stored posts are matched against it again.`,
+  deleted: `The ${noun} is deleted; the stored posts are matched again without it.`,
+});
+
+function NewKeywordForm({ session, failed }: { session: ConsoleSession; failed?: Failed }) {
+  return (
+    <PostForm session={session} action="/app/keywords" class="card">
+      <h2>Add a keyword</h2>
+      {failed?.errors.form ? <Notice kind="bad">{failed.errors.form}</Notice> : null}
+      <div class="row">
+        <Field
+          name="keyword"
+          label="Keyword"
+          idPrefix="new"
+          value={failed?.values.keyword}
+          errors={failed?.errors}
+          required
+        />
+        <Checkbox
+          name="is_ambiguous"
+          label="Ambiguous (needs context)"
+          idPrefix="new"
+          checked={failed ? checked(failed.values, "is_ambiguous") : false}
+        />
+        <button type="submit">Add keyword</button>
+      </div>
+    </PostForm>
+  );
+}
+
+/** One keyword on one line: its text, switches and Save in one compact form, Delete beside it. */
+function KeywordEdit({ session, k, failed }: { session: ConsoleSession; k: KeywordView; failed?: Failed }) {
+  const prefix = `k${k.id}`;
+  return (
+    <div class="compact">
+      <PostForm session={session} action={`/app/keywords/${k.id}`} class="compact">
+        <Field
+          name="keyword"
+          label={`Text of keyword ${k.keyword}`}
+          idPrefix={prefix}
+          value={failed?.values.keyword ?? k.keyword}
+          errors={failed?.errors}
+          required
+        />
+        <Checkbox
+          name="active"
+          label="Active"
+          idPrefix={prefix}
+          checked={failed ? checked(failed.values, "active") : k.active}
+        />
+        <Checkbox
+          name="is_ambiguous"
+          label="Ambiguous"
+          idPrefix={prefix}
+          checked={failed ? checked(failed.values, "is_ambiguous") : k.is_ambiguous}
+        />
+        <button type="submit" class="secondary">
+          Save
+        </button>
+      </PostForm>
+      <PostForm session={session} action={`/app/keywords/${k.id}/delete`} class="inline">
+        <button type="submit" class="danger" data-confirm={`Stop tracking "${k.keyword}"?`}>
+          Delete
+        </button>
+      </PostForm>
+      {failed?.errors.form ? <p class="error">{failed.errors.form}</p> : null}
+    </div>
+  );
+}
+
+function KeywordRow({ session, k, failed }: { session: ConsoleSession; k: KeywordView; failed?: Failed }) {
+  return (
+    <tr id={`keyword-${k.id}`}>
+      <td>
+        {session.canWrite ? (
+          <KeywordEdit session={session} k={k} failed={failed} />
+        ) : (
+          <>
+            {k.keyword}
+            {k.is_ambiguous ? <span class="meta"> (ambiguous)</span> : null}
+          </>
+        )}
+      </td>
+      <td>{k.active ? "yes" : "no"}</td>
+      <td>{k.search_volume ?? "unknown"}</td>
+      <td>{k.cpc ?? "unknown"}</td>
+      <td>
+        {k.serp_forum_position ?? "unknown"}
+        {k.serp_forum_url ? (
+          <>
+            {" "}
+            <a href={k.serp_forum_url} rel="noopener noreferrer">
+              thread
+            </a>
+          </>
+        ) : null}
+      </td>
+      <td>{when(k.serp_checked_at)}</td>
+    </tr>
+  );
+}
+
 function keywordPage(c: ConsoleContext, keywords: KeywordView[], failed?: Failed) {
   const session = c.get("session");
   const failedFor = (target: "new" | number) => (failed?.target === target ? failed : undefined);
-  const newForm = failedFor("new");
   return c.html(
     <Page title="Keywords" section="/app/keywords" session={session}>
-      {session.canWrite ? (
-        <PostForm session={session} action="/app/keywords" class="card">
-          <h2>Add a keyword</h2>
-          {newForm?.errors.form ? <Notice kind="bad">{newForm.errors.form}</Notice> : null}
-          <div class="row">
-            <Field
-              name="keyword"
-              label="Keyword"
-              idPrefix="new"
-              value={newForm?.values.keyword}
-              errors={newForm?.errors}
-              required
-            />
-            <Checkbox
-              name="is_ambiguous"
-              label="Ambiguous (needs context)"
-              idPrefix="new"
-              checked={newForm ? checked(newForm.values, "is_ambiguous") : false}
-            />
-            <button type="submit">Add keyword</button>
-          </div>
-        </PostForm>
-      ) : null}
+      {failed ? null : <Done done={c.req.query("done")} messages={doneMessages("keyword")} />}
+      {session.canWrite ? <NewKeywordForm session={session} failed={failedFor("new")} /> : null}
       <table class="list">
         <caption class="meta">{`${keywords.length} keywords`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Keyword</th>
-            <th scope="col">Active</th>
-            <th scope="col">Monthly searches</th>
-            <th scope="col">CPC</th>
-            <th scope="col">Forum rank in search</th>
-            <th scope="col">Checked</th>
-          </tr>
-        </thead>
+        <ListHead columns={["Keyword", "Active", "Monthly searches", "CPC", "Forum rank in search", "Checked"]} />
         <tbody>
-          {keywords.map((k) => {
-            const f = failedFor(k.id);
-            return (
-              <tr id={`keyword-${k.id}`}>
-                <td>
-                  {session.canWrite ? (
-                    <>
-                      <PostForm session={session} action={`/app/keywords/${k.id}`}>
-                        {f?.errors.form ? <p class="error">{f.errors.form}</p> : null}
-                        <Field
-                          name="keyword"
-                          label="Text"
-                          idPrefix={`k${k.id}`}
-                          value={f?.values.keyword ?? k.keyword}
-                          errors={f?.errors}
-                          required
-                        />
-                        <Checkbox
-                          name="active"
-                          label="Active"
-                          idPrefix={`k${k.id}`}
-                          checked={f ? checked(f.values, "active") : k.active}
-                        />{" "}
-                        <Checkbox
-                          name="is_ambiguous"
-                          label="Ambiguous"
-                          idPrefix={`k${k.id}`}
-                          checked={f ? checked(f.values, "is_ambiguous") : k.is_ambiguous}
-                        />
-                        <div class="actions">
-                          <button type="submit" class="secondary">
-                            Save
-                          </button>
-                        </div>
-                      </PostForm>
-                      <PostForm session={session} action={`/app/keywords/${k.id}/delete`}>
-                        <button type="submit" class="danger" data-confirm={`Stop tracking "${k.keyword}"?`}>
-                          Delete
-                        </button>
-                      </PostForm>
-                    </>
-                  ) : (
-                    <>
-                      {k.keyword}
-                      {k.is_ambiguous ? <span class="meta"> (ambiguous)</span> : null}
-                    </>
-                  )}
-                </td>
-                <td>{k.active ? "yes" : "no"}</td>
-                <td>{k.search_volume ?? "unknown"}</td>
-                <td>{k.cpc ?? "unknown"}</td>
-                <td>
-                  {k.serp_forum_position ?? "unknown"}
-                  {k.serp_forum_url ? (
-                    <>
-                      {" "}
-                      <a href={k.serp_forum_url} rel="noopener noreferrer">
-                        thread
-                      </a>
-                    </>
-                  ) : null}
-                </td>
-                <td>{when(k.serp_checked_at)}</td>
-              </tr>
-            );
-          })}
+          {keywords.map((k) => (
+            <KeywordRow session={session} k={k} failed={failedFor(k.id)} />
+          ))}
         </tbody>
       </table>
     </Page>,
@@ -314,6 +335,7 @@ function competitorPage(c: ConsoleContext, competitors: CompetitorView[], failed
   const newForm = failed?.target === "new" ? failed : undefined;
   return c.html(
     <Page title="Competitors" section="/app/competitors" session={session}>
+      {failed ? null : <Done done={c.req.query("done")} messages={doneMessages("competitor")} />}
       {session.canWrite ? (
         <PostForm session={session} action="/app/competitors" class="card">
           <h2>Add a competitor</h2>
