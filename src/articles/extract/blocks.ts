@@ -2,7 +2,7 @@
 // images and links, with absolute URLs. Only what the block tree can express survives, so markup that is
 // unsafe to republish (scripts, styles, iframes, event handlers, `javascript:` links) cannot come through.
 import type { ArticleImage, Block, Inline, TableRow } from "../types";
-import { isDataTable } from "./content";
+import { isDataTable } from "./content/data-tables";
 import {
   collapseWhitespace,
   type ElementNode,
