@@ -1,22 +1,10 @@
 // Cleaning the chosen content: the ordered steps that take from it what is not the article.
 
-import {
-  edgeLines,
-  removeActionBoxes,
-  removeClosingCredit,
-  removeDatelines,
-  removeDoubledLabels,
-  removeEdgeDates,
-  removeHeadCounts,
-  removeHeadNotice,
-  removeLoneButtons,
-  removeNamedBoxTail,
-  removePortraitTail,
-  removeRuledNote,
-  removeSponsorBoxes,
-  removeTrailingHeadings,
-  removeTrailingLink,
-} from "../furniture";
+import { removeClosingCredit, removeNamedBoxTail, removePortraitTail } from "../furniture/author";
+import { removeActionBoxes, removeLoneButtons } from "../furniture/calls-to-action";
+import { edgeLines, removeDatelines, removeEdgeDates, removeHeadCounts } from "../furniture/datelines";
+import { removeDoubledLabels, removeTrailingHeadings } from "../furniture/labels";
+import { removeHeadNotice, removeRuledNote, removeSponsorBoxes, removeTrailingLink } from "../furniture/notices";
 import { type ElementNode, textLength } from "../html-tree";
 import { hasMedia, linkDensity } from "../predicates";
 import { hasWord, SHARE_WORDS } from "../signals";

@@ -3,7 +3,9 @@
 // (navigation, share widgets, related lists, comment and ad blocks). The heuristics are the ones reader
 // modes have converged on; when a pass finds too little text it is retried with the filters relaxed.
 
-import { bylineName, removeAuthorBio, removeAuthorLines, removeFormBoxes, removeSlotLabels } from "../furniture";
+import { bylineName, removeAuthorBio, removeAuthorLines } from "../furniture/author";
+import { removeFormBoxes } from "../furniture/calls-to-action";
+import { removeSlotLabels } from "../furniture/labels";
 import {
   commaCount,
   type ElementNode,

@@ -1,7 +1,8 @@
 // Blocks that are links to other pages: teasers for other stories, pointers to other posts, short lists of the
 // site's own pages, paragraphs of nothing but links, and the reading lists an article gives.
 
-import { isButton, isLeadIn } from "../furniture";
+import { isButton } from "../furniture/calls-to-action";
+import { isLeadIn } from "../furniture/labels";
 import { type ElementNode, findAll, isElement, linkTextLength, textContent, textLength } from "../html-tree";
 import { HEADING_TAGS, isInternal, linkDensity, PHRASING } from "../predicates";
 import { isToggleLink } from "./question-lists";
