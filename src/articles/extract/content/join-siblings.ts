@@ -1,12 +1,23 @@
 // The chosen block's siblings that are the article too: blocks scoring near it or of its kind, paragraphs of
 // prose, the lead before it.
 
-import { type ElementNode, innerText, type TreeNode, textContent, textLength } from "../html-tree";
+import {
+  type ElementNode,
+  innerText,
+  invalidate,
+  removeNode,
+  type TreeNode,
+  textContent,
+  textLength,
+} from "../html-tree";
 import { linkDensity } from "../predicates";
 import { className } from "./class-weight";
 import { soleElementChild } from "./clean-conditionally";
+import { isCommentSection } from "./comments";
 import { countMatches, TIME_OF_DAYS } from "./dated-streams";
+import { newElement } from "./make-paragraphs";
 import { heldByProse } from "./prose";
+import { questionListsAfter } from "./question-lists";
 import { holdsClasses, sharesClass } from "./refine-candidate";
 
 /**
@@ -81,4 +92,55 @@ function loneParagraph(wrapper: ElementNode): ElementNode | null {
 export function kindParagraph(sibling: ElementNode, candidate: ElementNode): ElementNode | undefined {
   if (sibling.tag !== "div" || !sharesClass(sibling, candidate)) return undefined;
   return loneParagraph(sibling) ?? undefined;
+}
+
+/**
+ * The article: a new block holding the chosen block and those of its siblings that join it (up to the readers'
+ * comments), then the question lists after it.
+ */
+export function joinSiblings(
+  candidate: ElementNode,
+  body: ElementNode,
+  scores: Map<ElementNode, number>,
+  slotHolders: Set<ElementNode>,
+): ElementNode {
+  const content = newElement("div", null);
+  const questions = questionListsAfter(candidate, body);
+  const parent = candidate.parent;
+  const siblings = parent ? [...parent.children] : [candidate];
+  const at = siblings.indexOf(candidate);
+  const wrapped = slotWrappedParagraphs(siblings, slotHolders);
+  // The article does not resume after the readers' comments: what follows them is their small print.
+  let afterComments = false;
+  const joins: boolean[] = siblings.map(() => false);
+  for (const [index, sibling] of siblings.entries()) {
+    if (typeof sibling === "string") continue;
+    if (index > at && isCommentSection(sibling)) afterComments = true;
+    if (afterComments) continue;
+    joins[index] =
+      sibling === candidate ||
+      mergesWith(sibling, candidate, scores, wrapped.get(sibling) ?? kindParagraph(sibling, candidate)) ||
+      (index < at && isLead(sibling));
+  }
+  // A block held by prose between two blocks that join is a part of the article the text resumes after (a
+  // section set in a box of its own), not a box beside it.
+  const last = joins.lastIndexOf(true);
+  for (let index = joins.indexOf(true) + 1; index < last; index++) {
+    const sibling = siblings[index]!;
+    if (!joins[index] && typeof sibling !== "string" && isLead(sibling)) joins[index] = true;
+  }
+  for (const [index, sibling] of siblings.entries()) {
+    if (!joins[index] || typeof sibling === "string") continue;
+    content.children.push(sibling);
+    sibling.parent = content;
+    invalidate(content);
+  }
+  for (const list of questions) {
+    if (list.parent === content) continue;
+    removeNode(list);
+    content.children.push(list);
+    list.parent = content;
+    invalidate(content);
+  }
+  return content;
 }

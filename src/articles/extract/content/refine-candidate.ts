@@ -17,6 +17,7 @@ import { className, initialScore } from "./class-weight";
 import { mergesWith } from "./join-siblings";
 import { heldByProse } from "./prose";
 import { LIST_TAGS } from "./tags";
+import { preferTitleWords } from "./title-words";
 
 /** The best-scored block of an article gathered from parts, and its ancestors below the parts' common one. */
 export const gathered = new WeakSet<ElementNode>();
@@ -249,4 +250,22 @@ export function refineTop(
     parent = topCandidate.parent;
   }
   return topCandidate;
+}
+
+/**
+ * The article's block, from the best-scored candidate: the title's words, a list's surroundings, strong
+ * candidates under one ancestor, a layout table's cell, parts of one kind (each step below, in this order).
+ */
+export function chooseCandidate(
+  top: ElementNode[],
+  scores: Map<ElementNode, number>,
+  title: string,
+  body: ElementNode,
+): ElementNode {
+  let candidate = preferTitleWords(top[0]!, top, scores, title);
+  candidate = climbFromList(candidate, top);
+  candidate = refineTop(candidate, top, scores, body);
+  candidate = narrowLayoutTable(candidate, scores);
+  candidate = climbToRepeatedWrapper(candidate, scores, body);
+  return gatherParts(candidate, top[0]!, scores, body);
 }

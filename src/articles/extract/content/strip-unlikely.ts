@@ -4,14 +4,24 @@
 import {
   descendants,
   type ElementNode,
+  HEADING_TAGS,
+  hasAncestor,
   innerText,
   invalidate,
+  isElement,
+  removeNode,
+  replaceNode,
   type TreeNode,
   textContent,
   textLength,
 } from "../html-tree";
-import { hasMedia, linkDensity, PHRASING } from "../predicates";
-import { BYLINE_WORDS, hasWord } from "../signals";
+import { adjacentElement, ancestors, hasMedia, linkDensity, PHRASING } from "../predicates";
+import { BOILERPLATE_ROLES, BOILERPLATE_WORDS, BYLINE_WORDS, CONTAINER_WORDS, hasWord } from "../signals";
+import type { Flags } from "./class-weight";
+import { isCommentSection } from "./comments";
+import { type findWidgets, hasField, isHidden } from "./find-widgets";
+import { hasBlockChild, wrapPhrasing } from "./make-paragraphs";
+import { TAGS_TO_SCORE } from "./tags";
 
 /**
  * A drop cap written as an element of its own (a block holding the first letter of the article, styled large,
@@ -78,4 +88,204 @@ export function isByline(el: ElementNode): boolean {
   if (rel !== "author" && !itemprop.includes("author") && !hasWord(el, BYLINE_WORDS)) return false;
   const text = innerText(el);
   return text.length > 0 && text.length < 100;
+}
+
+/** What the page's widgets are, read before the walk (see findWidgets). */
+type Widgets = ReturnType<typeof findWidgets>;
+
+/** What the walk found: the byline, the blocks to score, and where removed blocks were, for later steps. */
+export interface Walked {
+  byline: string | null;
+  toScore: ElementNode[];
+  // Where forms a reader fills in were removed: the box around one (its heading, a line of pitch) goes later.
+  // The form's ancestors are kept, nearest first: cleaning may remove the emptied holder itself.
+  formHolders: ElementNode[][];
+  // Blocks that held an empty slot: a short label left beside one names it ("Advertisement").
+  slotHolders: Set<ElementNode>;
+  // Blocks that held an empty comment section (filled by a script): a short line left beside it is its intro.
+  commentHolders: Set<ElementNode>;
+  // The first block after a comment section removed with its comments.
+  afterComments: Set<ElementNode>;
+}
+
+/** Walks the page in document order, removing what is clearly not content, collecting what is scored. */
+export function stripUnlikely(body: ElementNode, flags: Flags, widgets: Widgets): Walked {
+  const walk = new PageWalk(flags, widgets, textLength(body));
+  walk.walk(body);
+  return walk.found;
+}
+
+class PageWalk {
+  readonly found: Walked = {
+    byline: null,
+    toScore: [],
+    formHolders: [],
+    slotHolders: new Set(),
+    commentHolders: new Set(),
+    afterComments: new Set(),
+  };
+  constructor(
+    private readonly flags: Flags,
+    private readonly widgets: Widgets,
+    private readonly pageText: number,
+  ) {}
+
+  walk(el: ElementNode): void {
+    for (let i = 0; i < el.children.length; i++) {
+      const child = el.children[i]!;
+      if (typeof child === "string") continue;
+      // A drop cap set apart from its paragraph: the letter goes back to the word it begins.
+      if (textLength(child) === 1 && joinDropCap(child, el.children, i)) {
+        removeNode(child);
+        i--;
+        continue;
+      }
+      if (this.visit(child)) {
+        if (el.children[i] !== child)
+          i--; // replaced or removed: look at this index again
+        else this.walk(child);
+      } else {
+        i--;
+      }
+    }
+  }
+
+  /** Returns false when the node was removed. */
+  private visit(el: ElementNode): boolean {
+    const found = this.found;
+    if (this.isHiddenPart(el)) {
+      removeNode(el);
+      return false;
+    }
+    if (!found.byline && isByline(el)) {
+      found.byline = innerText(el);
+      removeNode(el);
+      return false;
+    }
+    if (this.flags.stripUnlikely && this.removedAsUnlikely(el)) return false;
+    if (isEmptyBlock(el)) {
+      // An empty block with an id or data attributes is a slot a script fills (an advertisement, a player).
+      if (el.parent && (el.attrs.id !== undefined || Object.keys(el.attrs).some((k) => k.startsWith("data-"))))
+        found.slotHolders.add(el.parent);
+      if (el.parent && isCommentSection(el)) found.commentHolders.add(el.parent);
+      removeNode(el);
+      return false;
+    }
+    if (TAGS_TO_SCORE.has(el.tag)) found.toScore.push(el);
+    if (el.tag === "div") return this.divAsParagraph(el);
+    return true;
+  }
+
+  /**
+   * A `hidden` block holding most of the page's text is the page waiting for a script to show it (pages
+   * that stream their content into a hidden element and then reveal it), not hidden furniture. A hidden
+   * block that a control names in its `aria-controls` is a collapsed panel (an accordion's step, a tab): the
+   * reader opens it, so it is text of the page; so is the hidden block right after a toggle that names none.
+   */
+  private isHiddenPart(el: ElementNode): boolean {
+    const { panels, toggledPanels } = this.widgets;
+    return (
+      isHidden(el) &&
+      !("hidden" in el.attrs && textLength(el) * 2 >= this.pageText) &&
+      !(el.attrs.id !== undefined && panels.has(el.attrs.id)) &&
+      !toggledPanels.has(el)
+    );
+  }
+
+  /** Removes `el` when its words, its markup or its form say it is a part of the page beside the article. */
+  private removedAsUnlikely(el: ElementNode): boolean {
+    const found = this.found;
+    if (this.isNamedPagePart(el)) {
+      // A sign-up block named by its words takes its form with it: its box is looked for as the form's.
+      if (this.widgets.formAncestors.has(el)) found.formHolders.push(ancestors(el, Infinity));
+      if (el.parent && textLength(el) === 0 && isCommentSection(el)) found.commentHolders.add(el.parent);
+      // What follows readers' comments may be their small print ("By posting a comment, you consent …").
+      if (textLength(el) > 0 && isCommentSection(el)) {
+        const next = adjacentElement(el, 1);
+        if (next) found.afterComments.add(next);
+      }
+      removeNode(el);
+      return true;
+    }
+    // A form beside the article (a subscription, a search, a comment box) is not article text: forms held
+    // 2.6 % article text on WCXB. A form wrapping a large part of the page (as some frameworks do) stays.
+    // A block the page marks up as a person (the author, in microdata) is about the author, not the article.
+    if (isPersonBox(el)) {
+      removeNode(el);
+      return true;
+    }
+    if (el.tag === "form" && textLength(el) * 3 < this.pageText && hasField(el)) {
+      found.formHolders.push(ancestors(el, Infinity));
+      removeNode(el);
+      return true;
+    }
+    if (BOILERPLATE_ROLES.has((el.attrs.role ?? "").toLowerCase())) {
+      removeNode(el);
+      return true;
+    }
+    return false;
+  }
+
+  private isNamedPagePart(el: ElementNode): boolean {
+    return (
+      hasWord(el, BOILERPLATE_WORDS) &&
+      !hasWord(el, CONTAINER_WORDS) &&
+      // Inside a paragraph it is part of the paragraph's text (a formula's widget, a highlighted term).
+      !hasAncestor(el, "p", 0) &&
+      // Page parts are blocks: an inline element (or a custom one, such as a formula's renderer) is text.
+      !PHRASING.has(el.tag) &&
+      !el.tag.includes("-") &&
+      !holdsProse(el) &&
+      !hasAncestor(el, "table", 0) &&
+      !hasAncestor(el, "code", 0) &&
+      el.tag !== "body" &&
+      el.tag !== "a" &&
+      // A block holding half the page's text or more is the page's frame, whatever a framework named it
+      // ("dialog-off-canvas-main-canvas"): a part beside the article holds less than the article.
+      textLength(el) * 2 < this.pageText
+    );
+  }
+
+  /**
+   * Loose text and inline elements become paragraphs first; then a div that is just one paragraph (and not a
+   * cluster of links) is that paragraph, and a div with no block inside is a paragraph.
+   */
+  private divAsParagraph(el: ElementNode): boolean {
+    wrapPhrasing(el);
+    const elementChildren = el.children.filter(isElement);
+    if (
+      elementChildren.length === 1 &&
+      elementChildren[0]!.tag === "p" &&
+      el.children.every((c) => isElement(c) || c.trim() === "") &&
+      linkDensity(el) < 0.25
+    ) {
+      // The walk looks at this index again and scores the paragraph there.
+      replaceNode(el, elementChildren[0]!);
+      return true;
+    }
+    if (!hasBlockChild(el)) {
+      el.tag = "p";
+      invalidate(el);
+      this.found.toScore.push(el);
+    }
+    return true;
+  }
+}
+
+/** An empty block (a div, section, header or heading with no text) holding no picture, rule or break. */
+function isEmptyBlock(el: ElementNode): boolean {
+  return (
+    (el.tag === "div" || el.tag === "section" || el.tag === "header" || HEADING_TAGS.has(el.tag)) &&
+    textLength(el) === 0 &&
+    !el.children.some(
+      (c) =>
+        isElement(c) &&
+        (c.tag === "img" ||
+          c.tag === "picture" ||
+          c.tag === "figure" ||
+          c.tag === "hr" ||
+          c.tag === "br" ||
+          hasMedia(c)),
+    )
+  );
 }
