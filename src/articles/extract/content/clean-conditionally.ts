@@ -95,17 +95,6 @@ function cleanTag(
   sites: Set<string>,
   keptForClass: Set<ElementNode>,
 ): void {
-  const remove = (el: ElementNode) => {
-    // The removed subtree no longer counts for its ancestors.
-    const vector = vectors.get(el)!.slice();
-    const own = COUNTED[el.tag];
-    if (own !== undefined) vector[own]!++;
-    for (let a = el.parent; a; a = a.parent) {
-      const target = vectors.get(a);
-      if (target) for (let i = 0; i < 6; i++) target[i]! -= vector[i]!;
-    }
-    removeNode(el);
-  };
   // Bottom-up so inner junk goes before its container is judged.
   nodes.reverse();
   for (const el of nodes) {
@@ -114,13 +103,12 @@ function cleanTag(
     if (hasAncestorTable(el)) continue;
     if (hasAncestor(el, "code", 0) || hasAncestor(el, "pre", 0)) continue;
     const weight = classWeight(el, flags);
-    const isList = LIST_TAGS.has(tag) || listTextRatio(el) > 0.9;
     // Only the class weight decides here: a list's or a container's own score is negative by construction
     // (lists start at -3) and says nothing about whether it is junk.
     // A class word that only leans to boilerplate ("header", "caption") yields to a passage of prose: three
     // paragraphs or more (a banner's two lines of sales copy still go).
     if (weight < 0 && !(heldByProse(el, textLength(el), 3) && onlyLeaning(el))) {
-      remove(el);
+      removeCounted(el, vectors);
       continue;
     }
     // A wrapper holding nothing but a block kept for its class (a "prose" or "content" box) is that block:
@@ -132,58 +120,80 @@ function cleanTag(
     // A container of a data table is kept whole.
     if (findAll(el, "table").some(isDataTable)) continue;
     if (commaCount(el) >= 10) continue;
-    const [p = 0, img = 0, liCount = 0, input = 0, headings = 0, embedCount = 0] = vectors.get(el)!;
-    const li = liCount - 100;
-    const contentLength = textLength(el);
-    const headingText = headings ? findAll(el, HEADING_TAGS).reduce((sum, h) => sum + textLength(h), 0) : 0;
-    const headingDensity = contentLength ? headingText / contentLength : 0;
-    let embeds = 0;
-    if (embedCount) {
-      for (const e of findAll(el, new Set(["object", "embed", "iframe"]))) if (!isVideoEmbed(e.attrs.src)) embeds++;
-    }
-    const density = linkDensity(el);
-    const inFigure = hasAncestor(el, "figure", 3);
-    const junk =
-      (img > 1 && p / img < 0.5 && !inFigure && !(density <= 0.2 && p * 2 >= picturesBeyondIcons(el, img))) ||
-      (!isList && li > p) ||
-      input > Math.floor(p / 3) ||
-      (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
-      (!isList &&
-        weight < 25 &&
-        density > 0.2 &&
-        // A section whose links are in lists its own lead-ins introduce ("Many patches were sent for review:").
-        !(introducedListsDensity(el, contentLength) <= 0.2 && holdsLeadIn(el)) &&
-        !(
-          density < 0.5 &&
-          (heldByProse(el, contentLength) ||
-            isPartOfProse(el, content, sites) ||
-            isLikeKeptEntry(el, content, sites) ||
-            isLinkedSentences(el, contentLength, sites))
-        )) ||
-      (isList &&
-        weight < 25 &&
-        density > LINK_LIST_DENSITY &&
-        liCount >= LINK_LIST_ITEMS &&
-        !isReadingList(el, sites)) ||
-      (weight >= 25 && density > 0.5) ||
-      (embeds === 1 && contentLength < 75) ||
-      embeds > 1 ||
-      // No text in paragraphs, list items, cells or spans, and no image: nothing worth keeping.
-      (img === 0 && !hasTextishText(el));
-    if (junk) {
-      // A list whose items hold one thing each and as many images as items (a gallery; also a list
-      // without items or images, such as an indented quote) is content.
-      if (
-        isList &&
-        el.children.filter(isElement).every((c) => c.children.filter(isElement).length <= 1) &&
-        img === liCount
-      )
-        continue;
-      // A <ul>/<ol> without any item is the old way of indenting a passage, not a list: text, unless mostly links.
-      if (LIST_TAGS.has(tag) && liCount === 0 && density < 0.5 && contentLength > 0) continue;
-      remove(el);
-    } else if (weight >= 25 && el.parent && soleElementChild(el.parent) === el) keptForClass.add(el.parent);
+    const verdict = judge(el, tag, vectors.get(el)!, weight, content, sites);
+    if (verdict === "junk") removeCounted(el, vectors);
+    else if (verdict === "kept" && weight >= 25 && el.parent && soleElementChild(el.parent) === el)
+      keptForClass.add(el.parent);
   }
+}
+
+/** Removes `el`; the removed subtree no longer counts for its ancestors. */
+function removeCounted(el: ElementNode, vectors: Map<ElementNode, Int32Array>): void {
+  const vector = vectors.get(el)!.slice();
+  const own = COUNTED[el.tag];
+  if (own !== undefined) vector[own]!++;
+  for (let a = el.parent; a; a = a.parent) {
+    const target = vectors.get(a);
+    if (target) for (let i = 0; i < 6; i++) target[i]! -= vector[i]!;
+  }
+  removeNode(el);
+}
+
+/**
+ * "junk" when the counts under `el` (its tag vector) and its links say it is not prose and nothing says it is;
+ * "gallery" when they say so but it is a gallery or an indented passage, which is content; else "kept".
+ */
+function judge(
+  el: ElementNode,
+  tag: string,
+  vector: Int32Array,
+  weight: number,
+  content: ElementNode,
+  sites: Set<string>,
+): "junk" | "gallery" | "kept" {
+  const isList = LIST_TAGS.has(tag) || listTextRatio(el) > 0.9;
+  const [p = 0, img = 0, liCount = 0, input = 0, headings = 0, embedCount = 0] = vector;
+  const li = liCount - 100;
+  const contentLength = textLength(el);
+  const headingText = headings ? findAll(el, HEADING_TAGS).reduce((sum, h) => sum + textLength(h), 0) : 0;
+  const headingDensity = contentLength ? headingText / contentLength : 0;
+  let embeds = 0;
+  if (embedCount) {
+    for (const e of findAll(el, new Set(["object", "embed", "iframe"]))) if (!isVideoEmbed(e.attrs.src)) embeds++;
+  }
+  const density = linkDensity(el);
+  const inFigure = hasAncestor(el, "figure", 3);
+  const junk =
+    (img > 1 && p / img < 0.5 && !inFigure && !(density <= 0.2 && p * 2 >= picturesBeyondIcons(el, img))) ||
+    (!isList && li > p) ||
+    input > Math.floor(p / 3) ||
+    (!isList && headingDensity < 0.9 && contentLength < 25 && (img === 0 || img > 2) && !inFigure && density > 0) ||
+    (!isList &&
+      weight < 25 &&
+      density > 0.2 &&
+      // A section whose links are in lists its own lead-ins introduce ("Many patches were sent for review:").
+      !(introducedListsDensity(el, contentLength) <= 0.2 && holdsLeadIn(el)) &&
+      !(
+        density < 0.5 &&
+        (heldByProse(el, contentLength) ||
+          isPartOfProse(el, content, sites) ||
+          isLikeKeptEntry(el, content, sites) ||
+          isLinkedSentences(el, contentLength, sites))
+      )) ||
+    (isList && weight < 25 && density > LINK_LIST_DENSITY && liCount >= LINK_LIST_ITEMS && !isReadingList(el, sites)) ||
+    (weight >= 25 && density > 0.5) ||
+    (embeds === 1 && contentLength < 75) ||
+    embeds > 1 ||
+    // No text in paragraphs, list items, cells or spans, and no image: nothing worth keeping.
+    (img === 0 && !hasTextishText(el));
+  if (!junk) return "kept";
+  // A list whose items hold one thing each and as many images as items (a gallery; also a list
+  // without items or images, such as an indented quote) is content.
+  if (isList && el.children.filter(isElement).every((c) => c.children.filter(isElement).length <= 1) && img === liCount)
+    return "gallery";
+  // A <ul>/<ol> without any item is the old way of indenting a passage, not a list: text, unless mostly links.
+  if (LIST_TAGS.has(tag) && liCount === 0 && density < 0.5 && contentLength > 0) return "gallery";
+  return "junk";
 }
 
 /**
