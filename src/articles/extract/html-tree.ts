@@ -319,3 +319,20 @@ export function hasAncestor(node: ElementNode, tag: string, maxDepth = 3): boole
   }
   return false;
 }
+
+/**
+ * The one element child of `el` when it has no other element child and no text of its own (looked for among
+ * at most WRAPPER_CHILDREN children: a wrapper holds its block and the blank text around it).
+ */
+export function soleElementChild(el: ElementNode): ElementNode | null {
+  if (el.children.length > WRAPPER_CHILDREN) return null;
+  let only: ElementNode | null = null;
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (child.trim()) return null;
+    } else if (only) return null;
+    else only = child;
+  }
+  return only;
+}
+const WRAPPER_CHILDREN = 16;

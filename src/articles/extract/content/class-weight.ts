@@ -1,5 +1,6 @@
 // What an element's class and id say about it: the pass's flags, the weight of its class words, and the score a
-// container starts from before its paragraphs hand theirs up.
+// container starts from before its paragraphs hand theirs up; and whether two blocks are of one kind by their
+// class names.
 
 import type { ElementNode } from "../html-tree";
 import {
@@ -84,4 +85,23 @@ export function initialScore(el: ElementNode, flags: Flags): number {
       break;
   }
   return score + classWeight(el, flags);
+}
+
+/**
+ * Whether `a` carries every class name of `b`, in any order, with names of its own besides, when `b` has
+ * KIND_CLASSES names or more: one name alone is as often a layout's utility ("col", "mt-8") shared by unlike blocks.
+ */
+export function holdsClasses(a: ElementNode, b: ElementNode): boolean {
+  const theirs = (b.attrs.class ?? "").split(/\s+/).filter(Boolean);
+  if (theirs.length < KIND_CLASSES) return false;
+  const mine = new Set((a.attrs.class ?? "").split(/\s+/));
+  return theirs.every((c) => mine.has(c));
+}
+const KIND_CLASSES = 2;
+
+/** Whether two elements share a class name (a part of a story body, "body body-1" and "body body-2"). */
+export function sharesClass(a: ElementNode, b: ElementNode): boolean {
+  const mine = (b.attrs.class ?? "").split(/\s+/).filter(Boolean);
+  if (!mine.length) return false;
+  return (a.attrs.class ?? "").split(/\s+/).some((c) => c && mine.includes(c));
 }

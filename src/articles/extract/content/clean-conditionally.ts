@@ -10,6 +10,7 @@ import {
   isElement,
   linkTextLength,
   removeNode,
+  soleElementChild,
   textContent,
   textLength,
 } from "../html-tree";
@@ -195,23 +196,6 @@ function judge(
   if (LIST_TAGS.has(tag) && liCount === 0 && density < 0.5 && contentLength > 0) return "gallery";
   return "junk";
 }
-
-/**
- * The one element child of `el` when it has no other element child and no text of its own (looked for among
- * at most WRAPPER_CHILDREN children: a wrapper holds its block and the blank text around it).
- */
-export function soleElementChild(el: ElementNode): ElementNode | null {
-  if (el.children.length > WRAPPER_CHILDREN) return null;
-  let only: ElementNode | null = null;
-  for (const child of el.children) {
-    if (typeof child === "string") {
-      if (child.trim()) return null;
-    } else if (only) return null;
-    else only = child;
-  }
-  return only;
-}
-const WRAPPER_CHILDREN = 16;
 
 /**
  * A block introducing the list after it: three words or more, at most 300 characters, ending in a colon, no link,

@@ -6,19 +6,18 @@ import {
   innerText,
   invalidate,
   removeNode,
+  soleElementChild,
   type TreeNode,
   textContent,
   textLength,
 } from "../html-tree";
 import { linkDensity } from "../predicates";
-import { className } from "./class-weight";
-import { soleElementChild } from "./clean-conditionally";
+import { className, holdsClasses, sharesClass } from "./class-weight";
 import { isCommentSection } from "./comments";
 import { countMatches, TIME_OF_DAYS } from "./dated-streams";
 import { newElement } from "./make-paragraphs";
 import { heldByProse } from "./prose";
 import { questionListsAfter } from "./question-lists";
-import { holdsClasses, sharesClass } from "./refine-candidate";
 
 /**
  * The article's lead, written before the chosen block in a wrapper of its own (an intro scored too deep to

@@ -5,7 +5,6 @@ import { isButton } from "../furniture/calls-to-action";
 import { isLeadIn } from "../furniture/labels";
 import { type ElementNode, findAll, isElement, linkTextLength, textContent, textLength } from "../html-tree";
 import { HEADING_TAGS, isInternal, linkDensity, PHRASING } from "../predicates";
-import { isToggleLink } from "./question-lists";
 import { LIST_TAGS } from "./tags";
 
 export function isLinksParagraph(el: ElementNode, sites: Set<string>): boolean {
@@ -199,3 +198,9 @@ export function isReadingList(el: ElementNode, sites: Set<string>): boolean {
   return outside * 10 >= links.length * 9;
 }
 export const LINK_LIST_ITEMS = 10;
+
+/** A link that opens nothing but a toggle: no address, a fragment, or a script. */
+export function isToggleLink(a: ElementNode): boolean {
+  const href = (a.attrs.href ?? "").trim();
+  return href === "" || href.startsWith("#") || /^javascript:/i.test(href);
+}

@@ -5,8 +5,7 @@ import { type ElementNode, findAll, findDescendant, isElement, textContent, text
 import { HEADING_TAGS, isInternal, isProse, linkDensity, PROSE_LENGTH } from "../predicates";
 import { className } from "./class-weight";
 import { countMatches } from "./dated-streams";
-import { openingLink } from "./link-blocks";
-import { isToggleLink } from "./question-lists";
+import { isToggleLink, openingLink } from "./link-blocks";
 import { LIST_TAGS } from "./tags";
 
 export const SENTENCE_ENDS = /[.!?](?=\s|$)|[。！？]/g;

@@ -73,12 +73,6 @@ function hasQuestionItems(list: ElementNode): boolean {
 }
 const QUESTION_MARK = /[?？]/;
 
-/** A link that opens nothing but a toggle: no address, a fragment, or a script. */
-export function isToggleLink(a: ElementNode): boolean {
-  const href = (a.attrs.href ?? "").trim();
-  return href === "" || href.startsWith("#") || /^javascript:/i.test(href);
-}
-
 /** The first line of an item: its first child with text, looked into while that child holds all of the item's text. */
 function questionOf(item: ElementNode): string | null {
   let el = item;

@@ -13,7 +13,7 @@ import {
   textLength,
 } from "../html-tree";
 import { ancestors, HEADING_TAGS, hasAncestorBelow, hasAncestorNode, holdsSentence, PROSE_LENGTH } from "../predicates";
-import { className, initialScore } from "./class-weight";
+import { className, initialScore, sharesClass } from "./class-weight";
 import { mergesWith } from "./join-siblings";
 import { heldByProse } from "./prose";
 import { LIST_TAGS } from "./tags";
@@ -124,25 +124,6 @@ function isBareLabel(el: ElementNode): boolean {
   );
 }
 const MEDIA_TAGS = new Set(["img", "picture", "figure", "video", "audio", "iframe", "svg", "table"]);
-
-/**
- * Whether `a` carries every class name of `b`, in any order, with names of its own besides, when `b` has
- * KIND_CLASSES names or more: one name alone is as often a layout's utility ("col", "mt-8") shared by unlike blocks.
- */
-export function holdsClasses(a: ElementNode, b: ElementNode): boolean {
-  const theirs = (b.attrs.class ?? "").split(/\s+/).filter(Boolean);
-  if (theirs.length < KIND_CLASSES) return false;
-  const mine = new Set((a.attrs.class ?? "").split(/\s+/));
-  return theirs.every((c) => mine.has(c));
-}
-const KIND_CLASSES = 2;
-
-/** Whether two elements share a class name (a part of a story body, "body body-1" and "body body-2"). */
-export function sharesClass(a: ElementNode, b: ElementNode): boolean {
-  const mine = (b.attrs.class ?? "").split(/\s+/).filter(Boolean);
-  if (!mine.length) return false;
-  return (a.attrs.class ?? "").split(/\s+/).some((c) => c && mine.includes(c));
-}
 
 /**
  * A layout table (or one of its rows) chosen as the article holds the page's columns side by side: when one
