@@ -8,12 +8,11 @@ import {
   findAll,
   findFirst,
   invalidate,
-  MAX_DEPTH,
-  parseHtml,
   type TreeNode,
   textContent,
 } from "../../src/articles/extract/html-tree";
 import { repairMojibake } from "../../src/articles/extract/mojibake";
+import { MAX_DEPTH, parseHtml } from "../../src/articles/extract/parse-html";
 import page001 from "../fixtures/extraction/001.html?raw";
 import baseUrlPage from "../fixtures/extraction/base-url-base-element-relative.html?raw";
 import hiddenNodes from "../fixtures/extraction/hidden-nodes.html?raw";

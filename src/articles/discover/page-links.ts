@@ -4,8 +4,9 @@
 // article, or a tag link in a sidebar?), so they are read from the parsed tree.
 import { tryCanonicalize } from "../canonical-url";
 import { decodeEntities } from "../extract/entities";
-import { descendants, type ElementNode, innerText, parseHtml } from "../extract/html-tree";
+import { descendants, type ElementNode, innerText } from "../extract/html-tree";
 import { toIsoDate } from "../extract/metadata";
+import { parseHtml } from "../extract/parse-html";
 import type { DiscoveredPost } from "../types";
 import { dateFromUrl, looksLikePost } from "./post-urls";
 

@@ -6,8 +6,9 @@ import type { Article, FetchPolicy } from "../types";
 import { blocksToText, toBlocks } from "./blocks";
 import { decodeDocument } from "./charset";
 import { grabArticle } from "./content";
-import { findFirst, parseHtml } from "./html-tree";
+import { findFirst } from "./html-tree";
 import { cleanByline, readMetadata } from "./metadata";
+import { parseHtml } from "./parse-html";
 import { isWebPage } from "./web-page";
 
 /** Extracts the article of an HTML page at `url` (used to resolve relative links and as the fallback canonical URL). */

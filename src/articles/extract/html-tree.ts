@@ -1,10 +1,6 @@
-// The document tree the extractor works on: htmlparser2 tokenizes the page, decodes character references
-// (through `entities`, every one of HTML's named references) and applies HTML's implied end tags (p before a
-// block, li before li, td before td, ...); we keep only a lean tree of its elements and text, which is what
-// scoring and cleaning walk (measured against htmlparser2's own DOM and parse5 in docs/extraction.md).
-import { decodeHTML, decodeHTMLAttribute } from "entities";
-import { Parser, Tokenizer } from "htmlparser2";
-import { repairMojibake } from "./mojibake";
+// The lean document tree the extractor works on: elements and text only, with the values scoring and cleaning
+// ask for again and again (text, its length, link text, commas) cached on each node, and the walks and edits
+// they make. parse-html.ts builds it from a page.
 
 export interface ElementNode {
   tag: string;
@@ -56,297 +52,6 @@ export function createElement(
     words: undefined,
   };
 }
-
-/**
- * The deepest an element may sit. Deeper start tags are attached at this depth, beside each other, as
- * browsers' parsers also do (Chromium caps its tree at 512): a page nested 10,000 deep would otherwise
- * overflow the stack of every recursive walk over the tree.
- */
-export const MAX_DEPTH = 400;
-const ENTERED = 1;
-const FLAT = 0;
-const IGNORED = 2;
-
-/** Raw-text elements whose text is dropped from the tree (never shown); ld+json scripts are collected. */
-const SCRIPTING = new Set(["script", "style"]);
-/** Elements whose text HTML reads as written, character references included. */
-const RAW_TEXT = new Set(["script", "style", "iframe", "noembed", "noframes", "xmp", "plaintext"]);
-
-/**
- * htmlparser2's tokenizer, skipping ahead with the string's own search: when it waits for one character
- * (the "<" that ends a run of text, the quote that ends an attribute value, the "<" that may end a script)
- * the stock tokenizer steps through the text a character at a time in JavaScript; `indexOf` does the same
- * search natively. Parsing the readability pages took about a sixth less time. The method and the three
- * fields it uses are internal to htmlparser2 (pinned at 12.0.0 in package.json); a test parses pages with
- * both tokenizers and requires the same tree, so an upgrade that changes them is caught.
- */
-export class FastTokenizer extends Tokenizer {}
-interface TokenizerState {
-  buffer: string;
-  index: number;
-  offset: number;
-}
-const CHARS = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
-Object.defineProperty(FastTokenizer.prototype, "fastForwardTo", {
-  value(this: TokenizerState, c: number): boolean {
-    const at = this.buffer.indexOf(CHARS[c] ?? String.fromCharCode(c), this.index + 1 - this.offset);
-    if (at >= 0) {
-      this.index = at + this.offset;
-      return true;
-    }
-    // As the stock method: the parse loop increments the index once more and stops at the buffer's end.
-    this.index = this.buffer.length + this.offset - 1;
-    return false;
-  },
-});
-
-/**
- * Parses an HTML string into a tree. The tree is built from htmlparser2's callbacks (no intermediate DOM):
- * an HTMLRewriter with a handler on every element costs about 7 µs per callback in workerd, far too slow
- * for a whole page; HTMLRewriter stays where it fits, selecting a few elements out of a page.
- */
-export function parseHtml(html: string, tokenizer: typeof Tokenizer = FastTokenizer): ParsedDocument {
-  const root = createElement("#document", {}, null);
-  const jsonLd: string[] = [];
-  let current = root;
-  let depth = 0;
-  // For each open element: entered (ENTERED), attached flat at MAX_DEPTH (FLAT), or not built at all (IGNORED:
-  // an `<html>` or `<body>` start tag inside an open one).
-  const entered: number[] = [];
-  let openHtml = 0;
-  let openBody = 0;
-  let script: string[] | null = null;
-  let inScripting = false;
-  // The open raw-text element, if any: its text is not decoded.
-  let raw: string | null = null;
-  // Streamed rendering (fillStreamedSegments): placeholder templates and hidden segments named "prefix:key".
-  const placeholders: ElementNode[] = [];
-  const fallbackEnds = new Map<ElementNode, number>();
-  const segments: ElementNode[] = [];
-  // The placeholder template whose fallback (the nodes after it) runs until the next comment in its parent.
-  let openFallback: ElementNode | null = null;
-  // Character references are decoded here, not by the tokenizer: with decoding off it skips through text
-  // and attribute values with a search for the next "<" or quote instead of a step per character (the
-  // parse of the readability pages took a third less time), and most text holds no "&" at all.
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        for (const key in attribs) {
-          const value = attribs[key]!;
-          if (value.includes("&")) attribs[key] = decodeHTMLAttribute(value);
-        }
-        // A second `<html>` or `<body>` inside an open one (a fragment pasted with its whole document) makes no
-        // element, as in browsers (the HTML standard's "in body" mode only merges its attributes): its content
-        // goes on in the element that is open, so a module of the article is not a second body of its own.
-        if (name === "meta" && attribs.content) attribs.content = repairMojibake(attribs.content);
-        if ((name === "body" && openBody > 0) || (name === "html" && openHtml > 0)) {
-          entered.push(IGNORED);
-          return;
-        }
-        if (name === "html") openHtml++;
-        else if (name === "body") openBody++;
-        if (RAW_TEXT.has(name)) raw = name;
-        const node = createElement(name, attribs, current);
-        current.children.push(node);
-        if (attribs.id !== undefined && attribs.id.indexOf(":") > 0) {
-          if (name === "template") {
-            placeholders.push(node);
-            openFallback = node;
-          } else if ("hidden" in attribs) segments.push(node);
-        }
-        const enter = depth < MAX_DEPTH;
-        entered.push(enter ? ENTERED : FLAT);
-        if (enter) {
-          current = node;
-          depth++;
-        }
-        if (SCRIPTING.has(name)) {
-          inScripting = true;
-          script = name === "script" && /ld\+json/i.test(attribs.type ?? "") ? [] : null;
-        }
-      },
-      onclosetag(name) {
-        if (name === raw) raw = null;
-        if (SCRIPTING.has(name) && inScripting) {
-          if (script) jsonLd.push(repairMojibake(script.join("")));
-          script = null;
-          inScripting = false;
-        }
-        const how = entered.pop();
-        if (how === IGNORED) return;
-        if (name === "html") openHtml--;
-        else if (name === "body") openBody--;
-        if (how !== ENTERED) return;
-        if (current.parent) {
-          current = current.parent;
-          depth--;
-        }
-      },
-      oncomment() {
-        // A comment closes the fallback of the placeholder before it in the same parent.
-        if (openFallback && openFallback.parent === current) {
-          fallbackEnds.set(openFallback, current.children.length);
-          openFallback = null;
-        }
-      },
-      ontext(text) {
-        if (inScripting) {
-          script?.push(text);
-          return;
-        }
-        // Text is decoded here (references, then text encoded twice: mojibake.ts); raw text stays as written.
-        if (!raw) text = repairMojibake(text.includes("&") ? decodeHTML(text) : text);
-        const children = current.children;
-        const last = children[children.length - 1];
-        if (typeof last === "string") children[children.length - 1] = last + text;
-        else children.push(text);
-      },
-    },
-    {
-      lowerCaseTags: true,
-      lowerCaseAttributeNames: true,
-      decodeEntities: false,
-      recognizeCDATA: false,
-      Tokenizer: tokenizer,
-    },
-  );
-  parser.end(html);
-  moveTrailingContentIntoBody(root);
-  if (placeholders.length && segments.length && fillStreamedSegments(placeholders, segments, fallbackEnds))
-    capDepth(root);
-  return { root, jsonLd };
-}
-
-/**
- * What comes after `</body>` or `</html>` belongs to the body, as browsers read it (the HTML standard's
- * "after body" and "after after body" modes): a page that closes its body early (a template's stray
- * `</body></html>` before the article) still has its article in the body.
- */
-function moveTrailingContentIntoBody(root: ElementNode): void {
-  const html = root.children.find((c): c is ElementNode => isElement(c) && c.tag === "html");
-  if (!html) return;
-  const body = html.children.find((c): c is ElementNode => isElement(c) && c.tag === "body");
-  if (!body) return;
-  const trailing = [
-    ...html.children.slice(html.children.indexOf(body) + 1),
-    ...root.children.slice(root.children.indexOf(html) + 1),
-  ];
-  if (!trailing.some(isElement)) return;
-  html.children.length = html.children.indexOf(body) + 1;
-  root.children.length = root.children.indexOf(html) + 1;
-  for (const node of trailing) {
-    body.children.push(node);
-    if (isElement(node)) node.parent = body;
-  }
-}
-
-/**
- * Streamed rendering: a server that streams a page sends a placeholder first (an empty `<template>` with an
- * id, a short fallback such as "Loading..." after it, up to a comment) and the content later, in a `hidden`
- * element at the end of the body whose id has the same key after another prefix ("B:3" and "S:3"), and a
- * script moves the content into the placeholder's place. We do that move: the content takes the
- * placeholder's place, the fallback goes, and the article is read in its order instead of as hidden blocks.
- * `fallbackEnds` gives, for a placeholder whose fallback ends at a comment, the parent's child count there.
- */
-function fillStreamedSegments(
-  placeholders: ElementNode[],
-  segments: ElementNode[],
-  fallbackEnds: Map<ElementNode, number>,
-): boolean {
-  let filled = false;
-  const byKey = new Map<string, ElementNode>();
-  for (const segment of segments) {
-    const id = segment.attrs.id!;
-    byKey.set(id.slice(id.indexOf(":") + 1), segment);
-  }
-  // Placeholders are filled from the last to the first, so a fallback's recorded end still counts the
-  // parent's children as parsed (a later placeholder in the same parent is filled first).
-  for (let i = placeholders.length - 1; i >= 0; i--) {
-    const template = placeholders[i]!;
-    const id = template.attrs.id!;
-    const colon = id.indexOf(":");
-    const segment = byKey.get(id.slice(colon + 1));
-    const parent = template.parent;
-    if (!segment || !parent || segment.attrs.id!.slice(0, colon + 1) === id.slice(0, colon + 1)) continue;
-    // A segment holding its own placeholder would be moved into itself.
-    let inside = false;
-    for (let p: ElementNode | null = parent; p && !inside; p = p.parent) inside = p === segment;
-    if (inside) continue;
-    const at = parent.children.indexOf(template);
-    const end = fallbackEnds.get(template);
-    let drop = 1;
-    if (end !== undefined && end > at) drop = end - at;
-    else {
-      // Pages saved without their comments: the fallback is the next element when it is a short notice
-      // or an empty skeleton (no heading, paragraph, link or list of its own).
-      let next = at + 1;
-      while (
-        next < parent.children.length &&
-        textLength(parent.children[next]!) === 0 &&
-        !isElement(parent.children[next]!)
-      )
-        next++;
-      const sibling = parent.children[next];
-      if (sibling && isElement(sibling) && isFallback(sibling)) drop = next - at + 1;
-    }
-    const moved = segment.children;
-    segment.children = [];
-    for (const child of moved) if (isElement(child)) child.parent = parent;
-    parent.children.splice(at, drop, ...moved);
-    template.parent = null;
-    byKey.delete(id.slice(colon + 1));
-    filled = true;
-  }
-  return filled;
-}
-
-/**
- * The parser's depth cap, applied again after segments were moved: a segment's content moved into a placeholder
- * deep in another segment can chain past MAX_DEPTH (a crafted page of sixty chained segments overflowed the
- * stack of the recursive walks). An element at the cap keeps everything below it as its own children, side by
- * side and in document order, as the parser attaches elements deeper than the cap.
- */
-function capDepth(root: ElementNode): void {
-  const stack: [ElementNode, number][] = [[root, 0]];
-  while (stack.length) {
-    const [el, depth] = stack.pop()!;
-    if (depth < MAX_DEPTH) {
-      for (const child of el.children) if (isElement(child)) stack.push([child, depth + 1]);
-      continue;
-    }
-    const flat: TreeNode[] = [];
-    const pending: TreeNode[] = el.children.slice().reverse();
-    while (pending.length) {
-      const node = pending.pop()!;
-      const last = flat[flat.length - 1];
-      if (!isElement(node)) {
-        if (typeof last === "string") flat[flat.length - 1] = last + node;
-        else flat.push(node);
-        continue;
-      }
-      for (let i = node.children.length - 1; i >= 0; i--) pending.push(node.children[i]!);
-      if (node.children.length) {
-        node.children = [];
-        node.rawText = undefined;
-        node.text = undefined;
-        node.length = node.linkLength = node.commas = -1;
-      }
-      node.parent = el;
-      flat.push(node);
-    }
-    el.children = flat;
-  }
-}
-
-const NOT_FALLBACK = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p", "a", "li", "img", "picture", "figure", "table"]);
-
-/** A placeholder's fallback: under 40 characters of text, and no content element of its own. */
-function isFallback(el: ElementNode): boolean {
-  return textLength(el) < 40 && !NOT_FALLBACK.has(el.tag) && !findDescendant(el, (d) => NOT_FALLBACK.has(d.tag));
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Tree helpers
 
 /** Every element under `node`, in document order. */
 export function descendants(node: ElementNode): ElementNode[] {
@@ -614,3 +319,20 @@ export function hasAncestor(node: ElementNode, tag: string, maxDepth = 3): boole
   }
   return false;
 }
+
+/**
+ * The one element child of `el` when it has no other element child and no text of its own (looked for among
+ * at most WRAPPER_CHILDREN children: a wrapper holds its block and the blank text around it).
+ */
+export function soleElementChild(el: ElementNode): ElementNode | null {
+  if (el.children.length > WRAPPER_CHILDREN) return null;
+  let only: ElementNode | null = null;
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (child.trim()) return null;
+    } else if (only) return null;
+    else only = child;
+  }
+  return only;
+}
+const WRAPPER_CHILDREN = 16;

@@ -116,7 +116,17 @@ function addMetaNames(meta: Map<string, string>, names: string | undefined, cont
   for (const key of lower.split(/\s+/)) if (key && !meta.has(key)) meta.set(key, collapseWhitespace(content));
 }
 
-export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: string): PageMetadata {
+/** What the page's own tags say: its meta names, `<title>`, canonical link, rel=author link, publishing `<time>` and language. */
+interface PageTags {
+  meta: Map<string, string>;
+  titleTag: string | null;
+  canonical: string | null;
+  relAuthor: string | null;
+  timeTag: string | null;
+  lang: string | null;
+}
+
+function readPageTags(root: ElementNode): PageTags {
   const meta = new Map<string, string>();
   let titleTag: string | null = null;
   let canonical: string | null = null;
@@ -158,6 +168,11 @@ export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: strin
     }
     return undefined;
   });
+  return { meta, titleTag, canonical, relAuthor, timeTag, lang };
+}
+
+export function readMetadata(root: ElementNode, jsonLd: string[], pageUrl: string): PageMetadata {
+  const { meta, titleTag, canonical, relAuthor, timeTag, lang } = readPageTags(root);
   const ld = readJsonLd(jsonLd);
   const pick = (...keys: string[]) => {
     for (const key of keys) {

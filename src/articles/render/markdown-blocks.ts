@@ -254,83 +254,133 @@ function closingMarker(text: string, marker: string, from: number): number {
 }
 
 function inlines(text: string, marks: Marks): Inline[] {
-  const out: Inline[] = [];
-  let buffer = "";
-  const flush = () => {
-    if (buffer) out.push({ type: "text", text: buffer, ...marks });
-    buffer = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    const rest = text.slice(i);
-    if (ch === "\\" && text[i + 1] === "\n") {
-      flush();
-      out.push({ type: "break" });
-      i++;
-      continue;
-    }
-    if (ch === "\\" && ESCAPABLE.test(text[i + 1] ?? "")) {
-      buffer += text[++i];
-      continue;
-    }
-    if (ch === "\n") {
-      // Two trailing spaces make a line break; a plain newline is a space.
-      if (/ {2,}$/.test(buffer)) {
-        buffer = buffer.replace(/ +$/, "");
-        flush();
-        out.push({ type: "break" });
-      } else buffer = `${buffer.replace(/ +$/, "")} `;
-      continue;
-    }
-    const entity = /^&(amp|lt|gt);/.exec(rest);
-    if (entity) {
-      buffer += ENTITIES[entity[0]];
-      i += entity[0].length - 1;
-      continue;
-    }
-    if (ch === "`") {
-      const run = /^`+/.exec(rest)![0];
-      const end = text.indexOf(run, i + run.length);
-      if (end > 0) {
-        flush();
-        let code = text.slice(i + run.length, end).replace(/\n/g, " ");
-        if (code.startsWith(" ") && code.endsWith(" ") && code.trim()) code = code.slice(1, -1);
-        out.push({ type: "text", text: code, ...marks, code: true });
-        i = end + run.length - 1;
+  return new InlineReader(text, marks).read();
+}
+
+/**
+ * One run of inline markdown read into inlines, a character at a time: each construct's reader returns whether it
+ * took the text at `i` (moving `i` to its last character); what none takes is plain text.
+ */
+class InlineReader {
+  private readonly out: Inline[] = [];
+  private buffer = "";
+  private i = 0;
+  constructor(
+    private readonly text: string,
+    private readonly marks: Marks,
+  ) {}
+
+  read(): Inline[] {
+    const text = this.text;
+    for (this.i = 0; this.i < text.length; this.i++) {
+      const ch = text[this.i]!;
+      const rest = text.slice(this.i);
+      if (
+        this.escape(ch) ||
+        this.newline(ch) ||
+        this.entity(rest) ||
+        this.code(ch, rest) ||
+        this.link(ch) ||
+        this.superscript(ch, rest) ||
+        this.emphasis(ch, rest)
+      )
         continue;
-      }
-      buffer += run;
-      i += run.length - 1;
-      continue;
+      this.buffer += ch;
     }
-    if (ch === "[") {
-      const close = closingBracket(text, i + 1);
-      if (close > 0 && text[close + 1] === "(") {
-        const end = closingParen(text, close + 2);
-        const href = end > 0 ? safeHref(text.slice(close + 2, end)) : null;
-        if (href) {
-          flush();
-          out.push({ type: "link", href, children: inlines(text.slice(i + 1, close), marks) });
-          i = end;
-          continue;
-        }
+    this.flush();
+    return this.out;
+  }
+
+  private flush(): void {
+    if (this.buffer) this.out.push({ type: "text", text: this.buffer, ...this.marks });
+    this.buffer = "";
+  }
+
+  private escape(ch: string): boolean {
+    if (ch !== "\\") return false;
+    const next = this.text[this.i + 1];
+    if (next === "\n") {
+      this.flush();
+      this.out.push({ type: "break" });
+      this.i++;
+      return true;
+    }
+    if (!ESCAPABLE.test(next ?? "")) return false;
+    this.buffer += this.text[++this.i];
+    return true;
+  }
+
+  private newline(ch: string): boolean {
+    if (ch !== "\n") return false;
+    // Two trailing spaces make a line break; a plain newline is a space.
+    if (/ {2,}$/.test(this.buffer)) {
+      this.buffer = this.buffer.replace(/ +$/, "");
+      this.flush();
+      this.out.push({ type: "break" });
+    } else this.buffer = `${this.buffer.replace(/ +$/, "")} `;
+    return true;
+  }
+
+  private entity(rest: string): boolean {
+    const entity = /^&(amp|lt|gt);/.exec(rest);
+    if (!entity) return false;
+    this.buffer += ENTITIES[entity[0]];
+    this.i += entity[0].length - 1;
+    return true;
+  }
+
+  private code(ch: string, rest: string): boolean {
+    if (ch !== "`") return false;
+    const { text, i } = this;
+    const run = /^`+/.exec(rest)![0];
+    const end = text.indexOf(run, i + run.length);
+    if (end > 0) {
+      this.flush();
+      let code = text.slice(i + run.length, end).replace(/\n/g, " ");
+      if (code.startsWith(" ") && code.endsWith(" ") && code.trim()) code = code.slice(1, -1);
+      this.out.push({ type: "text", text: code, ...this.marks, code: true });
+      this.i = end + run.length - 1;
+      return true;
+    }
+    this.buffer += run;
+    this.i += run.length - 1;
+    return true;
+  }
+
+  private link(ch: string): boolean {
+    if (ch !== "[") return false;
+    const { text, i } = this;
+    const close = closingBracket(text, i + 1);
+    if (close <= 0 || text[close + 1] !== "(") return false;
+    const end = closingParen(text, close + 2);
+    const href = end > 0 ? safeHref(text.slice(close + 2, end)) : null;
+    if (!href) return false;
+    this.flush();
+    this.out.push({ type: "link", href, children: inlines(text.slice(i + 1, close), this.marks) });
+    this.i = end;
+    return true;
+  }
+
+  private superscript(ch: string, rest: string): boolean {
+    const { text, i } = this;
+    if (ch !== "^" || /\s/.test(text[i + 1] ?? " ")) return false;
+    this.flush();
+    if (text[i + 1] === "(") {
+      const end = closingParen(text, i + 2);
+      if (end > 0) {
+        this.out.push(...inlines(text.slice(i + 2, end), { ...this.marks, sup: true }));
+        this.i = end;
+        return true;
       }
     }
-    if (ch === "^" && !/\s/.test(text[i + 1] ?? " ")) {
-      flush();
-      if (text[i + 1] === "(") {
-        const end = closingParen(text, i + 2);
-        if (end > 0) {
-          out.push(...inlines(text.slice(i + 2, end), { ...marks, sup: true }));
-          i = end;
-          continue;
-        }
-      }
-      const word = /^\^(\S+)/.exec(rest)![1]!;
-      out.push(...inlines(word, { ...marks, sup: true }));
-      i += word.length;
-      continue;
-    }
+    const word = /^\^(\S+)/.exec(rest)![1]!;
+    this.out.push(...inlines(word, { ...this.marks, sup: true }));
+    this.i += word.length;
+    return true;
+  }
+
+  private emphasis(ch: string, rest: string): boolean {
+    const { text, i } = this;
     const marker = rest.startsWith("~~")
       ? "~~"
       : rest.startsWith("**")
@@ -340,23 +390,17 @@ function inlines(text: string, marks: Marks): Inline[] {
           : ch === "*" || ch === "_"
             ? ch
             : null;
-    if (marker && !/\s/.test(text[i + marker.length] ?? " ")) {
-      const wordInside = marker.startsWith("_") && /[\p{L}\p{N}]/u.test(text[i - 1] ?? "");
-      const end = wordInside ? -1 : closingMarker(text, marker, i + marker.length);
-      if (end > 0) {
-        flush();
-        const inner = text.slice(i + marker.length, end);
-        const mark: Marks =
-          marker === "~~" ? { strike: true } : marker.length === 2 ? { bold: true } : { italic: true };
-        out.push(...inlines(inner, { ...marks, ...mark }));
-        i = end + marker.length - 1;
-        continue;
-      }
-    }
-    buffer += ch;
+    if (!marker || /\s/.test(text[i + marker.length] ?? " ")) return false;
+    const wordInside = marker.startsWith("_") && /[\p{L}\p{N}]/u.test(text[i - 1] ?? "");
+    const end = wordInside ? -1 : closingMarker(text, marker, i + marker.length);
+    if (end <= 0) return false;
+    this.flush();
+    const inner = text.slice(i + marker.length, end);
+    const mark: Marks = marker === "~~" ? { strike: true } : marker.length === 2 ? { bold: true } : { italic: true };
+    this.out.push(...inlines(inner, { ...this.marks, ...mark }));
+    this.i = end + marker.length - 1;
+    return true;
   }
-  flush();
-  return out;
 }
 
 export function parseInlines(text: string): Inline[] {
