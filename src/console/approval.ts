@@ -46,7 +46,7 @@ export async function preflightFor(
 
 /**
  * Approves one synced post for publishing: the approval of POST .../items/:item_id/approve, refused by the
- * service while a gate of interface-spec 8.2 is closed (a forged POST past a disabled button included).
+ * service while a gate (docs/publishing.md, "Gates") is closed (a forged POST past a disabled button included).
  */
 export async function approveForPublishing(
   env: Env,

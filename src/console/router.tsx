@@ -1,4 +1,4 @@
-// The web console under /app (SPEC 12): server-rendered pages over the same services as /api/v1.
+// The web console under /app (docs/console.md): server-rendered pages over the same services as /api/v1.
 import { Hono } from "hono";
 import { ApiError } from "../errors";
 import { DomainError } from "../lib/domain-errors";

@@ -2,7 +2,7 @@
 // the CSRF tokens of its forms. The signing key is derived (HKDF-SHA256) from the SESSION_KEY secret, so the
 // console needs no secret of its own; rotating SESSION_KEY signs everyone out of the console.
 
-/** How long a session lasts (SPEC 12). */
+/** How long a console session lasts (docs/console.md). */
 export const SESSION_SECONDS = 12 * 3600;
 export const SESSION_COOKIE = "tw_console";
 /** Before sign-in: a random nonce the sign-in form's CSRF token is bound to. */
