@@ -3,21 +3,12 @@
 // answered 400 with the reason, as a careful receiver answers it (so the service's delivery log shows it).
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "./run-script";
+import { freePort, ROOT } from "./run-script";
 
 const SECRET = `whsec_${"ab".repeat(32)}`;
 const BODY = JSON.stringify({ id: "evt_1", type: "webhook.test", created_at: "2026-12-01T00:00:00Z", data: {} });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const sign = (secret: string, body: string, t = Math.floor(Date.now() / 1000)) =>
   `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`;

@@ -1,14 +1,12 @@
 // `npm start` on a port another service already has: it says which port is taken and how to choose another,
 // announces nothing (no "running on" banner, no keys), and exits non-zero, before any set-up work.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
+import { runScript } from "./run-script";
 
 let dir: string;
 let busy: http.Server;
@@ -29,22 +27,12 @@ afterAll(async () => {
 });
 
 it("refuses a taken port, names it and says how to choose another", async () => {
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, "scripts", "start.mjs"),
-      "--port",
-      String(port),
-      "--persist-to",
-      path.join(dir, "state"),
-      "--dev-vars",
-      path.join(dir, "dev.vars"),
-    ],
-    { cwd: ROOT, env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "pipe"] },
+  const { code, stdout, stderr } = await runScript(
+    "start.mjs",
+    ["--port", String(port), "--persist-to", path.join(dir, "state"), "--dev-vars", path.join(dir, "dev.vars")],
+    { ...process.env, CI: "true" },
   );
-  let out = "";
-  for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => (out += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const out = stdout + stderr;
 
   expect(code).toBe(1);
   expect(out).toContain(`port ${port} is already in use`);

@@ -3,7 +3,6 @@
 // them, exit 2); with --config it verifies that one; either way its report names every temporary key it
 // created, the clean state's reader included, and says it deleted them, and none is left usable.
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +13,7 @@ import { copyMigratedDatabase } from "../../scripts/lib/local-d1.mjs";
 // @ts-expect-error: see above
 import { seedWorkspace } from "../../scripts/lib/seed-workspace.mjs";
 import { type FixtureServer, startFixtureServer } from "../fixtures/server";
-import { runScript } from "./run-script";
+import { freePort, runScript } from "./run-script";
 
 const ADMIN_TOKEN = "verify-service-admin-token";
 
@@ -23,14 +22,6 @@ interface KeyRow {
   prefix: string;
   scope: string;
   revoked_at: string | null;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 let persistTo: string;
