@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run verify -- --base-url URL --admin-token T --workspace W [--config ID] [--post ID] [--verify-media]
-// The non-public verification (docs/publishing.md, "npm run verify"): the recommended order of
+// The non-public verification (docs/commands.md, "verify"): the recommended order of
 // docs/publishing.md "Readiness" as a client runs it against a running service, with temporary keys it
 // creates and deletes (the report names each one), then the clean state. Prints a report; exit 1 when
 // anything is not clean (a step failed, readiness or the preflight said no, or the state is dirty), exit 2
