@@ -11,19 +11,26 @@ import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
 const USAGE = `usage: npm run dev:receiver [-- --port N] [--secret whsec_...] [--fail N] [--status S] [--delay MS]
 
   --port N       port to listen on (default 8792)
-  --secret S     the webhook's signing secret: each delivery's signature is checked and the result printed
+  --secret S     the webhook's signing secret: each delivery's signature is checked and the result printed;
+                 a bad one is answered 400 (the delivery log shows it failed)
   --fail N       answer the first N deliveries with 500 (to watch retries)
   --status S     answer every other delivery with this status (default 200; 410 disables the webhook)
   --delay MS     wait this long before answering (over 10000: the service times out and retries)`;
 
-/** The receiver's check of docs/alerts.md: five minutes' tolerance, HMAC-SHA256 compared in constant time. */
-function verify(rawBody, header, secret) {
-  const parts = Object.fromEntries((header ?? "").split(",").map((kv) => kv.split("=", 2)));
+/**
+ * The receiver's check of docs/alerts.md (five minutes' tolerance, HMAC-SHA256 compared in constant time):
+ * why the signature is refused, or undefined when it is good.
+ */
+function signatureProblem(rawBody, header, secret) {
+  if (!header) return "no threadwatch-signature header";
+  const parts = Object.fromEntries(header.split(",").map((kv) => kv.split("=", 2)));
   const t = Number(parts.t);
-  if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > 300) return false;
+  if (!Number.isInteger(t)) return "the signature has no timestamp t=";
+  if (Math.abs(Date.now() / 1000 - t) > 300) return "the signature's timestamp is more than 5 minutes away";
   const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`).digest("hex");
   const given = Buffer.from(parts.v1 ?? "", "utf8");
-  return given.length === expected.length && timingSafeEqual(given, Buffer.from(expected, "utf8"));
+  if (given.length === expected.length && timingSafeEqual(given, Buffer.from(expected, "utf8"))) return undefined;
+  return "the signature does not match this secret (is --secret the webhook's?)";
 }
 
 function describe(body) {
@@ -54,6 +61,14 @@ runMain(async () => {
     failTimes: integerOption("fail", values.fail, { min: 0, max: 1000 }),
     status: integerOption("status", values.status, { min: 200, max: 599 }),
     delayMs: integerOption("delay", values.delay, { min: 0, max: 600_000 }),
+    // A bad signature is refused with 400, as a careful receiver refuses it, so the service's delivery log
+    // shows the mistake instead of a delivery.
+    refuse: values.secret
+      ? ({ headers, body }) => {
+          const problem = signatureProblem(body, headers["threadwatch-signature"], values.secret);
+          return problem && `signature refused: ${problem}`;
+        }
+      : undefined,
   });
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
@@ -65,8 +80,8 @@ runMain(async () => {
     await done;
     const got = receiver.deliveries("dev").at(-1);
     if (!got) return;
-    const signature = got.headers["threadwatch-signature"];
-    const check = values.secret ? (verify(got.body, signature, values.secret) ? "signature ok" : "SIGNATURE BAD") : "";
+    const problem = values.secret && signatureProblem(got.body, got.headers["threadwatch-signature"], values.secret);
+    const check = values.secret ? (problem ? `SIGNATURE BAD (${problem})` : "signature ok") : "";
     console.log(`${new Date(got.receivedAt).toISOString()} → ${got.answered} ${check} ${describe(got.body)}`);
   });
   await new Promise((resolve, reject) => {

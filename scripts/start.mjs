@@ -10,7 +10,7 @@ import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
 import { ensureDemoWorkspace } from "./lib/demo-workspace.mjs";
 import { devOutputFilter } from "./lib/dev-output.mjs";
-import { startDevServer, stopDevServer, waitUntilReady } from "./lib/dev-server.mjs";
+import { portTaken, portTakenError, startDevServer, stopDevServer, waitUntilReady } from "./lib/dev-server.mjs";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
 import { ensureLocalDatabase } from "./lib/local-d1.mjs";
 import { DEFAULT_PERSIST_DIR, ROOT } from "./lib/paths.mjs";
@@ -93,6 +93,7 @@ runMain(async () => {
     ? ["--inspector-port", String(integerOption("inspector-port", values["inspector-port"], { min: 1, max: 65535 }))]
     : [];
 
+  if (await portTaken(port)) throw await portTakenError(port, "npm start");
   setupBrowser();
   const { vars, added } = ensureDevVars(devVarsFile);
   if (added.length > 0) step(`wrote ${added.join(" and ")} to ${devVarsFile ?? ".dev.vars"}`);

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // npm run verify -- --base-url URL --admin-token T --workspace W [--config ID] [--post ID] [--verify-media]
-// SPEC 11: the recommended order of interface-spec 4.2 as a client runs it against a running service, with
-// temporary keys it creates and deletes, then the clean state of interface-spec 8.4. Prints a report; exit
-// 1 when anything is not clean (a step failed, readiness or the preflight said no, or the state is dirty).
-// It never publishes, never approves, and uploads media only with --verify-media.
-import { EXIT_FAILED, integerOption, parseCommandLine, runMain, UsageError } from "./lib/cli.mjs";
+// The non-public verification (docs/commands.md, "verify"): the recommended order of
+// docs/publishing.md "Readiness" as a client runs it against a running service, with temporary keys it
+// creates and deletes (the report names each one), then the clean state. Prints a report; exit 1 when
+// anything is not clean (a step failed, readiness or the preflight said no, or the state is dirty), exit 2
+// when the workspace has several configs and --config does not say which. It never publishes, never
+// approves, and uploads media only with --verify-media.
+import { EXIT_FAILED, EXIT_USAGE, integerOption, parseCommandLine, runMain, UsageError } from "./lib/cli.mjs";
 import { baseUrlProblem } from "./lib/cli-settings.mjs";
 import { readDevVars } from "./lib/dev-vars.mjs";
 
@@ -13,7 +15,7 @@ const USAGE = `usage: npm run verify -- --workspace W [--base-url URL] [--admin-
   --workspace W      the workspace to verify
   --base-url URL     the service (default http://localhost:8787)
   --admin-token T    admin bearer token (default: $ADMIN_TOKEN, then ADMIN_TOKEN in .dev.vars)
-  --config ID        the sync config (default: the workspace's first)
+  --config ID        the sync config (required when the workspace has more than one)
   --post ID          the synced post to preflight (default: the config's newest draft or queued post)
   --verify-media     let readiness upload the drafts' images (default: nothing is uploaded)
   --json             print the report as JSON`;
@@ -61,36 +63,54 @@ runMain(async () => {
   const why = (res) =>
     res.body?.error ? `${res.status} ${res.body.error.code}: ${res.body.error.message}` : `HTTP ${res.status}`;
 
-  // 1. Temporary keys (interface-spec 5: "temporary read and write keys are used in verification").
-  const keys = [];
-  for (const scope of ["read", "read_write"]) {
+  // Every key this run creates, and whether it deleted it: the report ends with the list.
+  const created = [];
+  /** A temporary key of `scope`, recorded as the step `label`; undefined when the service refused it. */
+  const createKey = async (label, scope, purpose, seconds) => {
     const res = await call("POST", `/admin/v1/workspaces/${workspace}/keys`, {
       bearer: token,
-      body: { name: `verify ${scope} ${new Date().toISOString()}`, scope, expires_in_seconds: TEMP_KEY_SECONDS },
+      body: { name: `verify ${purpose} ${new Date().toISOString()}`, scope, expires_in_seconds: seconds },
     });
-    if (res.status !== 201) {
-      record(`create temporary ${scope} key`, false, why(res));
-      break;
-    }
-    keys.push(res.body);
-    record(`create temporary ${scope} key`, true, `${res.body.prefix}… expires ${res.body.expires_at}`);
+    if (res.status !== 201) return void record(label, false, why(res));
+    created.push({ id: res.body.id, prefix: res.body.prefix, scope, purpose, deleted: false });
+    record(label, true, `${res.body.prefix}… expires ${res.body.expires_at}`);
+    return res.body;
+  };
+  const deleteKey = async (label, key) => {
+    const res = await call("DELETE", `/admin/v1/workspaces/${workspace}/keys/${key.id}`, { bearer: token });
+    const entry = created.find((c) => c.id === key.id);
+    if (entry) entry.deleted = res.status === 200;
+    record(`${label} ${key.prefix}…`, res.status === 200, res.status === 200 ? null : why(res));
+  };
+
+  // 1. Temporary read and write keys, as a client of the API would hold.
+  const keys = [];
+  for (const scope of ["read", "read_write"]) {
+    const key = await createKey(`create temporary ${scope} key`, scope, scope, TEMP_KEY_SECONDS);
+    if (!key) break;
+    keys.push(key);
   }
   const [readKey, writeKey] = keys;
+  /** The configs to choose from when there are several and --config was not given. */
+  let choices;
   try {
-    if (keys.length === 2) await recommendedOrder(readKey.key, writeKey.key);
+    if (keys.length === 2) choices = await recommendedOrder(readKey.key, writeKey.key);
   } finally {
     // 6. Delete the temporary keys, whatever happened.
-    for (const key of keys) {
-      const res = await call("DELETE", `/admin/v1/workspaces/${workspace}/keys/${key.id}`, { bearer: token });
-      record(`delete temporary key ${key.prefix}…`, res.status === 200, res.status === 200 ? null : why(res));
-    }
+    for (const key of keys) await deleteKey("delete temporary key", key);
   }
+  if (choices) return refuseToGuess(choices);
   await cleanState();
 
   async function recommendedOrder(read, write) {
     // 2. get_blog_subreddit_syncs
     const list = await call("GET", "/api/v1/actions/blog-subreddit-syncs", { bearer: read });
     if (list.status !== 200) return record("get_blog_subreddit_syncs", false, why(list));
+    // Several configs and none named: the first is not necessarily the one just set up, so do not guess.
+    if (!values.config && list.body.data.length > 1) {
+      record("get_blog_subreddit_syncs", false, `${list.body.count} configs; choose one with --config`);
+      return list.body.data;
+    }
     const config = values.config ? list.body.data.find((c) => String(c.id) === values.config) : list.body.data[0];
     record(
       "get_blog_subreddit_syncs",
@@ -152,7 +172,7 @@ runMain(async () => {
   }
 
   async function cleanState() {
-    // interface-spec 8.4: no temporary keys, no queued posts, no failed items, last_error null, zero published.
+    // Clean: no temporary keys, no queued posts, no failed items, last_error null, zero published.
     const list = await call("GET", `/admin/v1/workspaces/${workspace}/keys`, { bearer: token });
     if (list.status !== 200) return record("clean state: temporary keys", false, why(list));
     const now = Date.now();
@@ -164,14 +184,11 @@ runMain(async () => {
         ? `${live.length} still usable: ${live.map((k) => `${k.prefix}… (id ${k.id}, "${k.name}", expires ${k.expires_at})`).join(", ")}; delete with DELETE /admin/v1/workspaces/${workspace}/keys/:id`
         : null,
     );
-    // A short-lived key to read the configs; deleted right after.
-    const reader = await call("POST", `/admin/v1/workspaces/${workspace}/keys`, {
-      bearer: token,
-      body: { name: "verify clean-state read", scope: "read", expires_in_seconds: 60 },
-    });
-    if (reader.status !== 201) return record("clean state: sync items", false, why(reader));
+    // A short-lived key to read the configs, made after the check above; deleted right after.
+    const reader = await createKey("create clean-state read key", "read", "clean-state read", 60);
+    if (!reader) return;
     try {
-      const configs = await call("GET", "/api/v1/actions/blog-subreddit-syncs", { bearer: reader.body.key });
+      const configs = await call("GET", "/api/v1/actions/blog-subreddit-syncs", { bearer: reader.key });
       if (configs.status !== 200) return record("clean state: sync items", false, why(configs));
       const sum = (state) => configs.body.data.reduce((n, c) => n + c.item_counts[state], 0);
       record("clean state: no queued posts", sum("queued") === 0, `${sum("queued")} queued`);
@@ -184,15 +201,35 @@ runMain(async () => {
         errors.map((c) => `config ${c.id}: ${c.last_error}`).join("; ") || null,
       );
     } finally {
-      await call("DELETE", `/admin/v1/workspaces/${workspace}/keys/${reader.body.id}`, { bearer: token });
+      await deleteKey("delete clean-state read key", reader);
     }
   }
 
+  /** Every key this run created, and whether each is deleted, in one line. */
+  function keysSummary() {
+    const named = created.map((k) => `${k.prefix}… (id ${k.id}, ${k.purpose})`).join(", ");
+    const kept = created.filter((k) => !k.deleted);
+    if (created.length === 0) return "temporary keys: none created";
+    return kept.length === 0
+      ? `temporary keys: created ${created.length} and deleted all ${created.length}: ${named}`
+      : `temporary keys: created ${created.length}: ${named}; NOT deleted: ${kept.map((k) => `${k.prefix}… (id ${k.id})`).join(", ")}; delete with DELETE /admin/v1/workspaces/${workspace}/keys/:id`;
+  }
+
+  function refuseToGuess(configs) {
+    const lines = configs.map((c) => `  --config ${c.id}   ${c.blog_url} → r/${c.subreddit}`);
+    if (values.json) console.log(JSON.stringify({ clean: false, steps, keys: created, configs }, null, 2));
+    else console.log(`\n${keysSummary()}`);
+    console.error(
+      `error: workspace ${workspace} has ${configs.length} sync configs; say which one to verify:\n${lines.join("\n")}`,
+    );
+    return EXIT_USAGE;
+  }
+
   const clean = steps.every((s) => s.ok);
-  if (values.json) console.log(JSON.stringify({ clean, steps }, null, 2));
+  if (values.json) console.log(JSON.stringify({ clean, steps, keys: created }, null, 2));
   else
     console.log(
-      `\n${clean ? "clean: verification made no public change and everything passed" : "NOT clean: see FAIL lines above"}`,
+      `\n${keysSummary()}\n${clean ? "clean: verification made no public change and everything passed" : "NOT clean: see FAIL lines above"}`,
     );
   return clean ? 0 : EXIT_FAILED;
 }, USAGE);

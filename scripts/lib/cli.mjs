@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 
 /** Exit codes: 0 ok, 1 the operation failed, 2 the command line was wrong. */
 export const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
+export const EXIT_USAGE = 2;
 
 /** A wrong command line; `usage` (optional) replaces the script's full usage text in the message. */
 export class UsageError extends Error {

@@ -1,4 +1,5 @@
 // Starts `wrangler dev` for local development or the benchmark, waits until it answers, and calls its API.
+import net from "node:net";
 import { spawnWrangler } from "./wrangler.mjs";
 
 const READY_TIMEOUT_MS = 90_000;
@@ -29,6 +30,49 @@ export function startDevServer({ port, ip, persistTo, vars = {}, extraArgs = [],
     }
   }
   return child;
+}
+
+/** Whether a server can listen on `port` of `host`; false when something else has it (EADDRINUSE). */
+function canListen(port, host) {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", (err) => {
+      if (err.code === "EADDRINUSE" || err.code === "EACCES") resolve(false);
+      // A host this machine does not have (IPv6 switched off): nothing can be listening there.
+      else if (err.code === "EADDRNOTAVAIL" || err.code === "EAFNOSUPPORT") resolve(true);
+      else reject(err);
+    });
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port nothing listens on now, picked by the system. */
+function anyFreePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Whether `port` is free on every address `wrangler dev` listens on for localhost (IPv4 and IPv6 loopback
+ * and the wildcard). Asked before anything is announced: wrangler itself only fails after its start-up,
+ * and another service already on the port would answer the readiness probe as if it were ours.
+ */
+export async function portTaken(port) {
+  for (const host of ["127.0.0.1", "::1", "0.0.0.0"]) if (!(await canListen(port, host))) return true;
+  return false;
+}
+
+/** The error of a taken port: which one, and the command that picks another. */
+export async function portTakenError(port, command) {
+  return new Error(
+    `port ${port} is already in use (another npm start or wrangler dev?); stop that process, or choose another port: ${command} -- --port ${await anyFreePort()}`,
+  );
 }
 
 /** An error about `child`, with the tail of its captured output when there is any. */

@@ -1,7 +1,10 @@
 // Synthetic, realistic workspace content for local development, the demo workspace and the benchmarks: the
 // keywords and competitors an email-marketing product would track, and forum posts that mention them.
-// Deterministic for a given seed. Written through scripts/seed/rows.ts by scripts/seed/workspace.ts.
+// Deterministic for a given seed. What each post matched, its priority, urgency and score reasons are the
+// product's own (src/monitor/pass.ts ingestLink: the matcher and the scorer a monitoring pass runs), so the
+// demo explains itself as monitored posts do. Written through scripts/seed/rows.ts by scripts/seed/workspace.ts.
 
+import { ingestLink, trackedTerms } from "../../src/monitor/pass";
 import { createRandom } from "./random";
 import type { SeedCompetitor, SeedKeyword, SeedPost } from "./rows";
 
@@ -138,22 +141,51 @@ const USERS = [
   "mkt_manager_uk",
   "quiet_founder",
 ];
-const INTENT_PHRASES = ["looking for", "recommend", "alternative", "ready to pay", "switch"];
-
-const wordRegex = (term: string, flags: string) =>
-  new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, flags);
-
 const fill = (template: string, slots: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_, key: string) => slots[key] ?? "");
 
 const PRIORITIES = ["high", "medium", "low", null] as const;
-const URGENCIES = ["urgent", "not_urgent", null] as const;
+const HOUR_SEC = 3600;
+/**
+ * Ages and comment counts a cycling post may take instead of its random ones, tried in order until the
+ * scorer gives the priority the post stands for (fresh and unanswered scores up, old and crowded down).
+ */
+const RESHAPES: [ageSec: number, numComments: number][] = [1, 12, 48, 30 * 24].flatMap((hours) =>
+  [0, 10, 80].map((comments): [number, number] => [hours * HOUR_SEC, comments]),
+);
+
+/** The workspace's active terms as a pass tracks them (ids: the index in KEYWORDS and COMPETITORS). */
+function syntheticTracked() {
+  const keywords = KEYWORDS.map((k, id) => ({ k, id }))
+    .filter(({ k }) => k.active !== false)
+    .map(({ k, id }) => ({
+      id,
+      keyword: k.keyword,
+      isAmbiguous: k.is_ambiguous === true,
+      searchVolume: k.search_volume,
+      cpc: k.cpc,
+      serpForumPosition: k.serp_forum_position,
+      serpForumUrl: serpForumUrlOf(k),
+    }));
+  const competitors = COMPETITORS.map((c, id) => ({
+    id,
+    name: c.name,
+    keywords: c.keywords,
+    isAmbiguous: c.is_ambiguous === true,
+  }));
+  return trackedTerms(keywords, competitors);
+}
+
+type Tracked = ReturnType<typeof syntheticTracked>;
+
+const serpForumUrlOf = (k: KeywordSpec) =>
+  k.serp_forum_position ? `https://www.reddit.com/r/emailmarketing/search?q=${encodeURIComponent(k.keyword)}` : null;
 
 /**
  * One synthetic post. The first posts cycle through every priority, urgency and answered/archived/skipped
  * state so even a small seed covers them; the rest is random with realistic proportions.
  */
-function makePost(i: number, rnd: Random, baseId: number, nowSec: number): SyntheticPost {
+function makePost(i: number, rnd: Random, baseId: number, nowSec: number, tracked: Tracked): SyntheticPost {
   const active = KEYWORDS.filter((k) => k.active !== false && !k.is_ambiguous);
   const kw = rnd.pick(active).keyword;
   let kw2 = rnd.pick(active).keyword;
@@ -175,44 +207,9 @@ function makePost(i: number, rnd: Random, baseId: number, nowSec: number): Synth
             fill(s, withCompetitor ? slots : { ...slots, comp: "our current provider", comp2: "the new tool" }),
           )
           .join(" ");
-  const text = `${title}\n${body}`;
-
-  // What matched is what the text says: tracked keywords, and competitors by name or keyword, as whole
-  // words. Ambiguous terms count only beside another tracked term; the ambiguous competitor "Drip"
-  // only when written as a name (capitalised), not in "drip campaign".
-  const found = KEYWORDS.filter((k) => k.active !== false && wordRegex(k.keyword, "i").test(text));
-  const keywordsMatched = found.filter((k) => !k.is_ambiguous || found.length > 1).map((k) => k.keyword);
-  const mentioned = COMPETITORS.filter((c) =>
-    c.is_ambiguous
-      ? wordRegex(c.name, "").test(text) && found.length > 0
-      : [c.name, ...c.keywords].some((term) => wordRegex(term, "i").test(text)),
-  ).map((c) => c.name);
-
-  const intent = INTENT_PHRASES.filter((p) => text.toLowerCase().includes(p));
-  const ageSec = rnd.int(120 * 24 * 3600);
+  const randomAge = rnd.int(120 * 24 * 3600);
   const score = Math.floor(rnd.next() ** 3 * 900) - 5;
-  const numComments = Math.floor(rnd.next() ** 2.5 * 300);
-  const cycling = i < 12;
-  const priority: SeedPost["priority"] = cycling
-    ? PRIORITIES[i % 4]!
-    : intent.length + mentioned.length >= 3
-      ? "high"
-      : rnd.next() < 0.1
-        ? null
-        : rnd.pick(["medium", "low", "low"] as const);
-  const urgency: SeedPost["urgency"] = cycling
-    ? URGENCIES[i % 3]!
-    : priority === null
-      ? null
-      : ageSec < 2 * 24 * 3600 || rnd.next() < 0.15
-        ? "urgent"
-        : "not_urgent";
-  const reasons = [
-    ...intent.map((p) => `buying intent: "${p}"`),
-    ...mentioned.map((c) => `mentions competitor ${c}`),
-    ...(ageSec < 2 * 24 * 3600 ? ["posted in the last 48 hours"] : []),
-    ...(numComments > 100 ? [`active thread: ${numComments} comments`] : []),
-  ];
+  const randomComments = Math.floor(rnd.next() ** 2.5 * 300);
   const subreddit = SUBREDDITS[(i + rnd.int(SUBREDDITS.length)) % SUBREDDITS.length]!;
   const forumId = (baseId + i).toString(36);
   const slug = title
@@ -221,6 +218,26 @@ function makePost(i: number, rnd: Random, baseId: number, nowSec: number): Synth
     .replace(/^_|_$/g, "")
     .slice(0, 48);
   const permalink = `/r/${subreddit}/comments/${forumId}/${slug}/`;
+
+  // The first posts stand for every priority, one after another (and, every fourth, a post without a score:
+  // no priority, urgency or reasons). A post stays as drawn unless the scorer gives it another priority than
+  // it stands for; then it takes the first age and comment count of RESHAPES that the scorer agrees with.
+  const cycling = i < 12;
+  const target = cycling ? PRIORITIES[i % 4]! : undefined;
+  const ingested = (ageSec: number, numComments: number) => {
+    const fields = { title, selftext: body, permalink, score, numComments, createdUtc: iso(nowSec - ageSec) };
+    return { ageSec, numComments, result: ingestLink(fields, tracked, nowSec * 1000) };
+  };
+  let chosen = ingested(randomAge, randomComments);
+  if (target)
+    for (const [ageSec, numComments] of RESHAPES) {
+      if (chosen.result?.scored.priority === target) break;
+      chosen = ingested(ageSec, numComments);
+    }
+  const { ageSec, numComments, result } = chosen;
+  const unscored = target === null || !result;
+  const names = <T extends { name?: string; keyword?: string }>(list: T[], ids: number[]) =>
+    ids.map((id) => (list[id]!.name ?? list[id]!.keyword)!);
   return {
     forumId,
     subreddit,
@@ -231,18 +248,20 @@ function makePost(i: number, rnd: Random, baseId: number, nowSec: number): Synth
     url: `https://www.reddit.com${permalink}`,
     score,
     numComments,
-    createdUtc: new Date((nowSec - ageSec) * 1000).toISOString(),
+    createdUtc: iso(nowSec - ageSec),
     permalink,
     isAnswered: cycling ? i % 2 === 1 : rnd.next() < 0.25,
     archived: cycling ? i % 6 === 5 : rnd.next() < 0.1,
     skipped: cycling ? i % 4 === 2 : rnd.next() < 0.08,
-    priority,
-    urgency,
-    scoreReasons: reasons,
-    keywords: keywordsMatched,
-    competitors: mentioned,
+    priority: unscored ? null : result.scored.priority,
+    urgency: unscored ? null : result.scored.urgency,
+    scoreReasons: unscored ? [] : result.scored.reasons,
+    keywords: result ? names(KEYWORDS, result.match.keywordIds) : [],
+    competitors: result ? names(COMPETITORS, result.match.competitorIds) : [],
   };
 }
+
+const iso = (sec: number) => new Date(sec * 1000).toISOString();
 
 /** A post with the names of the keywords it matched and the competitors it mentions. */
 export interface SyntheticPost extends SeedPost {
@@ -259,9 +278,7 @@ export function syntheticKeywords(checkedAt: string): SeedKeyword[] {
     searchVolume: k.search_volume,
     cpc: k.cpc,
     serpForumPosition: k.serp_forum_position,
-    serpForumUrl: k.serp_forum_position
-      ? `https://www.reddit.com/r/emailmarketing/search?q=${encodeURIComponent(k.keyword)}`
-      : null,
+    serpForumUrl: serpForumUrlOf(k),
     serpCheckedAt: k.search_volume ? checkedAt : null,
   }));
 }
@@ -283,5 +300,6 @@ export function syntheticPosts(count: number, seed: number, nowMs: number): Synt
   const rnd = createRandom(seed);
   const nowSec = Math.floor(nowMs / 1000);
   const baseId = 36 ** 6 + rnd.int(36 ** 6);
-  return Array.from({ length: count }, (_, i) => makePost(i, rnd, baseId, nowSec));
+  const tracked = syntheticTracked();
+  return Array.from({ length: count }, (_, i) => makePost(i, rnd, baseId, nowSec, tracked));
 }

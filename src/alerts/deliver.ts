@@ -118,11 +118,9 @@ async function logAttempt(w: WorkspaceDb, deliveryId: number, record: AttemptRec
 const GONE: AttemptResult = { kind: "done", note: "delivery no longer exists (its webhook was deleted)" };
 
 /** The request body of an event in the webhook's format. */
-export function bodyFor(format: WebhookRow["format"], event: AlertEvent, forumBaseUrl: string): string {
-  return format === "slack" ? JSON.stringify(slackBody(event, forumBaseUrl)) : JSON.stringify(event);
+export function bodyFor(format: WebhookRow["format"], event: AlertEvent): string {
+  return format === "slack" ? JSON.stringify(slackBody(event)) : JSON.stringify(event);
 }
-
-const FORUM_DEFAULT = "https://www.reddit.com";
 
 /**
  * Attempts the delivery once. `retryable` false (the test delivery) turns what would be retried into a
@@ -146,7 +144,7 @@ export async function attemptDelivery(
     return (await logAttempt(w, delivery.id, record)) ? { kind: "done", note: error } : GONE;
   }
   const event = JSON.parse(delivery.payload) as AlertEvent;
-  const body = bodyFor(hook.format, event, env.FORUM_BASE_URL ?? FORUM_DEFAULT);
+  const body = bodyFor(hook.format, event);
   const started = Date.now();
   const at = new Date(started).toISOString();
   const headers = {

@@ -1,5 +1,6 @@
 // The `slack` format (docs/alerts.md): Slack's incoming-webhook body, `text` (the notification's fallback) and
 // `blocks` (Block Kit) with the post's title, subreddit, priority, score reasons and the thread's link.
+import { threadUrl } from "../forum/thread-url";
 import type { AlertEvent } from "./events";
 
 /**
@@ -11,18 +12,15 @@ const escapeMrkdwn = (text: string) => text.replace(/&/g, "&amp;").replace(/</g,
 /** Slack limits a section's text to 3000 characters. */
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** The thread's absolute link: the forum's base URL and the permalink (which starts with `/r/`). */
-export function threadLink(forumBaseUrl: string, permalink: string): string {
-  return `${forumBaseUrl.replace(/\/+$/, "")}/${permalink.replace(/^\/+/, "")}`;
-}
-
-export function slackBody(event: AlertEvent, forumBaseUrl: string): { text: string; blocks: unknown[] } {
+export function slackBody(event: AlertEvent): { text: string; blocks: unknown[] } {
   if (event.type === "webhook.test") {
     const text = "threadwatch: test delivery. This channel will hear about new posts worth answering.";
     return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }] };
   }
   const post = event.data.post;
-  const link = threadLink(forumBaseUrl, post.permalink);
+  // The monitored thread on the forum's public site: the JSON event's `url` for a text post. Not `url` itself,
+  // which for a link post is the article it links to; not FORUM_BASE_URL, where personas publish.
+  const link = threadUrl(post.permalink);
   const priority = post.priority ?? "none";
   const title = clip(escapeMrkdwn(post.title), 500);
   const reasons = post.score_reasons.length

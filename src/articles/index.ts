@@ -11,6 +11,12 @@ export { charLength, MAX_BODY, MAX_TITLE } from "./render/limits";
 export { fitBody, imagesKept, toRedditMarkdown } from "./render/markdown";
 export { fromRedditMarkdown } from "./render/markdown-blocks";
 export { toRedditRichText } from "./render/richtext";
+export {
+  type DraftBody,
+  sourceLineMarkdown,
+  withoutSourceLine,
+  withSourceLine,
+} from "./render/source-line";
 export type {
   Article,
   ArticleErrorCode,

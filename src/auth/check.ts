@@ -33,13 +33,26 @@ export interface Credentials {
   clientAddress: string | undefined;
 }
 
+/**
+ * Schemes other clients commonly send, the only words of a refused header an answer repeats: anything else
+ * in that place may be the key itself (a header of just the key), and an answer is kept by proxies and logs,
+ * so it names no part of what was sent (docs/security.md).
+ */
+const KNOWN_SCHEMES = new Set(["basic", "digest", "negotiate", "token", "apikey", "api-key", "oauth", "hoba"]);
+
 /** Why no key could be read from the header, in words that say what to send instead. */
 function missingKeyMessage(header: string | undefined): string {
   const given = header?.trim() ?? "";
   if (!given) return "missing API key: send Authorization: Bearer <key>";
-  const scheme = /^(\S+)/.exec(given)![1]!;
-  if (scheme.toLowerCase() !== "bearer")
-    return `the Authorization header uses the ${scheme} scheme; send the API key as Authorization: Bearer <key>`;
+  const words = given.split(/\s+/);
+  const scheme = words[0]!;
+  if (scheme.toLowerCase() !== "bearer") {
+    if (KNOWN_SCHEMES.has(scheme.toLowerCase()))
+      return `the Authorization header uses the ${scheme} scheme; send the API key as Authorization: Bearer <key>`;
+    return "the Authorization header does not start with Bearer; send the API key as Authorization: Bearer <key>";
+  }
+  if (words.length > 2)
+    return "the Authorization header has more than one word after Bearer; send the key alone, without spaces: Authorization: Bearer <key>";
   return "the Authorization header has no key after Bearer; send Authorization: Bearer <key>";
 }
 

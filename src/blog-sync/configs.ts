@@ -30,6 +30,7 @@ export interface ConfigInput {
   publish_immediately?: boolean;
   max_posts?: number;
   flair_id?: string | null;
+  source_link?: boolean;
 }
 
 /** Defaults of a new config: active for the daily run, but nothing is queued for publishing unless asked. */
@@ -40,6 +41,7 @@ const DEFAULTS = {
   publishImmediately: false,
   maxPosts: 5,
   flairId: null as string | null,
+  sourceLink: true,
 };
 
 async function settingsFor(
@@ -59,7 +61,8 @@ async function settingsFor(
     maxPosts: input.max_posts ?? current.maxPosts,
   };
   const flairId = input.flair_id !== undefined ? input.flair_id : current.flairId;
-  return { ...fields, flairId, fingerprint: await configFingerprint(fields) };
+  const sourceLink = input.source_link ?? current.sourceLink;
+  return { ...fields, flairId, sourceLink, fingerprint: await configFingerprint(fields) };
 }
 
 async function announce(env: Env, w: WorkspaceDb, row: SyncConfigRow): Promise<void> {

@@ -10,6 +10,7 @@ import { PUBLISHED, plan } from "./plan-write";
 import { type Rendered, renderPost } from "./render-post";
 import { itemOf, type RunItem, renderedItem } from "./run-items";
 import type { AbortReason, Sink } from "./sinks";
+import { withSource } from "./source-line";
 import { type PostStep, writePost } from "./write-post";
 
 export interface RunContext {
@@ -79,7 +80,7 @@ async function syncPost(
   if (stored?.state === "published") return { item: itemOf(candidate.url, stored, "skip", stored.state, [PUBLISHED]) };
   let rendered: Rendered;
   try {
-    rendered = await renderPost(candidate.url, ctx.config, ctx.policy);
+    rendered = await withSource(await renderPost(candidate.url, ctx.config, ctx.policy), ctx.config, candidate.url);
   } catch (err) {
     return {
       item: {

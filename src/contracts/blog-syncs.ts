@@ -42,6 +42,10 @@ export const BlogSyncConfigInput = z
       .nullable()
       .optional()
       .openapi({ description: "A link flair template id of the subreddit (readiness lists them); not fingerprinted" }),
+    source_link: z.boolean().optional().openapi({
+      description:
+        "Default true: a draft's last line links back to the article, left out where the subreddit's post requirements forbid the link; not fingerprinted",
+    }),
   })
   .superRefine((body, ctx) => {
     if (body.id !== undefined) return;

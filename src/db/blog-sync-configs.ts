@@ -22,6 +22,7 @@ export function serializeConfig(row: SyncConfigRow, items: ItemCounts = zeroCoun
     publish_immediately: row.publishImmediately,
     max_posts: row.maxPosts,
     flair_id: row.flairId,
+    source_link: row.sourceLink,
     fingerprint: row.fingerprint,
     last_run_at: row.lastRunAt,
     last_error: row.lastError,
@@ -44,6 +45,8 @@ export interface ConfigSettings {
   maxPosts: number;
   /** Not fingerprinted; absent keeps the stored value (null on insert). */
   flairId?: string | null;
+  /** Not fingerprinted; absent keeps the stored value (true on insert). */
+  sourceLink?: boolean;
   fingerprint: string;
 }
 

@@ -236,6 +236,8 @@ export const syncConfigs = sqliteTable(
     maxPosts: integer("max_posts").notNull().default(5),
     /** Link flair template id for published posts (docs/publishing.md, "Readiness"; not fingerprinted). */
     flairId: text("flair_id"),
+    /** Whether drafts end with a line linking back to the article (docs/blog-sync.md; not fingerprinted). */
+    sourceLink: integer("source_link", { mode: "boolean" }).notNull().default(true),
     /** SHA-256 hex of the canonical JSON of the fingerprinted settings (docs/blog-sync.md, "Fingerprint"). */
     fingerprint: text("fingerprint").notNull(),
     /** Bumped by every update, so the workspace Durable Object can order fingerprint notices. */

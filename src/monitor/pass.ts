@@ -30,6 +30,7 @@ import {
   INFO_IDS,
   QuotaExhausted,
 } from "../forum/app-client";
+import { threadUrl } from "../forum/thread-url";
 import { DomainError, invalidState } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
 import { type CompiledTerm, compileTerms, matchedAnything, matchPost, type TrackedTerm } from "./match";
@@ -144,7 +145,7 @@ function toPost(link: ForumLink, tracked: Tracked, now: number): IngestedPost | 
     subreddit: link.subreddit,
     // The forum names a removed account "[deleted]"; an author it leaves out entirely is written the same way.
     author: link.author ?? "[deleted]",
-    url: link.url ?? `https://www.reddit.com${link.permalink}`,
+    url: link.url ?? threadUrl(link.permalink),
     priority: result.scored.priority,
     urgency: result.scored.urgency,
     scoreReasons: result.scored.reasons,

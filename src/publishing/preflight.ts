@@ -10,7 +10,7 @@ import { notFound } from "../lib/domain-errors";
 import { inBrowserTurn, withPersonaForum } from "../personas/browser-operation";
 import { reasonOf } from "../personas/personas";
 import { checkDestination, choosePersona } from "./destination";
-import { buildSubmission, type Check, forumLimitChecks, requirementChecks } from "./submission";
+import { buildSubmission, type Check, forumLimitChecks, requirementChecks, sourceLinkCheck } from "./submission";
 
 export interface PublishPreflightResult {
   ok: boolean;
@@ -29,7 +29,7 @@ export async function publishPreflight(
   const post = await getSyncedPost(w, syncedPostId);
   if (!post || post.configId !== config.id) throw notFound("synced post");
   // Media are uploaded only when the post is published; here images keep their links (asset ids unknown).
-  const submission = buildSubmission(config, post);
+  let submission = buildSubmission(config, post);
   const checks: Check[] = [
     post.state === "draft" || post.state === "queued"
       ? { name: "state", ok: true, reason: null }
@@ -48,7 +48,12 @@ export async function publishPreflight(
       await withPersonaForum(env, w, persona, browser, async (forum) => {
         const destination = await checkDestination(forum, persona, config);
         checks.push(...destination.checks);
-        if (destination.requirements) checks.push(...requirementChecks(submission, destination.requirements));
+        if (!destination.requirements) return;
+        // What would be sent once the destination's rules are known: without a source line they forbid.
+        submission = buildSubmission(config, post, {}, destination.requirements);
+        const sourceLine = sourceLinkCheck(config, post.sourceUrl, destination.requirements);
+        if (sourceLine) checks.push(sourceLine);
+        checks.push(...requirementChecks(submission, destination.requirements));
       });
     } catch (err) {
       checks.push({ name: "browser", ok: false, reason: reasonOf(err) });

@@ -197,7 +197,12 @@ async function submitOnce(
     return done(`destination check ${closed.name} failed`);
   }
 
-  const submission = buildSubmission(config, post, await uploadedAssets(env, forum, config, post));
+  const submission = buildSubmission(
+    config,
+    post,
+    await uploadedAssets(env, forum, config, post),
+    destination.requirements,
+  );
   const rules = [
     ...forumLimitChecks(submission),
     ...(destination.requirements ? requirementChecks(submission, destination.requirements) : []),

@@ -9,7 +9,7 @@ import { inBrowserTurn, withPersonaForum } from "../personas/browser-operation";
 import { reasonOf } from "../personas/personas";
 import { checkDestination, choosePersona } from "./destination";
 import { type MediaResult, uploadPostImages } from "./media-upload";
-import type { Check } from "./submission";
+import { type Check, sourceLinkCheck } from "./submission";
 
 export interface ReadinessInput {
   max_posts?: number;
@@ -51,6 +51,9 @@ export async function checkReadiness(
       await withPersonaForum(env, w, persona, browser, async (forum) => {
         const destination = await checkDestination(forum, persona, config);
         checks.push(...destination.checks);
+        // Said for the blog's own address: its articles are published there.
+        const sourceLine = sourceLinkCheck(config, config.blogUrl, destination.requirements);
+        if (sourceLine) checks.push(sourceLine);
         if (!input.verify_media_upload || !destination.sessionOk) return;
         const posts = await postsWithImages(w, config.id, input.max_posts ?? config.maxPosts);
         for (const post of posts) media.push(...(await uploadPostImages(env, forum, post)));

@@ -2,7 +2,7 @@
 // publish preflight): the forum's own limits (title 1..300, body <= 40,000), every kind of post requirement
 // a subreddit can set, and flair. Pure functions: no browser, no database.
 
-import { charLength, MAX_BODY, MAX_TITLE } from "../articles";
+import { charLength, MAX_BODY, MAX_TITLE, sourceLineMarkdown, withoutSourceLine } from "../articles";
 import type { SyncConfigRow } from "../db/blog-sync-configs";
 import type { SyncedPostRow } from "../db/blog-sync-posts";
 import type { FlairAnswer, Submission } from "../forum/persona-client";
@@ -62,12 +62,55 @@ function rewriteRichtext(
   return { document: out };
 }
 
-/** The exact form a submission of `post` to the config's subreddit sends. */
+/**
+ * Why the destination's post requirements forbid the source line's link to `sourceUrl` (docs/blog-sync.md,
+ * "The config"), or null when they allow it: no body at all, the article's domain banned or not among the
+ * allowed ones, or a banned word in the line.
+ */
+export function sourceLinkForbidden(requirements: PostRequirements, sourceUrl: string): string | null {
+  let host: string;
+  try {
+    host = new URL(sourceUrl).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+  const r = requirements;
+  if ((r.body_restriction_policy ?? "none") === "notAllowed") return "the subreddit allows no body text";
+  if ((r.domain_blacklist ?? []).some((d) => hostMatches(host, d))) return `the subreddit bans links to ${host}`;
+  const whitelist = r.domain_whitelist ?? [];
+  if (whitelist.length > 0 && !whitelist.some((d) => hostMatches(host, d)))
+    return `the subreddit allows links only to ${whitelist.join(", ")}`;
+  const line = lower(sourceLineMarkdown(sourceUrl));
+  const banned = (r.body_blacklisted_strings ?? []).find((word) => word && line.includes(lower(word)));
+  if (banned) return `the subreddit bans ${JSON.stringify(banned)} in posts`;
+  return null;
+}
+
+/**
+ * The check that says a draft's source line is left out, or undefined when there is nothing to say. It is
+ * not a refusal (ok): the post is submitted without the line.
+ */
+export function sourceLinkCheck(
+  config: Pick<SyncConfigRow, "sourceLink">,
+  sourceUrl: string,
+  requirements: PostRequirements | undefined,
+): Check | undefined {
+  if (!config.sourceLink || !requirements) return undefined;
+  const why = sourceLinkForbidden(requirements, sourceUrl);
+  return why ? { name: "source_link", ok: true, reason: `the source line is left out: ${why}` } : undefined;
+}
+
+/**
+ * The exact form a submission of `post` to the config's subreddit sends. Given the destination's post
+ * requirements, a source line they forbid is left out.
+ */
 export function buildSubmission(
   config: Pick<SyncConfigRow, "subreddit" | "includeMedia" | "flairId">,
-  post: Pick<SyncedPostRow, "title" | "bodyMarkdown" | "bodyRichtext" | "images">,
+  drafted: Pick<SyncedPostRow, "title" | "bodyMarkdown" | "bodyRichtext" | "images" | "sourceUrl">,
   assetIds: Record<string, string> = {},
+  requirements?: PostRequirements,
 ): Submission {
+  const post = requirements && sourceLinkForbidden(requirements, drafted.sourceUrl) ? withoutSource(drafted) : drafted;
   const base: Submission = {
     sr: config.subreddit,
     kind: "self",
@@ -78,6 +121,11 @@ export function buildSubmission(
   if (config.includeMedia && post.bodyRichtext)
     return { ...base, richtext_json: JSON.stringify(rewriteRichtext(post.bodyRichtext, post.images, assetIds)) };
   return { ...base, text: stripUrlCredentials(post.bodyMarkdown) };
+}
+
+function withoutSource<T extends Pick<SyncedPostRow, "bodyMarkdown" | "bodyRichtext" | "sourceUrl">>(post: T): T {
+  const body = withoutSourceLine({ markdown: post.bodyMarkdown, richtext: post.bodyRichtext }, post.sourceUrl);
+  return { ...post, bodyMarkdown: body.markdown, bodyRichtext: body.richtext };
 }
 
 /** Images the submission would upload (credentialed URLs never are). */

@@ -35,6 +35,10 @@ export const BlogSyncConfigSchema = z
       .string()
       .nullable()
       .openapi({ description: "Link flair template id for published posts (not fingerprinted)" }),
+    source_link: z.boolean().openapi({
+      description:
+        "Drafts end with a line linking back to the article (left out where links are forbidden; not fingerprinted)",
+    }),
     fingerprint: z
       .string()
       .openapi({ description: 'SHA-256 hex of the fingerprinted settings (docs/blog-sync.md, "Fingerprint")' }),

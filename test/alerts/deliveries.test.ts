@@ -211,8 +211,12 @@ describe("the slack format", () => {
     const body = JSON.parse(got!.body);
     expect(Object.keys(body).sort()).toEqual(["blocks", "text"]);
     const stored = (await callJson("/api/v1/posts", { key: ws.readKey })).body.data[0];
-    const link = `${env.FORUM_BASE_URL}${stored.permalink}`;
-    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/forum\/r\/testing\/comments\/skh\//);
+    // The monitored thread on the forum's public site, the JSON event's `url` (a text post): not the base URL
+    // of the forum personas publish on (FORUM_BASE_URL, the local forum here), where that thread does not exist.
+    const link = stored.url;
+    expect(link).toBe(`https://www.reddit.com${stored.permalink}`);
+    expect(link).toMatch(/^https:\/\/www\.reddit\.com\/r\/testing\/comments\/skh\//);
+    expect(link.startsWith(env.FORUM_BASE_URL!)).toBe(false);
     expect(body.text).toContain("high-priority");
     expect(body.text).toContain("r/testing");
     expect(body.text).toContain(link);

@@ -1,6 +1,7 @@
 // Runs one of scripts/*.mjs as a person runs it (node, the checkout as working directory unless another is
 // given) and collects what it printed and how it exited.
 import { spawn } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -21,4 +22,13 @@ export function runScript(
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
   return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** A port nothing listens on now, picked by the system. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -4,10 +4,10 @@
 // nothing else (one active demo read_write key, no spare revoked row).
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./run-script";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const BANNER = "threadwatch is running on";
@@ -16,14 +16,6 @@ const START_TIMEOUT_MS = 240_000;
 interface Started {
   child: ChildProcess;
   output: () => string;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Runs `npm start`'s script until its banner shows (or it exits, or the time is up). */

@@ -3,6 +3,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedKeys, seedWorkspace, syntheticContent } from "../../scripts/seed/workspace";
+import { compileTerms, matchPost } from "../../src/monitor/match";
+import { scorePost } from "../../src/monitor/score";
 import { callJson } from "../helpers";
 
 const count = async (sql: string, ...params: unknown[]) =>
@@ -75,6 +77,66 @@ describe("seedWorkspace", () => {
     expect(new Set(a.posts.map((p) => p.urgency))).toEqual(new Set(["urgent", "not_urgent", null]));
     for (const flag of ["isAnswered", "archived", "skipped"] as const)
       expect(new Set(a.posts.map((p) => p[flag]))).toEqual(new Set([true, false]));
+  });
+
+  it("explains every seeded post as the product's matcher and scorer would: its matches, priority, urgency and reasons", async () => {
+    const now = Date.UTC(2026, 10, 1);
+    const content = syntheticContent(120, 42, now);
+    const active = content.keywords.filter((k) => k.active);
+    const terms = compileTerms([
+      ...active.map((k, id) => ({ kind: "keyword" as const, id, text: k.keyword, ambiguous: k.isAmbiguous === true })),
+      ...content.competitors.flatMap((c, id) =>
+        [c.name, ...(c.keywords ?? [])].map((text) => ({
+          kind: "competitor" as const,
+          id,
+          text,
+          ambiguous: c.isAmbiguous === true,
+        })),
+      ),
+    ]);
+    let scored = 0;
+    for (const post of content.posts) {
+      const match = matchPost(post, terms);
+      expect(post.keywords, post.title).toEqual(match.keywordIds.map((id) => active[id]!.keyword));
+      expect(post.competitors, post.title).toEqual(match.competitorIds.map((id) => content.competitors[id]!.name));
+      if (post.priority === null) {
+        expect([post.urgency, post.scoreReasons]).toEqual([null, []]);
+        continue;
+      }
+      scored++;
+      const expected = scorePost(
+        {
+          ...post,
+          keywords: match.keywordIds.map((id) => {
+            const k = active[id]!;
+            const cpc = k.cpc === null ? null : Number(k.cpc);
+            return {
+              text: k.keyword,
+              searchVolume: k.searchVolume ?? null,
+              cpc,
+              serpForumPosition: k.serpForumPosition ?? null,
+              serpForumUrl: k.serpForumUrl ?? null,
+            };
+          }),
+          competitors: [...(post.competitors ?? [])],
+        },
+        now,
+      );
+      expect({ priority: post.priority, urgency: post.urgency, reasons: post.scoreReasons }, post.title).toEqual({
+        priority: expected.priority,
+        urgency: expected.urgency,
+        reasons: expected.reasons,
+      });
+    }
+    // Only the cycle's posts without a score (every fourth of the first twelve) have none.
+    expect(scored).toBe(content.posts.length - 3);
+    // The reasons are worded by the scorer ("+30 buying intent (...)", "= N points: ..."), also as served.
+    const seeded = await seedWorkspace(env, { name: "explained", keys: seedKeys("e"), content });
+    const served = await callJson("/api/v1/posts?include_archived=true&limit=500", { key: seeded.keys[1] });
+    const byForumId = new Map(content.posts.map((p) => [p.forumId, p]));
+    for (const post of served.body.data as { forum_id: string; score_reasons: string[] }[])
+      expect(post.score_reasons).toEqual(byForumId.get(post.forum_id)!.scoreReasons);
+    expect(content.posts[0]!.scoreReasons!.at(-1)).toMatch(/^= -?\d+ points: \w+ priority/);
   });
 
   it("leaves nothing half written when a write fails: the workspace and its rows are gone", async () => {
