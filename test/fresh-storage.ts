@@ -1,4 +1,7 @@
-import { applyD1Migrations, env, reset } from "cloudflare:test";
+import { applyD1Migrations, env, listDurableObjectIds, reset, runInDurableObject } from "cloudflare:test";
+import { afterAll } from "vitest";
+import { closeBrowserSession } from "../src/browser/forum-browser";
+import type { WorkspaceCoordinator } from "../src/durable/workspace-coordinator";
 
 // Runs before each test file. The workers project shares one workerd (Miniflare) between its files
 // (`isolate: false` in vitest.config.ts), so each file starts from empty storage here instead of from a new
@@ -24,3 +27,19 @@ if (carried.length > 0) {
     carried.map((s) => env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").bind(s.name, s.seq)),
   );
 }
+
+// What a file leaves running ends with the file: each workspace's coordinator keeps its warm browser for
+// BROWSER_KEEP_WARM_SECONDS and its alarm closes it then, which would be in the middle of the next file (whose
+// reset() cuts it off) or during the runner's teardown (vitest: "Closing rpc while ... was pending"). Here
+// the alarms are cleared and the browsers closed before the next file starts.
+afterAll(async () => {
+  const warm: string[] = [];
+  for (const id of await listDurableObjectIds(env.WORKSPACE)) {
+    await runInDurableObject(env.WORKSPACE.get(id), async (coordinator: WorkspaceCoordinator, state) => {
+      await state.storage.deleteAlarm();
+      const kept = coordinator.browserStatus().warm;
+      if (kept) warm.push(kept.sessionId);
+    });
+  }
+  await Promise.all(warm.map((sessionId) => closeBrowserSession(env.BROWSER, sessionId)));
+});
