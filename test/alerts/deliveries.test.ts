@@ -10,9 +10,9 @@ import { insertDeliveries, listAttempts, listWebhookRows } from "../../src/db/we
 import { ALERT_RETENTION_MS, CRON_DAILY_SYNC, runScheduled } from "../../src/jobs/cron";
 import { handleQueueBatch } from "../../src/jobs/queue";
 import { runMonitorPass } from "../../src/monitor/pass";
-import { callJson } from "../helpers";
-import { type FakePost, forum, newClient, nowSeconds, trackingWorkspace } from "../monitor/helpers";
-import { createWebhook, deliveriesOf, eventually, newReceiver, verifyAsDocumented } from "./helpers";
+import { createWebhook, deliveriesOf, eventually, newReceiver, verifyAsDocumented } from "../helpers/alerts";
+import { callJson } from "../helpers/api";
+import { type FakePost, forum, newClient, nowSeconds, trackingWorkspace } from "../helpers/monitor";
 
 type Client = ReturnType<typeof newClient>;
 const pass = (wsId: number, config: Client) =>

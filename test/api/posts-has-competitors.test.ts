@@ -6,8 +6,8 @@ import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema";
-import { callJson, callJsonKeepingMonitorQueue, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { insertBarePost } from "./seed";
+import { callJson, callJsonKeepingMonitorQueue, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { insertBarePost } from "../helpers/seeded-posts";
 
 const db = drizzle(env.DB, { schema });
 

@@ -9,8 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { workspaceDb } from "../../src/db/client";
 import * as schema from "../../src/db/schema";
 import { updateCompetitor, updateKeyword } from "../../src/db/tracking";
-import { callJson, callJsonKeepingMonitorQueue, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { insertBarePost, seedWorkspace } from "./seed";
+import { callJson, callJsonKeepingMonitorQueue, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { insertBarePost, seedWorkspace } from "../helpers/seeded-posts";
 
 const db = drizzle(env.DB, { schema });
 

@@ -9,8 +9,8 @@ import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import { archivedFacet, ftsTag, liveFacet, scopeSearch, subredditFacet } from "../../src/db/fts-terms";
 import * as schema from "../../src/db/schema";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { prng, SEARCH_WORDS, seedWorkspace } from "./seed";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { prng, SEARCH_WORDS, seedWorkspace } from "../helpers/seeded-posts";
 
 const db = drizzle(env.DB, { schema });
 

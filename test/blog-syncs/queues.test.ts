@@ -14,8 +14,8 @@ import { finishRun, insertRun } from "../../src/db/blog-sync-runs";
 import { workspaceDb } from "../../src/db/client";
 import { syncRuns } from "../../src/db/schema";
 import { handleQueueBatch } from "../../src/jobs/queue";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { createConfig, newBlog, SYNCS } from "./helpers";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { createConfig, newBlog, SYNCS } from "../helpers/blogs";
 
 let ws: TestWorkspace;
 beforeAll(async () => {

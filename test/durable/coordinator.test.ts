@@ -9,7 +9,7 @@ import { RENEW_EVERY_MS, RUN_LEASE_MS } from "../../src/durable/run-leases";
 import { coordinatorFor, type WorkspaceCoordinator, withBrowserSlot } from "../../src/durable/workspace-coordinator";
 import { fromDomainError } from "../../src/errors";
 import { DomainError } from "../../src/lib/domain-errors";
-import { createTestWorkspace } from "../helpers";
+import { createTestWorkspace } from "../helpers/api";
 import { until } from "../helpers/until";
 
 const FP_A = "a".repeat(64);

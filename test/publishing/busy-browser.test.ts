@@ -11,10 +11,10 @@ import { workspaceDb } from "../../src/db/client";
 import { coordinatorFor, type WorkspaceCoordinator } from "../../src/durable/workspace-coordinator";
 import { approveReviewedPost } from "../../src/publishing/approval";
 import { approvalGates } from "../../src/publishing/gates";
-import { ADMIN_TOKEN, callJson } from "../helpers";
+import { ADMIN_TOKEN, callJson } from "../helpers/api";
+import { newSubreddit, submissions } from "../helpers/forum";
+import { addPost, deliver, item, SYNCS, scene, task } from "../helpers/publishing";
 import { sleep, until } from "../helpers/until";
-import { newSubreddit, submissions } from "./forum";
-import { addPost, deliver, item, SYNCS, scene, task } from "./setup";
 
 /** How long a task waits in line for the browser here (production: 30 s, BROWSER_WAIT_MS). */
 const WAIT_MS = 2_000;

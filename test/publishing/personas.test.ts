@@ -7,9 +7,9 @@ import { getPersonaRow, updatePersona } from "../../src/db/personas";
 import { coordinatorFor, type WorkspaceCoordinator } from "../../src/durable/workspace-coordinator";
 import { openSession, SessionKeyError, sealSession } from "../../src/lib/sealing";
 import { mapExportedCookies } from "../../src/personas/cookies";
-import { ADMIN_TOKEN, callJson, createTestWorkspace } from "../helpers";
+import { ADMIN_TOKEN, callJson, createTestWorkspace } from "../helpers/api";
+import { newAccount, newPersona, PERSONAS, setAccount } from "../helpers/forum";
 import { captureLogs } from "../helpers/logs";
-import { newAccount, newPersona, PERSONAS, setAccount } from "./forum";
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -2,9 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getSyncedPost } from "../../src/db/blog-sync-posts";
 import { workspaceDb } from "../../src/db/client";
-import { ADMIN_TOKEN, callJson } from "../helpers";
-import { seedSubmission, setAccount, submissions, uploads } from "./forum";
-import { addPost, deliver, item, SYNCS, scene, task } from "./setup";
+import { ADMIN_TOKEN, callJson } from "../helpers/api";
+import { seedSubmission, setAccount, submissions, uploads } from "../helpers/forum";
+import { addPost, deliver, item, SYNCS, scene, task } from "../helpers/publishing";
 
 const approve = (s: Awaited<ReturnType<typeof scene>>, id: number, key = s.ws.writeKey) =>
   callJson(`${SYNCS}/${s.config.id}/items/${id}/approve`, { key, method: "POST" });

@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { checkEdit } from "../../src/articles";
 import type { Submission } from "../../src/forum/persona-client";
 import { type Check, forumLimitChecks, requirementChecks } from "../../src/publishing/submission";
-import { callJson, createTestWorkspace } from "../helpers";
+import { callJson, createTestWorkspace } from "../helpers/api";
+import { newPersona, PERSONAS, setAccount, stats, submissions, uploads } from "../helpers/forum";
+import { addPost, SYNCS, scene } from "../helpers/publishing";
 import { until } from "../helpers/until";
-import { newPersona, PERSONAS, setAccount, stats, submissions, uploads } from "./forum";
-import { addPost, SYNCS, scene } from "./setup";
 
 const failed = (checks: Check[]) => Object.fromEntries(checks.filter((c) => !c.ok).map((c) => [c.name, c.reason]));
 

@@ -10,9 +10,9 @@ import { closeBrowserSession, withForumPage } from "../../src/browser/forum-brow
 import { workspaceDb } from "../../src/db/client";
 import { getPersonaRow } from "../../src/db/personas";
 import { coordinatorFor } from "../../src/durable/workspace-coordinator";
-import { callJson, callJsonWith, createTestWorkspace } from "../helpers";
+import { callJson, callJsonWith, createTestWorkspace } from "../helpers/api";
+import { newPersona, PERSONAS } from "../helpers/forum";
 import { captureLogs } from "../helpers/logs";
-import { newPersona, PERSONAS } from "./forum";
 
 const landingUrl = () => `${env.FORUM_BASE_URL}/api/me.json`;
 

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedKeys, seedWorkspace, syntheticContent } from "../../scripts/seed/workspace";
-import { callJson } from "../helpers";
+import { callJson } from "../helpers/api";
 
 const count = async (sql: string, ...params: unknown[]) =>
   (await env.DB.prepare(sql)

@@ -1,8 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { createWorkspaceWithKeys } from "../scripts/seed/workspace";
-import { createApp } from "../src/app";
-import type { MonitorMessage } from "../src/contracts/queue-messages";
+import { createWorkspaceWithKeys } from "../../scripts/seed/workspace";
+import { createApp } from "../../src/app";
+import type { MonitorMessage } from "../../src/contracts/queue-messages";
 
 export const ADMIN_TOKEN = "test-admin-token";
 
