@@ -1,5 +1,5 @@
 // posts_fts keeps every workspace's words apart with a tag (migration 0065) and src/db/fts-terms.ts tags
-// the user's query the same way (test/api/posts-search-workspace-terms.test.ts). Here, many more queries:
+// the user's query the same way (test/api/posts-search-per-workspace.test.ts). Here, many more queries:
 // any query finds exactly the posts a plain FTS5 table with the same tokenizer and no tags finds over the
 // same posts (in SQL and through the route), it is refused exactly when that table refuses it, no other
 // workspace's post ever matches, and inserts, updates and deletes leave exactly the tagged tokens of
