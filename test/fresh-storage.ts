@@ -1,7 +1,8 @@
 import { applyD1Migrations, env, listDurableObjectIds, reset, runInDurableObject } from "cloudflare:test";
-import { afterAll } from "vitest";
+import { afterAll, afterEach, expect } from "vitest";
 import { closeBrowserSession } from "../src/browser/forum-browser";
 import type { WorkspaceCoordinator } from "../src/durable/workspace-coordinator";
+import { installLogJournal } from "./helpers/logs";
 
 // Runs before each test file. The workers project shares one workerd (Miniflare) between its files
 // (`isolate: false` in vitest.config.ts), so each file starts from empty storage here instead of from a new
@@ -42,4 +43,10 @@ afterAll(async () => {
     });
   }
   await Promise.all(warm.map((sessionId) => closeBrowserSession(env.BROWSER, sessionId)));
+});
+
+// The product's log lines a test expects are kept for it, not printed (test/helpers/logs.ts).
+const declaredButNotLogged = installLogJournal();
+afterEach(() => {
+  expect(declaredButNotLogged(), "log lines the test declared with expectLogged that never came").toEqual([]);
 });

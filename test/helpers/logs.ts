@@ -39,3 +39,55 @@ export async function captureLogs<T>(work: () => Promise<T>): Promise<{ result: 
     for (const [method, original] of originals) console[method] = original;
   }
 }
+
+interface Expected {
+  level: LogLine["level"];
+  msg: string;
+  seen: LogLine[];
+}
+
+// Kept on the global object: with the runtime shared by the files, this module may be loaded again for each
+// file while the console keeps the journal installed by the first.
+const EXPECTED = Symbol.for("threadwatch.test.expectedLogs");
+const shared = globalThis as { [EXPECTED]?: Expected[] };
+shared[EXPECTED] ??= [];
+const expected: Expected[] = shared[EXPECTED];
+const INSTALLED = Symbol.for("threadwatch.test.logJournal");
+
+/**
+ * Declares that the running test makes the product log `msg` at `level` (a refused queue message, an
+ * unexpected error it provokes on purpose): those lines are kept for the test, not printed, and the test
+ * fails at its end if none came. The array fills with the lines as they are logged, to assert on.
+ */
+export function expectLogged(level: LogLine["level"], msg: string): LogLine[] {
+  const expectation: Expected = { level, msg, seen: [] };
+  expected.push(expectation);
+  return expectation.seen;
+}
+
+/**
+ * Installed once per runtime by test/fresh-storage.ts, in front of the console: a product log line a test
+ * declared (expectLogged) is kept for it; an info line is the service's ordinary journal (every queue
+ * message handled, every cron step), which the tests assert on through state, so it is kept too; any other
+ * line (a warning or an error nobody expected, anything not from src/lib/log.ts) prints as before.
+ * Returns the check run after each test: every declared line came.
+ */
+export function installLogJournal(): () => string[] {
+  // Once per runtime: the files share one (vitest.config.ts, isolate: false), and each file asks again.
+  for (const method of ["log", "info", "warn", "error"] as const) {
+    const original = console[method] as typeof console.log & { [INSTALLED]?: true };
+    if (original[INSTALLED]) continue;
+    const journal = (...args: unknown[]) => {
+      const line = args.length === 1 && typeof args[0] === "string" ? parsed(args[0]) : undefined;
+      const expectation = line && expected.find((e) => e.level === line.level && e.msg === line.msg);
+      if (expectation) expectation.seen.push(line);
+      else if (line?.level !== "info") original.apply(console, args);
+    };
+    console[method] = Object.assign(journal, { [INSTALLED]: true as const });
+  }
+  return () => {
+    const missing = expected.filter((e) => e.seen.length === 0).map((e) => `${e.level}: ${e.msg}`);
+    expected.length = 0;
+    return missing;
+  };
+}
