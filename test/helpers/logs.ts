@@ -1,5 +1,6 @@
 // What the product logs (src/lib/log.ts: one JSON line per event, on the console method of its level), kept
 // for the test that expects it instead of printed, so a green run shows only what nobody expected.
+import { isRuntimeNoise } from "../runtime-noise";
 
 /** One line logged by src/lib/log.ts. */
 export interface LogLine {
@@ -69,7 +70,8 @@ export function expectLogged(level: LogLine["level"], msg: string): LogLine[] {
  * Installed once per runtime by test/fresh-storage.ts, in front of the console: a product log line a test
  * declared (expectLogged) is kept for it; an info line is the service's ordinary journal (every queue
  * message handled, every cron step), which the tests assert on through state, so it is kept too; any other
- * line (a warning or an error nobody expected, anything not from src/lib/log.ts) prints as before.
+ * line prints as before (a warning or an error nobody expected, anything not from src/lib/log.ts), unless it
+ * is a library's known noise (test/runtime-noise.ts).
  * Returns the check run after each test: every declared line came.
  */
 export function installLogJournal(): () => string[] {
@@ -81,7 +83,7 @@ export function installLogJournal(): () => string[] {
       const line = args.length === 1 && typeof args[0] === "string" ? parsed(args[0]) : undefined;
       const expectation = line && expected.find((e) => e.level === line.level && e.msg === line.msg);
       if (expectation) expectation.seen.push(line);
-      else if (line?.level !== "info") original.apply(console, args);
+      else if (line?.level !== "info" && !isRuntimeNoise(args.map(String).join(" "))) original.apply(console, args);
     };
     console[method] = Object.assign(journal, { [INSTALLED]: true as const });
   }
