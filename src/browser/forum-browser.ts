@@ -102,6 +102,12 @@ export interface BrowserReuse {
   keep(sessionId: string | null): void;
 }
 
+/**
+ * How long a lent warm browser may take to open the forum before a fresh one is launched instead. A healthy
+ * one opens it in about a second; one that is closing may never answer.
+ */
+const WARM_OPEN_MS = 10_000;
+
 /** Browser Rendering's own idle limit: a browser nobody sends a command to for this long shuts itself down. */
 const MAX_KEEP_ALIVE_MS = 10 * 60_000;
 
@@ -188,12 +194,14 @@ export async function withForumPage<T>(
     const warm = await connectWarm(binding as Binding, options.reuse?.sessionId);
     if (warm) {
       try {
-        return await openForumPage(await adopt(warm), cookies, landingUrl);
+        const opening = openForumPage(await adopt(warm), cookies, landingUrl);
+        return await deadline(opening, WARM_OPEN_MS, "opening the forum in the warm browser");
       } catch (err) {
         if (finished) throw err;
         // A warm browser that was closing (its idle deadline, the platform's keep_alive) accepts the
-        // connection and then fails the first command: it goes, and a fresh browser does the work, once.
-        await warm.close().catch(() => undefined);
+        // connection and then fails or never answers its first commands: it goes, and a fresh browser does
+        // the work, once. Not awaited: a dying browser may not answer its close either.
+        void warm.close().catch(() => undefined);
         browser = undefined;
       }
     }
