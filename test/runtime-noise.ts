@@ -54,6 +54,22 @@ export const KNOWN_RUNTIME_NOISE: readonly KnownNoise[] = [
   },
   {
     pattern:
+      /^\[mf:error\] (TypeError: Cannot set properties of undefined \(setting 'connectionId'\)|AssertionError: sessionInfo must be set before connecting)\s+at BrowserSession\.connect \(\S*miniflare\/dist\/src\/workers\/browser-rendering\/binding\.worker\.js:\d+:\d+\)(\s+at (async )?\S+ \(\S*miniflare\/dist\/src\/workers\/\S+\))*\s*$/,
+    why:
+      "Miniflare's local Browser Rendering refuses a connection to a browser that is closing or closed (its " +
+      "session record is already cleared) by throwing inside its own BrowserSession object. Our connect to a " +
+      "warm browser catches the refusal and launches a fresh one (test/publishing/warm-browser.test.ts).",
+  },
+  {
+    pattern:
+      /^exception = \S+: disconnected: other end of WebSocketPipe was destroyed\s+stack:( \S+workerd@[0-9a-f]+)+\s*$/,
+    why:
+      "A browser closed while Miniflare's local Browser Rendering proxy still held its WebSocket (a warm browser " +
+      "closed at a file's end, a closing one replaced by a fresh one); workerd logs that the pipe's other end " +
+      "went away. Native frames only.",
+  },
+  {
+    pattern:
       /^\[mf:warn\] Moving message "[0-9a-f]+" on queue "threadwatch-[a-z-]+" to dead letter queue "threadwatch-[a-z-]+-dlq" after \d+ failed attempts\.\.\.\s*$/,
     why:
       "Miniflare's queue broker says it gave a message to the dead-letter queue after its last retry; the " +
