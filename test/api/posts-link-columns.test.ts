@@ -19,6 +19,13 @@ let ws: TestWorkspace;
 
 const addPost = async (forumId: string) => ({ id: await insertBarePost(env.DB, ws.id, forumId) });
 
+/** Three new posts of the workspace, t3_a, t3_b and t3_c: their ids. */
+const threePosts = async (): Promise<[number, number, number]> => [
+  (await addPost("t3_a")).id,
+  (await addPost("t3_b")).id,
+  (await addPost("t3_c")).id,
+];
+
 const addKeyword = async (keyword: string) =>
   (await db.insert(schema.keywords).values({ workspaceId: ws.id, keyword }).returning().get()).id;
 const addCompetitor = async (name: string) =>
@@ -70,7 +77,7 @@ describe("posts.matched_keywords / mentioned_competitors follow the links and th
 
   beforeAll(async () => {
     ws = await createTestWorkspace("link names triggers");
-    [a, b, c] = [(await addPost("t3_a")).id, (await addPost("t3_b")).id, (await addPost("t3_c")).id];
+    [a, b, c] = await threePosts();
     pricing = await addKeyword("pricing");
     onboarding = await addKeyword("onboarding");
     zebra = await addKeyword("Zebra");
@@ -325,7 +332,7 @@ describe("posts.has_competitors follows post_competitors", () => {
 
   beforeAll(async () => {
     ws = await createTestWorkspace("has_competitors triggers");
-    [a, b, c] = [(await addPost("t3_a")).id, (await addPost("t3_b")).id, (await addPost("t3_c")).id];
+    [a, b, c] = await threePosts();
     acme = await addCompetitor("Acme");
     globex = await addCompetitor("Globex");
   });
