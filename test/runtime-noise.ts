@@ -54,10 +54,11 @@ export const KNOWN_RUNTIME_NOISE: readonly KnownNoise[] = [
   },
   {
     pattern:
-      /^\[mf:error\] (TypeError: Cannot set properties of undefined \(setting 'connectionId'\)|AssertionError: sessionInfo must be set before connecting)\s+at BrowserSession\.connect \(\S*miniflare\/dist\/src\/workers\/browser-rendering\/binding\.worker\.js:\d+:\d+\)(\s+at (async )?\S+ \(\S*miniflare\/dist\/src\/workers\/\S+\))*\s*$/,
+      /^\[mf:error\] (TypeError: Cannot set properties of undefined \(setting 'connectionId'\)|AssertionError: sessionInfo must be set before connecting|Error: Network connection lost\.)(\s+at (async )?\S+ \(\S*miniflare\/dist\/src\/workers\/(browser-rendering|shared)\/\S+\))*\s+at (async )?BrowserSession\.connect \(\S*miniflare\/dist\/src\/workers\/browser-rendering\/binding\.worker\.js:\d+:\d+\)(\s+at (async )?\S+ \(\S*miniflare\/dist\/src\/workers\/\S+\))*\s*$/,
     why:
       "Miniflare's local Browser Rendering refuses a connection to a browser that is closing or closed (its " +
-      "session record is already cleared) by throwing inside its own BrowserSession object. Our connect to a " +
+      "session record is already cleared, or Chromium no longer listens) by throwing inside its own " +
+      "BrowserSession object, every frame Miniflare's. Our connect to a " +
       "warm browser catches the refusal and launches a fresh one (test/publishing/warm-browser.test.ts).",
   },
   {

@@ -16,6 +16,7 @@ describe("known runtime noise", () => {
       `uncaught exception; exception = workerd/jsg/value.h:1535: disconnected: jsg.Error: Network connection lost.\nstack: ${WORKERD}@3a4d9d0 ${WORKERD}@284e4dc\n`,
       'Sourcemap for "/w/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js" points to missing source files\n',
       "Using secrets defined in .dev.vars\n",
+      "[mf:error] Error: Network connection lost.\n    at async fetchWithConnectRetry (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:77:14)\n    at async BrowserSession.connect (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:165:81)\n    at async BrowserSession.fetch (file:///w/node_modules/miniflare/dist/src/workers/shared/index.worker.js:388:18)\n",
       "[mf:error] TypeError: Cannot set properties of undefined (setting 'connectionId')\n    at BrowserSession.connect (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:166:42)\n    at async BrowserSession.fetch (file:///w/node_modules/miniflare/dist/src/workers/shared/index.worker.js:388:18)\n",
       `exception = kj/compat/http.c++:4784: disconnected: other end of WebSocketPipe was destroyed\nstack: ${WORKERD}@640b54a ${WORKERD}@640f0b1\n`,
       '[mf:warn] Moving message "3b7205ac1d4749141006f2662b565272" on queue "threadwatch-alerts" to dead letter queue "threadwatch-alerts-dlq" after 15 failed attempts...\n',
