@@ -1,4 +1,8 @@
-import { applyD1Migrations, env, reset } from "cloudflare:test";
+import { applyD1Migrations, env, listDurableObjectIds, reset, runInDurableObject } from "cloudflare:test";
+import { afterAll, afterEach, expect } from "vitest";
+import { closeBrowserSession } from "../src/browser/forum-browser";
+import type { WorkspaceCoordinator } from "../src/durable/workspace-coordinator";
+import { installLogJournal } from "./helpers/logs";
 
 // Runs before each test file. The workers project shares one workerd (Miniflare) between its files
 // (`isolate: false` in vitest.config.ts), so each file starts from empty storage here instead of from a new
@@ -24,3 +28,27 @@ if (carried.length > 0) {
     carried.map((s) => env.DB.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").bind(s.name, s.seq)),
   );
 }
+
+// What a file leaves running ends with the file: each workspace's coordinator keeps its warm browser for
+// BROWSER_KEEP_WARM_SECONDS and its alarm closes it then, which would be in the middle of the next file (whose
+// reset() cuts it off) or during the runner's teardown (vitest: "Closing rpc while ... was pending"). Here
+// the alarms are cleared and the browsers closed before the next file starts.
+afterAll(async () => {
+  const warm: string[] = [];
+  for (const id of await listDurableObjectIds(env.WORKSPACE)) {
+    await runInDurableObject(env.WORKSPACE.get(id), async (coordinator: WorkspaceCoordinator, state) => {
+      await state.storage.deleteAlarm();
+      // The storage-migration tests leave coordinators whose storage predates the warm browser's table.
+      const tables = state.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'warm_browser'").toArray();
+      const kept = tables.length > 0 ? coordinator.browserStatus().warm : null;
+      if (kept) warm.push(kept.sessionId);
+    });
+  }
+  await Promise.all(warm.map((sessionId) => closeBrowserSession(env.BROWSER, sessionId)));
+});
+
+// The product's log lines a test expects are kept for it, not printed (test/helpers/logs.ts).
+const declaredButNotLogged = installLogJournal();
+afterEach(() => {
+  expect(declaredButNotLogged(), "log lines the test declared with expectLogged that never came").toEqual([]);
+});

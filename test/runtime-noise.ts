@@ -1,8 +1,9 @@
 // The one place that decides which lines of a test run's output are known noise of the runtime and its
-// tools, not of threadwatch (issue 14, point 7). Each entry says where the line comes from and why it is
-// harmless; `hideRuntimeNoise` (installed by test/global-setup.ts in vitest's main process, where
-// Miniflare relays workerd's log and Vite logs its warnings) drops exactly these writes and counts them,
-// so a green `npm test` reads green. Anything not listed here still prints: a new "uncaught exception"
+// tools, not of threadwatch. Each entry says where the line comes from and why it is harmless;
+// `hideRuntimeNoise` (installed by test/global-setup.ts in vitest's main process, where Miniflare relays
+// workerd's log and Vite logs its warnings) drops exactly these writes and counts them, and the console
+// journal inside the runtime (test/helpers/logs.ts) drops the console lines of libraries that match, so a
+// green `npm test` reads green. Anything not listed here still prints: a new "uncaught exception"
 // from our code is never hidden (test/structure/runtime-noise.test.ts holds both sides to it).
 
 interface KnownNoise {
@@ -50,6 +51,38 @@ export const KNOWN_RUNTIME_NOISE: readonly KnownNoise[] = [
     why:
       "A request body the Worker refused unread (the payload-limit tests: 413 before reading a body over 1 MB); " +
       "workerd logs that the sender's side of the body's pipe was cut off. Native frames only.",
+  },
+  {
+    pattern:
+      /^\[mf:error\] (TypeError: Cannot set properties of undefined \(setting 'connectionId'\)|AssertionError: sessionInfo must be set before connecting|Error: Network connection lost\.)(\s+at (async )?\S+ \(\S*miniflare\/dist\/src\/workers\/(browser-rendering|shared)\/\S+\))*\s+at (async )?BrowserSession\.connect \(\S*miniflare\/dist\/src\/workers\/browser-rendering\/binding\.worker\.js:\d+:\d+\)(\s+at (async )?\S+ \(\S*miniflare\/dist\/src\/workers\/\S+\))*\s*$/,
+    why:
+      "Miniflare's local Browser Rendering refuses a connection to a browser that is closing or closed (its " +
+      "session record is already cleared, or Chromium no longer listens) by throwing inside its own " +
+      "BrowserSession object, every frame Miniflare's. Our connect to a " +
+      "warm browser catches the refusal and launches a fresh one (test/publishing/warm-browser.test.ts).",
+  },
+  {
+    pattern:
+      /^exception = \S+: disconnected: other end of WebSocketPipe was destroyed\s+stack:( \S+workerd@[0-9a-f]+)+\s*$/,
+    why:
+      "A browser closed while Miniflare's local Browser Rendering proxy still held its WebSocket (a warm browser " +
+      "closed at a file's end, a closing one replaced by a fresh one); workerd logs that the pipe's other end " +
+      "went away. Native frames only.",
+  },
+  {
+    pattern:
+      /^\[mf:warn\] Moving message "[0-9a-f]+" on queue "threadwatch-[a-z-]+" to dead letter queue "threadwatch-[a-z-]+-dlq" after \d+ failed attempts\.\.\.\s*$/,
+    why:
+      "Miniflare's queue broker says it gave a message to the dead-letter queue after its last retry; the " +
+      "dead-letter tests (test/alerts/deliveries.test.ts) do that on purpose and assert what the DLQ consumer did.",
+  },
+  {
+    pattern:
+      /^(TargetCloseError: Protocol error \(Browser\.close\): Target closed|Error: Protocol error: Connection closed\.)$/,
+    why:
+      "@cloudflare/puppeteer closes a browser with `connection.send('Browser.close').catch(console.log)`: when " +
+      "Chromium exits before it answers, or was already gone, the library console.logs the error it caught. " +
+      "Logged inside the runtime, so test/helpers/logs.ts drops it there (a whole console line, the error alone).",
   },
   {
     pattern: /^Using secrets defined in \.dev\.vars\s*$/,

@@ -4,7 +4,7 @@
 // `@cloudflare/puppeteer` on the BROWSER binding (locally wrangler launches Debian's Chromium). The page
 // and its browser context are always closed: after the work, on an error and on a timeout; the browser too,
 // unless the workspace keeps it warm for its next operation (BrowserReuse below).
-import puppeteer, { type Browser, type CookieParam } from "@cloudflare/puppeteer";
+import puppeteer, { type Browser, type BrowserContext, type CookieParam, type Page } from "@cloudflare/puppeteer";
 
 export interface PageRequest {
   method: "GET" | "POST";
@@ -102,17 +102,24 @@ export interface BrowserReuse {
   keep(sessionId: string | null): void;
 }
 
+/**
+ * How long a lent warm browser may take to open the forum before a fresh one is launched instead. A healthy
+ * one opens it in about a second; one that is closing may never answer.
+ */
+const WARM_OPEN_MS = 10_000;
+
 /** Browser Rendering's own idle limit: a browser nobody sends a command to for this long shuts itself down. */
 const MAX_KEEP_ALIVE_MS = 10 * 60_000;
 
 type Binding = Parameters<typeof puppeteer.launch>[0];
 
-async function openBrowser(binding: Binding, reuse: BrowserReuse | undefined): Promise<Browser> {
-  if (reuse?.sessionId) {
-    // Gone (closed, crashed, timed out) or taken: a fresh one will do.
-    const warm = await puppeteer.connect(binding, reuse.sessionId).catch(() => undefined);
-    if (warm) return warm;
-  }
+/** Connects to the warm browser `sessionId`; undefined when it is gone (closed, crashed, timed out) or taken. */
+async function connectWarm(binding: Binding, sessionId: string | undefined): Promise<Browser | undefined> {
+  if (!sessionId) return undefined;
+  return puppeteer.connect(binding, sessionId).catch(() => undefined);
+}
+
+async function launchBrowser(binding: Binding, reuse: BrowserReuse | undefined): Promise<Browser> {
   // The platform closes an idle browser after keep_alive by itself: a browser whose coordinator never comes
   // back to close it (the object evicted, its alarm lost) still goes shortly after its warm period.
   const keepAlive = reuse && reuse.keepWarmMs > 0 ? Math.min(MAX_KEEP_ALIVE_MS, reuse.keepWarmMs + 60_000) : undefined;
@@ -120,6 +127,29 @@ async function openBrowser(binding: Binding, reuse: BrowserReuse | undefined): P
     return await puppeteer.launch(binding, keepAlive ? { keep_alive: keepAlive } : undefined);
   } catch (err) {
     throw new BrowserError(`the browser could not be started: ${(err as Error).message}`, "launch");
+  }
+}
+
+interface ForumPage {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A fresh context of `browser` with `cookies` set, on `landingUrl`; the context is closed if that fails. */
+async function openForumPage(browser: Browser, cookies: CookieParam[], landingUrl: string): Promise<ForumPage> {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    if (cookies.length > 0) await page.setCookie(...cookies);
+    try {
+      await page.goto(landingUrl, { waitUntil: "domcontentloaded", timeout: 30_000 });
+    } catch (err) {
+      throw new BrowserError(`the forum did not open in the browser: ${(err as Error).message}`, "navigation");
+    }
+    return { context, page };
+  } catch (err) {
+    await context.close().catch(() => undefined);
+    throw err;
   }
 }
 
@@ -150,23 +180,36 @@ export async function withForumPage<T>(
   let finished = false;
   // Whether the browser is healthy enough to lend to the next operation: set once the work settled by itself.
   let reusable = false;
-  const run = async (): Promise<T> => {
-    const opened = await openBrowser(binding as Binding, options.reuse);
-    // A deadline that fired while launching: the browser still has to go.
+  // The browser becomes the operation's, unless the deadline fired while it opened: then it still has to go.
+  const adopt = async (opened: Browser): Promise<Browser> => {
     if (finished) {
       await opened.close().catch(() => undefined);
       throw new BrowserError("the browser operation was cut by its deadline", "timeout");
     }
     browser = opened;
-    const context = await browser.createBrowserContext();
-    try {
-      const page = await context.newPage();
-      if (options.cookies.length > 0) await page.setCookie(...options.cookies);
+    return opened;
+  };
+  const open = async (): Promise<ForumPage> => {
+    const { cookies, landingUrl } = options;
+    const warm = await connectWarm(binding as Binding, options.reuse?.sessionId);
+    if (warm) {
       try {
-        await page.goto(options.landingUrl, { waitUntil: "domcontentloaded", timeout: 30_000 });
+        const opening = openForumPage(await adopt(warm), cookies, landingUrl);
+        return await deadline(opening, WARM_OPEN_MS, "opening the forum in the warm browser");
       } catch (err) {
-        throw new BrowserError(`the forum did not open in the browser: ${(err as Error).message}`, "navigation");
+        if (finished) throw err;
+        // A warm browser that was closing (its idle deadline, the platform's keep_alive) accepts the
+        // connection and then fails or never answers its first commands: it goes, and a fresh browser does
+        // the work, once. Not awaited: a dying browser may not answer its close either.
+        void warm.close().catch(() => undefined);
+        browser = undefined;
       }
+    }
+    return openForumPage(await adopt(await launchBrowser(binding as Binding, options.reuse)), cookies, landingUrl);
+  };
+  const run = async (): Promise<T> => {
+    const { context, page } = await open();
+    try {
       const session: BrowserSession = {
         async request(req) {
           const result = (await page.evaluate(`(${PAGE_FETCH})(${JSON.stringify(req)})`)) as PageResult;

@@ -16,7 +16,7 @@ export const ftsTag = (workspaceId: number) => `w${workspaceId.toString(16).padS
  * A word as unicode61 (remove_diacritics 2) splits text: letters, digits and private-use characters, plus
  * the combining marks it drops as Latin diacritics (a base letter with U+0301 is one token, the mark
  * removed). The marks were measured on workerd's FTS5 one by one over U+0300–U+036F
- * (test/api/posts-search-workspace-terms.test.ts checks the list against it); other marks (Thai vowel
+ * (test/api/posts-search-per-workspace.test.ts checks the list against it); other marks (Thai vowel
  * signs, Devanagari matras) separate words there, as here.
  */
 export const FTS_DIACRITIC_MARKS: readonly number[] = [

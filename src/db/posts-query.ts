@@ -227,7 +227,7 @@ const ID_DIGITS = 10;
  * ids (11 bytes each), whatever the offset. The aggregate takes the ids in the order the subquery walks
  * them: SQLite runs a LIMIT subquery in FROM as a co-routine in its ORDER BY order (an ordered aggregate,
  * `group_concat(... ORDER BY ...)`, would sort them again and read each once more);
- * test/api/posts-perf-shape.test.ts checks the plan and test/api/posts.test.ts the order of the pages.
+ * test/api/posts-query-plans.test.ts checks the plan and test/api/posts.test.ts the order of the pages.
  */
 function onePassPage(
   orderedIds: string,

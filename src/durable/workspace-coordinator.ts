@@ -4,7 +4,7 @@ import { failAbandonedRun } from "../db/blog-sync-runs";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
 import { DomainError } from "../lib/domain-errors";
-import { type AcquireResult, type BrowserHolder, BrowserSlot } from "./browser-slot";
+import { type AcquireResult, BROWSER_WAIT_MS, type BrowserHolder, BrowserSlot } from "./browser-slot";
 import { COORDINATOR_MIGRATIONS } from "./coordinator-migrations";
 import { FetchBudget, type TakeFetchResult } from "./fetch-budget";
 import { type BeginPreviewResult, PreviewLeases } from "./preview-leases";
@@ -32,6 +32,11 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
    * one through `runInDurableObject` instead of sleeping; nothing else changes it.
    */
   clock: () => number = () => Date.now();
+  /**
+   * The longest a caller waits in line for the browser slot. Tests shorten it through `runInDurableObject`
+   * instead of waiting 30 s for a wait to run out; nothing else changes it.
+   */
+  maxBrowserWaitMs = BROWSER_WAIT_MS;
   private readonly previews: PreviewLeases;
   private readonly fetches = new FetchBudget();
   private readonly warm: WarmBrowser;
@@ -164,7 +169,8 @@ export class WorkspaceCoordinator extends DurableObject<Env> {
     operation: string,
     options: { waitMs?: number; leaseMs?: number } = {},
   ): Promise<BrowserTurnGrant> {
-    const slot = await this.browser.acquire(operation, options);
+    const waitMs = Math.min(options.waitMs ?? this.maxBrowserWaitMs, this.maxBrowserWaitMs);
+    const slot = await this.browser.acquire(operation, { ...options, waitMs });
     if (!slot.ok) return slot;
     // Synchronous from the grant on: the warm browser goes to exactly this holder.
     return { ...slot, browser: { sessionId: this.warm.lend(slot.token, this.clock()), keepWarmMs: this.keepWarmMs() } };

@@ -1,5 +1,6 @@
 // Personas (docs/publishing.md, "Personas"): forum accounts of a workspace, their encrypted sessions and the
 // persona check.
+import { BrowserError } from "../browser/forum-browser";
 import type { WorkspaceDb } from "../db/client";
 import {
   getPersonaRow,
@@ -133,7 +134,8 @@ export function reasonOf(err: unknown): string {
 /**
  * The persona check (docs/publishing.md, "Personas"): opens the forum with the persona's session and asks who is
  * logged in. When the forum names this persona, it is auth-completed and browser-ready; otherwise neither, with the
- * reason. The session is read in the browser turn, and the verdict is written only while that session is still the
+ * reason. A browser that could not start checked nothing: the persona is left as it was, the checks say why.
+ * The session is read in the browser turn, and the verdict is written only while that session is still the
  * persona's: a session replaced meanwhile (PUT .../session) is not marked checked by the old one's result.
  */
 export async function preflightPersona(
@@ -143,6 +145,8 @@ export async function preflightPersona(
 ): Promise<{ persona: PersonaView; checks: Check[] }> {
   await requirePersona(w, id);
   let checkedSession = "";
+  // A browser that could not start checked nothing about the persona: its flags stay as they were.
+  let browserStarted = true;
   const checks: Check[] = await inBrowserTurn(env, w.workspaceId, `persona check ${id}`, async (browser) => {
     // Read in the turn: a session replaced while the check waited for the browser is the one checked.
     const persona = await requirePersona(w, id);
@@ -164,6 +168,7 @@ export async function preflightPersona(
         ];
       });
     } catch (err) {
+      if (err instanceof BrowserError && err.kind === "launch") browserStarted = false;
       const reason = reasonOf(err);
       const browserFailed = isForumError(err, "unreachable") || isForumError(err, "uncertain") || !isForumError(err);
       return browserFailed && !(err instanceof SessionKeyError)
@@ -181,6 +186,7 @@ export async function preflightPersona(
           ];
     }
   });
+  if (!browserStarted) return { persona: serializePersona(await requirePersona(w, id)), checks };
   const ok = checks.every((c) => c.ok);
   const row = await updatePersona(
     w,

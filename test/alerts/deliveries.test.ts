@@ -10,9 +10,10 @@ import { insertDeliveries, listAttempts, listWebhookRows } from "../../src/db/we
 import { ALERT_RETENTION_MS, CRON_DAILY_SYNC, runScheduled } from "../../src/jobs/cron";
 import { handleQueueBatch } from "../../src/jobs/queue";
 import { runMonitorPass } from "../../src/monitor/pass";
-import { callJson } from "../helpers";
-import { type FakePost, forum, newClient, nowSeconds, trackingWorkspace } from "../monitor/helpers";
-import { createWebhook, deliveriesOf, eventually, newReceiver, verifyAsDocumented } from "./helpers";
+import { createWebhook, deliveriesOf, eventually, newReceiver, verifyAsDocumented } from "../helpers/alerts";
+import { callJson } from "../helpers/api";
+import { expectLogged } from "../helpers/logs";
+import { type FakePost, forum, newClient, nowSeconds, trackingWorkspace } from "../helpers/monitor";
 
 type Client = ReturnType<typeof newClient>;
 const pass = (wsId: number, config: Client) =>
@@ -124,9 +125,11 @@ describe("post.created deliveries from a monitoring pass", () => {
       `CREATE TRIGGER torn_write BEFORE INSERT ON posts WHEN NEW.forum_id = 'tw51'
        BEGIN SELECT RAISE(ABORT, 'the database refused the write'); END`,
     ).run();
+    const failed = expectLogged("error", "monitoring pass failed");
     try {
       const run = await pass(ws.id, client);
       expect(run.status).toBe("failed");
+      expect(failed).toHaveLength(1);
     } finally {
       await env.DB.prepare("DROP TRIGGER torn_write").run();
     }
@@ -182,8 +185,10 @@ describe("when the alerts queue cannot be reached", () => {
         sendBatch: async () => Promise.reject(new Error("Queue send failed: internal error")),
       } as unknown as typeof env.ALERT_QUEUE,
     };
+    const notQueued = expectLogged("error", "alerts of new posts could not be queued");
     const run = await runMonitorPass(broken, workspaceDb(env, ws.id), { trigger: "api", config: client });
     expect(run).toMatchObject({ status: "completed", created: 3 });
+    expect(notQueued).toHaveLength(1);
     const page = await deliveriesOf(ws.readKey, hook.id);
     expect(page.count).toBe(3);
     for (const d of page.data)
@@ -240,8 +245,10 @@ describe("retries, dead letters and 410", () => {
     const { client, term, ws, receiver, hook } = await setup("retry-ok");
     await receiver.configure({ failStatuses: [500, 429] });
     await forum.addPosts(client, [prioritized(term, "ro").high]);
+    const retried = expectLogged("warn", "queue message retried");
     await pass(ws.id, client);
     const page = await settled(ws.readKey, hook.id, 1);
+    expect(retried.map((line) => line.note)).toEqual(["attempt 1: HTTP 500", "attempt 2: HTTP 429"]);
     expect(page.data[0]).toMatchObject({ status: "delivered", attempts: 3, last_status_code: 200, last_error: null });
     const received = await receiver.deliveries();
     expect(received.map((r) => r.answered)).toEqual([500, 429, 200]);
@@ -261,8 +268,11 @@ describe("retries, dead letters and 410", () => {
     const { client, term, ws, receiver, hook } = await setup("dead-letter");
     await receiver.configure({ status: 503, errorBody: "down for maintenance" });
     await forum.addPosts(client, [prioritized(term, "dl").high]);
+    const retried = expectLogged("warn", "queue message retried");
     await pass(ws.id, client);
     const page = await settled(ws.readKey, hook.id, 1);
+    // Every one of the 15 attempts asked for a retry; after the last the queue gave up.
+    expect(retried.map((line) => line.attempts)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
     // The first attempt and the queue's 14 retries (wrangler.toml max_retries), then the dead letter.
     expect(page.data[0]).toMatchObject({
       status: "failed",
@@ -329,6 +339,7 @@ describe("the consumer's decisions", () => {
       },
     ]);
     const production = { ...env, ALERT_RETRY_BASE_SECONDS: undefined, ALERT_TIMEOUT_MS: "300" };
+    const retried = expectLogged("warn", "queue message retried");
     const message = { type: "alert.deliver", workspace_id: ws.id, delivery_id: deliveryId };
     const first = await handleQueueBatch(
       createMessageBatch("threadwatch-alerts", [{ id: "t1", timestamp: new Date(), attempts: 1, body: message }]),
@@ -351,6 +362,10 @@ describe("the consumer's decisions", () => {
       ["retry", null],
     ]);
     expect(attempts[0]!.error).toBe("no answer within 300 ms");
+    expect(retried.map((line) => [line.id, line.note])).toEqual([
+      ["t1", "attempt 1: no answer within 300 ms"],
+      ["t2", "attempt 2: no answer within 300 ms"],
+    ]);
     // The dead-letter queue ends it.
     const dead = await handleQueueBatch(
       createMessageBatch("threadwatch-alerts-dlq", [{ id: "t3", timestamp: new Date(), attempts: 1, body: message }]),

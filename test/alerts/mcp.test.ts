@@ -2,9 +2,9 @@
 // deleting only for read_write keys, answering as REST does (the secret shown once there too).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { connectClient } from "../mcp/client";
-import { newReceiver, verifyAsDocumented } from "./helpers";
+import { newReceiver, verifyAsDocumented } from "../helpers/alerts";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { connectClient } from "../helpers/mcp-client";
 
 const READS = ["get_webhooks", "get_webhooks_id_deliveries"];
 const WRITES = ["post_webhooks", "delete_webhooks_id", "post_webhooks_id_test"];

@@ -10,8 +10,8 @@ import { createApp } from "../../src/app";
 import { workspaceDb } from "../../src/db/client";
 import { deleteWebhook, disableWebhook, getWebhookRow, listAttempts, listWebhookRows } from "../../src/db/webhooks";
 import { isDomainError } from "../../src/lib/domain-errors";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { createWebhook, deliveriesOf, eventually, newReceiver, verifyAsDocumented } from "./helpers";
+import { createWebhook, deliveriesOf, eventually, newReceiver, verifyAsDocumented } from "../helpers/alerts";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
 
 const HOOKS = "/api/v1/actions/webhooks";
 let ws: TestWorkspace;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../src";
 import { forgetAllKeys } from "../../src/auth/key-cache";
 import { generateApiKey } from "../../src/auth/keys";
-import { ADMIN_TOKEN, callJson } from "../helpers";
+import { ADMIN_TOKEN, callJson } from "../helpers/api";
 
 const admin = (path: string, options: { method?: string; body?: unknown; token?: string | null } = {}) =>
   callJson(`/admin/v1${path}`, {

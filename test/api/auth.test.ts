@@ -19,8 +19,8 @@ import {
 } from "../../src/auth/limited-addresses";
 import { type ResolvedKey, revokeKey } from "../../src/db/api-keys";
 import { directoryDb } from "../../src/db/client";
-import { call, callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { seedWorkspace } from "./seed";
+import { call, callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { seedWorkspace } from "../helpers/seeded-posts";
 
 let ws: TestWorkspace;
 let revokedKey: string;

@@ -2,7 +2,7 @@
 // control, line-break and bidi-override characters are refused in keyword and competitor names and terms,
 // with a message naming the character and where it is. Nothing is stored in either case.
 import { describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, call, callJson, createTestWorkspace } from "../helpers";
+import { ADMIN_TOKEN, call, callJson, createTestWorkspace } from "../helpers/api";
 
 // `ff fe c3 28`: the issue's bytes (not UTF-8), and a JSON document whose string holds one stray byte.
 const NOT_UTF8 = new Uint8Array([0xff, 0xfe, 0xc3, 0x28]);

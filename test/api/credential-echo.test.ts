@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { displayPrefix } from "../../src/auth/keys";
-import { ADMIN_TOKEN, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { ADMIN_TOKEN, createTestWorkspace, type TestWorkspace } from "../helpers/api";
 
 let ws: TestWorkspace;
 

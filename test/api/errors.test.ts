@@ -1,7 +1,7 @@
 // The one error model (SPEC 3): every failure of every route answers in the documented shape.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiRouter, openApiDocument } from "../../src/routes/api";
-import { call, callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { call, callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
 
 type Schema = Record<string, any>;
 const doc = openApiDocument(createApiRouter()) as { paths: Record<string, Record<string, Schema>> };

@@ -3,8 +3,8 @@
 // that id, and show no internals.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, expect, it, vi } from "vitest";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { insertBarePost } from "./seed";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { insertBarePost } from "../helpers/seeded-posts";
 
 let ws: TestWorkspace;
 

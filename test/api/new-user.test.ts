@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { workspaceDb } from "../../src/db/client";
 import { rematchBatch } from "../../src/monitor/rematch";
-import { ADMIN_TOKEN, callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { ADMIN_TOKEN, callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
 
 let ws: TestWorkspace;
 let other: TestWorkspace;

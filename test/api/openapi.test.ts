@@ -2,7 +2,7 @@
 // security and the shared error responses on every operation.
 import { describe, expect, it } from "vitest";
 import { createApiRouter, openApiDocument } from "../../src/routes/api";
-import { callJson } from "../helpers";
+import { callJson } from "../helpers/api";
 
 type Schema = Record<string, any>;
 let served: Schema;

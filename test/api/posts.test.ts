@@ -1,8 +1,8 @@
 // GET /posts checked against the same filter and sort applied in plain JS to the seeded rows.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { type ModelPost, type SeededWorkspace, SUBREDDITS, seedWorkspace, toApiPost } from "./seed";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { type ModelPost, type SeededWorkspace, SUBREDDITS, seedWorkspace, toApiPost } from "../helpers/seeded-posts";
 
 type Query = Record<string, string>;
 

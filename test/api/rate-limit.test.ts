@@ -5,8 +5,8 @@
 // failure inside one window is a real failure. The limiters' counters are emptied before each test file
 // (test/fresh-storage.ts): no other file's calls count here.
 import { expect, it } from "vitest";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { postMcp } from "../mcp/client";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { postMcp } from "../helpers/mcp-client";
 
 const LIMIT = 600;
 const WINDOW_MS = 60_000;

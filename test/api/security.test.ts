@@ -9,8 +9,8 @@ import { finishRun, insertRun, NO_COUNTS } from "../../src/db/blog-sync-runs";
 import { directoryDb, workspaceDb } from "../../src/db/client";
 import { rematchBatch } from "../../src/monitor/rematch";
 import { createApiRouter, openApiDocument } from "../../src/routes/api";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { seedWorkspace } from "./seed";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { seedWorkspace } from "../helpers/seeded-posts";
 
 type Schema = Record<string, any>;
 interface Operation {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callJson, createTestWorkspace } from "../helpers";
+import { callJson, createTestWorkspace } from "../helpers/api";
 
 describe("service smoke", () => {
   it("serves keywords for a key and refuses without one", async () => {

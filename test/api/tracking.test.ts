@@ -1,8 +1,8 @@
 // Keywords and competitors: list shapes (interface-spec 2.2, 2.3), create, patch, delete, duplicates.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { callJson, callJsonKeepingMonitorQueue, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { type SeededWorkspace, seedWorkspace, toApiPost } from "./seed";
+import { callJson, callJsonKeepingMonitorQueue, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { type SeededWorkspace, seedWorkspace, toApiPost } from "../helpers/seeded-posts";
 
 let ws: TestWorkspace;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

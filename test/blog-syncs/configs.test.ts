@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { checkBlogUrl } from "../../src/blog-sync/config-rules";
 import { fromDomainError } from "../../src/errors";
 import { DomainError } from "../../src/lib/domain-errors";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { createConfig, SYNCS } from "./helpers";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { createConfig, SYNCS } from "../helpers/blogs";
 
 let ws: TestWorkspace;
 let other: TestWorkspace;

@@ -2,8 +2,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fromRedditMarkdown, toRedditMarkdown } from "../../src/articles";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { createConfig, items, newBlog, runConfig, SYNCS } from "./helpers";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { createConfig, items, newBlog, runConfig, SYNCS } from "../helpers/blogs";
 
 let ws: TestWorkspace;
 let other: TestWorkspace;

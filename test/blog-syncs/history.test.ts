@@ -1,8 +1,8 @@
 // Everyday operations on sync configs (issue 14): deleting a config, and its run history.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { countAllRows, createConfig, newBlog, runConfig, SYNCS } from "./helpers";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { countAllRows, createConfig, newBlog, runConfig, SYNCS } from "../helpers/blogs";
 
 let ws: TestWorkspace;
 let other: TestWorkspace;

@@ -5,8 +5,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { FETCHES_PER_MINUTE } from "../../src/durable/fetch-budget";
 import { coordinatorFor } from "../../src/durable/workspace-coordinator";
-import { createTestWorkspace } from "../helpers";
-import { createConfig, newBlog, runConfig } from "./helpers";
+import { createTestWorkspace } from "../helpers/api";
+import { createConfig, newBlog, runConfig } from "../helpers/blogs";
 
 describe("dry runs", () => {
   it("one at a time per config: a second is 409 run_in_progress; other configs and real runs go on", async () => {

@@ -14,8 +14,9 @@ import { finishRun, insertRun } from "../../src/db/blog-sync-runs";
 import { workspaceDb } from "../../src/db/client";
 import { syncRuns } from "../../src/db/schema";
 import { handleQueueBatch } from "../../src/jobs/queue";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { createConfig, newBlog, SYNCS } from "./helpers";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { createConfig, newBlog, SYNCS } from "../helpers/blogs";
+import { expectLogged } from "../helpers/logs";
 
 let ws: TestWorkspace;
 beforeAll(async () => {
@@ -132,6 +133,7 @@ describe("publish queue consumer", () => {
   });
 
   it("drops malformed messages (acknowledged, logged) instead of retrying them forever", async () => {
+    const dropped = expectLogged("error", "invalid queue message dropped");
     const { result, ids, decisions } = await deliver("threadwatch-publish", [
       { type: "publish.post", workspace_id: "1" },
       { type: "mystery" },
@@ -140,6 +142,7 @@ describe("publish queue consumer", () => {
     expect(result.explicitAcks.sort()).toEqual(ids.sort());
     expect(result.retryMessages).toEqual([]);
     expect(decisions).toEqual(ids.map((id) => ({ id, outcome: "ack", note: "invalid queue message dropped" })));
+    expect(dropped.map((line) => line.id).sort()).toEqual(ids.sort());
   });
 });
 
@@ -149,6 +152,7 @@ describe("sync queue consumer", () => {
     // Nothing listens on port 1: every run fails in discovery.
     const config = await createConfig(ws, { blog_url: "http://127.0.0.1:1/feed.xml", subreddit: "rust" });
     const message = { type: "sync.run", workspace_id: ws.id, config_id: config.id, schedule_key: "2026-03-01" };
+    const retried = expectLogged("warn", "queue message retried");
     // getQueueResult does not report a retry's delay; the handler's returned decision does.
     const delays: number[] = [];
     for (let attempts = 1; attempts <= 4; attempts++) {
@@ -160,6 +164,7 @@ describe("sync queue consumer", () => {
       if (decision?.outcome === "retry") delays.push(decision.delaySeconds);
     }
     expect(delays).toEqual([30, 120, 480, 1920]);
+    expect(retried).toHaveLength(4);
     const w = workspaceDb(env, ws.id);
     expect((await getConfigRow(w, config.id))?.lastError).toMatch(/discovery failed/);
     const runs = await w.db.select().from(syncRuns).all();
@@ -167,7 +172,8 @@ describe("sync queue consumer", () => {
     expect(mine).toHaveLength(4);
     expect(mine.every((r) => r.status === "failed" && r.trigger === "schedule" && r.scheduleKey === "2026-03-01")).toBe(
       true,
-    );
+    ); // Off again: the daily cron below queues every active config, and this one would fail there once more.
+    await callJson(SYNCS, { key: ws.writeKey, method: "POST", body: { id: config.id, active: false } });
   });
 
   it("does nothing for an inactive or missing config, or a day whose run already finished", async () => {
@@ -304,10 +310,12 @@ describe("dead-letter queues", () => {
   it("a daily run given up on is recorded as the config's last_error, keeping the last failure", async () => {
     const config = await createConfig(ws, { blog_url: "http://127.0.0.1:1/feed.xml", subreddit: "dead_letters" });
     const message = { type: "sync.run", workspace_id: ws.id, config_id: config.id, schedule_key: "2026-03-09" };
+    const retried = expectLogged("warn", "queue message retried");
     // The last real delivery fails (nothing listens on port 1), then the dead-letter queue gets the message.
     await deliver("threadwatch-sync", [message], 4);
     const w = workspaceDb(env, ws.id);
     expect((await getConfigRow(w, config.id))?.lastError).toMatch(/discovery failed/);
+    expect(retried).toHaveLength(1);
     const { result, ids } = await deliver("threadwatch-sync-dlq", [message], 1);
     expect(result.explicitAcks).toEqual(ids);
     expect(result.retryMessages).toEqual([]);

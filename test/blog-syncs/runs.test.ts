@@ -7,8 +7,8 @@ import { syncRuns } from "../../src/db/schema";
 import { RUN_LEASE_MS } from "../../src/durable/run-leases";
 import { coordinatorFor, type WorkspaceCoordinator } from "../../src/durable/workspace-coordinator";
 import { handleQueueBatch } from "../../src/jobs/queue";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { countAllRows, createConfig, items, newBlog, runConfig, SYNCS } from "./helpers";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { countAllRows, createConfig, items, newBlog, runConfig, SYNCS } from "../helpers/blogs";
 
 let ws: TestWorkspace;
 beforeAll(async () => {

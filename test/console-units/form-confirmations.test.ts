@@ -2,8 +2,8 @@
 // Settings > API lists the keys that still open the API first, revoked and expired ones folded away.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { type FormSession, getPage, postForm, signedIn } from "./console-client";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { type FormSession, getPage, postForm, signedIn } from "../helpers/console-client";
 
 let ws: TestWorkspace;
 let session: FormSession;

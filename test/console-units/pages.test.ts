@@ -2,8 +2,8 @@
 // 404 page for a signed-in person too (the Worker's JSON 404 answered before: a mounted app's notFound is not
 // asked).
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestWorkspace, type TestWorkspace } from "../helpers";
-import { type FormSession, getPage, signedIn } from "./console-client";
+import { createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { type FormSession, getPage, signedIn } from "../helpers/console-client";
 
 let ws: TestWorkspace;
 let session: FormSession;

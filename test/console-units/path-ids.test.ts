@@ -2,8 +2,8 @@
 // `/api/v1/keywords/010` and `/api/v1/keywords/10.0` change nothing (400), so `/app/keywords/010/delete` must
 // not delete keyword 10 either (it did: the console read ids with Number()).
 import { beforeAll, describe, expect, it } from "vitest";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { type FormSession, postForm, signedIn } from "./console-client";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { type FormSession, postForm, signedIn } from "../helpers/console-client";
 
 let ws: TestWorkspace;
 let session: FormSession;

@@ -4,9 +4,9 @@
 // in the console's words.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callJson } from "../helpers";
-import { addPost, SYNCS, scene } from "../publishing/setup";
-import { getPage, postForm, signedIn } from "./console-client";
+import { callJson } from "../helpers/api";
+import { getPage, postForm, signedIn } from "../helpers/console-client";
+import { addPost, SYNCS, scene } from "../helpers/publishing";
 
 describe("the review page's approve and edit", () => {
   it("approve: redirects to the page that says approved, with its button done", async () => {

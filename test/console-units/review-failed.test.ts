@@ -2,8 +2,8 @@
 // unanswered (it may be on the forum already, so it is not published again; the edit answers 409).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addPost, scene } from "../publishing/setup";
-import { getPage, signedIn } from "./console-client";
+import { getPage, signedIn } from "../helpers/console-client";
+import { addPost, scene } from "../helpers/publishing";
 
 describe("the review page of a failed post", () => {
   it("tells a refused post's way back (an edit), and an unanswered one's reason to stay failed", async () => {

@@ -2,10 +2,10 @@
 // browser. Through the API that is POST .../publish-preflight, refused to a read key (403); a read-key console
 // session viewing the page must not make it happen either, while a read_write session still gets the report.
 import { describe, expect, it } from "vitest";
-import { callJson } from "../helpers";
-import { stats } from "../publishing/forum";
-import { addPost, SYNCS, scene } from "../publishing/setup";
-import { getPage, signedIn } from "./console-client";
+import { callJson } from "../helpers/api";
+import { getPage, signedIn } from "../helpers/console-client";
+import { stats } from "../helpers/forum";
+import { addPost, SYNCS, scene } from "../helpers/publishing";
 
 describe("the review page's publish preflight and the session's key scope", () => {
   it("a read-key session sees why there is no preflight and the forum sees nothing; a read_write session runs it", async () => {

@@ -2,8 +2,8 @@
 // exactly like the API's (docs/api.md, "Rate limit"), so guessing keys there is limited too. Driven through
 // the Worker's own fetch handler, with the form's real nonce cookie and CSRF token.
 import { beforeAll, describe, expect, it } from "vitest";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { type FormSession, postForm, signInForm } from "./console-client";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { type FormSession, postForm, signInForm } from "../helpers/console-client";
 
 const FAILURES_PER_MINUTE = 30; // wrangler.toml AUTH_FAILURE_LIMITER
 const WINDOW_MS = 60_000;

@@ -266,9 +266,11 @@ describe("web console in Chromium", () => {
     await page.goto(`${h.base}/app/syncs/${configId}/items/${draft.id}`);
     expect(await text(page, "article.forum h2.title")).toBe(draft.title);
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
-    // Sanitized: the javascript: link is not a link, the https one is; the image is inline.
+    // Sanitized: the javascript: link is not a link, the https one is; the image is inline. The draft ends with
+    // its source line (source_link, on by default), a link back to the article.
     expect(await page.$$eval("article.forum a", (els) => els.map((a) => a.getAttribute("href")))).toEqual([
       "https://example.com/docs",
+      draft.source_url,
     ]);
     expect(await page.$eval("article.forum img", (img) => (img as any).src)).toContain("dashboard.png");
     expect(await page.$eval("article.forum img", (img) => (img as any).naturalWidth)).toBeGreaterThan(0);

@@ -9,19 +9,11 @@ import { RENEW_EVERY_MS, RUN_LEASE_MS } from "../../src/durable/run-leases";
 import { coordinatorFor, type WorkspaceCoordinator, withBrowserSlot } from "../../src/durable/workspace-coordinator";
 import { fromDomainError } from "../../src/errors";
 import { DomainError } from "../../src/lib/domain-errors";
-import { createTestWorkspace } from "../helpers";
+import { createTestWorkspace } from "../helpers/api";
+import { until } from "../helpers/until";
 
 const FP_A = "a".repeat(64);
 const FP_B = "b".repeat(64);
-
-async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /**
  * Gives the workspace's coordinator a clock the test moves by hand, so deadlines pass without sleeping. It

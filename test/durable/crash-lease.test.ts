@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RUN_LEASE_MS, RunLeases } from "../../src/durable/run-leases";
 import { coordinatorFor, type WorkspaceCoordinator } from "../../src/durable/workspace-coordinator";
-import { createTestWorkspace } from "../helpers";
+import { createTestWorkspace } from "../helpers/api";
 
 const FP = "c".repeat(64);
 const T0 = Date.UTC(2026, 10, 24, 1, 0, 0);

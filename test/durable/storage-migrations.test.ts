@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { COORDINATOR_MIGRATIONS } from "../../src/durable/coordinator-migrations";
 import { applyStorageMigrations, type StorageMigration, storageVersion } from "../../src/durable/storage-migrations";
 import { coordinatorFor, type WorkspaceCoordinator } from "../../src/durable/workspace-coordinator";
-import { createTestWorkspace } from "../helpers";
+import { createTestWorkspace } from "../helpers/api";
 
 const FP = "c".repeat(64);
 

@@ -5,9 +5,9 @@ import { workspaceDb } from "../../src/db/client";
 import { mcpInstructions, SYNC_STEPS } from "../../src/mcp/instructions";
 import { toolName } from "../../src/mcp/tools";
 import { rematchBatch } from "../../src/monitor/rematch";
-import { call, callJson, createTestWorkspace } from "../helpers";
-import { connectClient, postMcp } from "./client";
-import { type SeededWorkspace, seedWorkspace } from "./seed";
+import { call, callJson, createTestWorkspace } from "../helpers/api";
+import { connectClient, postMcp } from "../helpers/mcp-client";
+import { type SeededWorkspace, seedWorkspace } from "../helpers/mcp-workspace";
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
 type Operation = { method: string; path: string; scope: string; tool: boolean };

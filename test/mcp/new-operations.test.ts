@@ -2,9 +2,9 @@
 // reads for read keys, writes only for read_write keys, answering exactly as REST does.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createConfig, newBlog, runConfig, SYNCS } from "../blog-syncs/helpers";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { connectClient } from "./client";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { createConfig, newBlog, runConfig, SYNCS } from "../helpers/blogs";
+import { connectClient } from "../helpers/mcp-client";
 
 const READS = [
   "get_posts_id",

@@ -8,8 +8,8 @@ import { enqueueMonitorPasses, enqueueStaleKeywordMetrics } from "../../src/jobs
 import { metricsProvider, refreshKeywordMetrics } from "../../src/monitor/keyword-metrics";
 import { runMonitorPass } from "../../src/monitor/pass";
 import { rematchBatch } from "../../src/monitor/rematch";
-import { callJson } from "../helpers";
-import { forum, newClient, nowSeconds, postsAbout, trackingWorkspace } from "./helpers";
+import { callJson } from "../helpers/api";
+import { forum, newClient, nowSeconds, postsAbout, trackingWorkspace } from "../helpers/monitor";
 
 let counter = 0;
 async function deliver(bodies: unknown[], withEnv: typeof env = env) {

@@ -4,8 +4,8 @@ import { workspaceDb } from "../../src/db/client";
 import { isDomainError } from "../../src/lib/domain-errors";
 import { runMonitorPass } from "../../src/monitor/pass";
 import { monitoringStatus } from "../../src/monitor/status";
-import { callJson } from "../helpers";
-import { forum, newClient, nowSeconds, postsAbout, trackingWorkspace } from "./helpers";
+import { callJson } from "../helpers/api";
+import { forum, newClient, nowSeconds, postsAbout, trackingWorkspace } from "../helpers/monitor";
 
 const pass = (wsId: number, config: ReturnType<typeof newClient>, budgetMs = 20_000, now?: () => number) =>
   runMonitorPass(env, workspaceDb(env, wsId), { trigger: "api", config, budgetMs, now });

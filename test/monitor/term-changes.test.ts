@@ -12,7 +12,7 @@ import {
   deleteTrackedKeyword,
   updateTrackedKeyword,
 } from "../../src/monitor/term-changes";
-import { createTestWorkspace, recordingMonitorQueue } from "../helpers";
+import { createTestWorkspace, recordingMonitorQueue } from "../helpers/api";
 
 /** The test env with metrics credentials and a monitor queue that records what is sent to it. */
 function recordingEnv() {

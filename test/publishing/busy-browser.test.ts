@@ -1,29 +1,25 @@
 // The workspace's browser slot seen from publishing's two doors: a publish task delivered through the real
 // publish queue while another browser operation holds the slot waits its turn, is sent again when the wait
 // runs out (the post stays queued, nothing fails) and publishes once after the slot frees; the console's
-// approval (approveReviewedPost) refuses while a gate of interface-spec 8.2 is closed.
+// approval (approveReviewedPost) refuses while a gate (docs/publishing.md, "Gates") is closed.
+
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getSyncedPost } from "../../src/db/blog-sync-posts";
 import { workspaceDb } from "../../src/db/client";
-import { coordinatorFor } from "../../src/durable/workspace-coordinator";
+import { coordinatorFor, type WorkspaceCoordinator } from "../../src/durable/workspace-coordinator";
 import { approveReviewedPost } from "../../src/publishing/approval";
 import { approvalGates } from "../../src/publishing/gates";
-import { ADMIN_TOKEN, callJson } from "../helpers";
-import { newSubreddit, submissions } from "./forum";
-import { addPost, deliver, item, SYNCS, scene, task } from "./setup";
+import { ADMIN_TOKEN, callJson } from "../helpers/api";
+import { newSubreddit, submissions } from "../helpers/forum";
+import { addPost, deliver, item, SYNCS, scene, task } from "../helpers/publishing";
+import { sleep, until } from "../helpers/until";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a task waits in line for the browser here (production: 30 s, BROWSER_WAIT_MS). */
+const WAIT_MS = 2_000;
 
-/** Polls `probe` until it returns true (a bounded loop); false when the time ran out. */
-async function until(probe: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await probe()) return true;
-    await sleep(200);
-  }
-  return false;
-}
+const isTrue = (value: boolean) => value;
 
 describe("a publish task through the real queue while the workspace's browser is busy", () => {
   it("waits its turn, is sent again when the wait runs out (post stays queued, not failed), then publishes once", async () => {
@@ -31,18 +27,23 @@ describe("a publish task through the real queue while the workspace's browser is
     const w = workspaceDb(env, s.ws.id);
     const post = await addPost(s, { approvedAt: new Date().toISOString() });
     const coordinator = coordinatorFor(env, s.ws.id);
-    // Another browser operation holds the slot a little longer than a task waits (30 s).
-    const held = await coordinator.acquireBrowserSlot("another browser job", { leaseMs: 40_000 });
+    await runInDurableObject(coordinator, (instance: WorkspaceCoordinator) => {
+      instance.maxBrowserWaitMs = WAIT_MS;
+    });
+    // Another browser operation holds the slot a little longer than a task waits.
+    const held = await coordinator.acquireBrowserSlot("another browser job", { leaseMs: 5 * WAIT_MS });
     expect(held.ok).toBe(true);
     if (!held.ok) return;
     let released = false;
     try {
       await env.PUBLISH_QUEUE.send(task(s, post.id));
       // The queue delivers it; the consumer waits in line for the browser.
-      expect(await until(async () => (await coordinator.browserStatus()).waiting === 1, 20_000)).toBe(true);
-      // Its 30 s wait runs out while the slot is still held: the task leaves the line, nothing was submitted,
+      expect(await until(async () => (await coordinator.browserStatus()).waiting === 1, isTrue, 20_000)).toBe(true);
+      // Its wait runs out while the slot is still held: the task leaves the line, nothing was submitted,
       // and the post is still queued without a failure.
-      expect(await until(async () => (await coordinator.browserStatus()).waiting === 0, 40_000)).toBe(true);
+      expect(await until(async () => (await coordinator.browserStatus()).waiting === 0, isTrue, 4 * WAIT_MS)).toBe(
+        true,
+      );
       expect((await coordinator.browserStatus()).holder?.operation).toBe("another browser job");
       const waiting = await getSyncedPost(w, post.id);
       expect(waiting).toMatchObject({ state: "queued", submitAttemptedAt: null, forumPostId: null });
@@ -53,7 +54,9 @@ describe("a publish task through the real queue while the workspace's browser is
       if (!released) await coordinator.releaseBrowserSlot(held.token);
     }
     // The task sent again (with the holder's remaining time as its delay) publishes once the slot is free.
-    expect(await until(async () => (await getSyncedPost(w, post.id))?.state === "published", 30_000)).toBe(true);
+    expect(await until(async () => (await getSyncedPost(w, post.id))?.state === "published", isTrue, 30_000)).toBe(
+      true,
+    );
     const sent = await submissions(s.persona.account.username);
     expect(sent).toHaveLength(1);
     expect(await item(s, post.id)).toMatchObject({ state: "published", forum_post_id: sent[0].id, error: null });
@@ -64,7 +67,7 @@ describe("a publish task through the real queue while the workspace's browser is
 });
 
 describe("a publish task whose destination changes while it waits for the browser", () => {
-  it("is not submitted to the new subreddit: the post goes back to draft when its turn comes (interface-spec 3)", async () => {
+  it("is not submitted to the new subreddit: the post goes back to draft when its turn comes (docs/blog-sync.md, States)", async () => {
     const s = await scene();
     const w = workspaceDb(env, s.ws.id);
     const post = await addPost(s, { approvedAt: new Date().toISOString() });
@@ -76,7 +79,7 @@ describe("a publish task whose destination changes while it waits for the browse
     try {
       // The task carries the fingerprint of the config it was queued under, and waits in line for the browser.
       delivery = deliver([task(s, post.id)]);
-      expect(await until(async () => (await coordinator.browserStatus()).waiting === 1, 20_000)).toBe(true);
+      expect(await until(async () => (await coordinator.browserStatus()).waiting === 1, isTrue, 20_000)).toBe(true);
       // Meanwhile a person points the config at another subreddit.
       const other = await newSubreddit();
       const moved = await callJson(SYNCS, {
@@ -151,7 +154,7 @@ describe("the console's approval refuses while a gate is closed", () => {
     // Every gate open: the same approval as the API's route (a draft: approved_at set, nothing queued).
     const approved = await approveReviewedPost(env, w, s.config.id, draft.id);
     expect(approved).toMatchObject({ id: draft.id, state: "draft", approved_at: expect.any(String) });
-    // The API's approve route keeps SPEC 6's rule: it approves and the publish consumer checks the gates.
+    // The API's approve route keeps docs/publishing.md's rule: it approves and the publish consumer checks the gates.
     const other = await addPost(s, {}, "draft");
     await callJson(SYNCS, { key: s.ws.writeKey, method: "POST", body: { id: s.config.id, active: false } });
     const viaApi = await callJson(`${SYNCS}/${s.config.id}/items/${other.id}/approve`, {

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { type OpenApiDocumentLike, toolsFromOpenApi } from "../../src/mcp/tools";
-import { callJson } from "../helpers";
+import { callJson } from "../helpers/api";
 
 it("readiness and publish preflight are tools with the SPEC 7 names; approval and admin never are", async () => {
   const doc = (await callJson("/api/v1/openapi.json")).body as OpenApiDocumentLike;

@@ -2,8 +2,8 @@
 // serves the thread at the address its submit answer names, as the real forum does.
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { callJson } from "../helpers";
-import { addPost, deliver, item, SYNCS, scene, task } from "./setup";
+import { callJson } from "../helpers/api";
+import { addPost, deliver, item, SYNCS, scene, task } from "../helpers/publishing";
 
 it("the published post's permalink answers the post on the forum; an unknown thread is 404", async () => {
   const s = await scene();

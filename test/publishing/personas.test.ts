@@ -7,22 +7,11 @@ import { getPersonaRow, updatePersona } from "../../src/db/personas";
 import { coordinatorFor, type WorkspaceCoordinator } from "../../src/durable/workspace-coordinator";
 import { openSession, SessionKeyError, sealSession } from "../../src/lib/sealing";
 import { mapExportedCookies } from "../../src/personas/cookies";
-import { ADMIN_TOKEN, callJson, createTestWorkspace } from "../helpers";
-import { newAccount, newPersona, PERSONAS, setAccount } from "./forum";
+import { ADMIN_TOKEN, callJson, createTestWorkspace } from "../helpers/api";
+import { newAccount, newPersona, PERSONAS, setAccount } from "../helpers/forum";
+import { captureLogs } from "../helpers/logs";
 
 afterEach(() => vi.restoreAllMocks());
-
-/** Every console line written while `work` runs. */
-async function captureLogs<T>(work: () => Promise<T>): Promise<{ result: T; lines: string }> {
-  const lines: string[] = [];
-  for (const method of ["log", "info", "warn", "error", "debug"] as const)
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      lines.push(args.map(String).join(" "));
-    });
-  const result = await work();
-  vi.restoreAllMocks();
-  return { result, lines: lines.join("\n") };
-}
 
 describe("personas", () => {
   it("creates a persona from a cookie export, stores the session encrypted and never returns a cookie", async () => {

@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getSyncedPost } from "../../src/db/blog-sync-posts";
 import { workspaceDb } from "../../src/db/client";
-import { ADMIN_TOKEN, callJson } from "../helpers";
-import { seedSubmission, setAccount, submissions, uploads } from "./forum";
-import { addPost, deliver, item, SYNCS, scene, task } from "./setup";
+import { ADMIN_TOKEN, callJson } from "../helpers/api";
+import { seedSubmission, setAccount, submissions, uploads } from "../helpers/forum";
+import { expectLogged } from "../helpers/logs";
+import { addPost, deliver, item, SYNCS, scene, task } from "../helpers/publishing";
 
 const approve = (s: Awaited<ReturnType<typeof scene>>, id: number, key = s.ws.writeKey) =>
   callJson(`${SYNCS}/${s.config.id}/items/${id}/approve`, { key, method: "POST" });
@@ -120,8 +121,10 @@ describe("approval and publishing", () => {
   it("a crash after the forum took the submission: the retry finds it in the submitted list and does not post again", async () => {
     const s = await scene({ persona: { account: { crash_after_submit: true } } });
     const post = await addPost(s, { approvedAt: new Date().toISOString() });
+    const retried = expectLogged("warn", "queue message retried");
     const first = await deliver([task(s, post.id)]);
     expect(first.result.retryMessages.map((m) => m.msgId)).toEqual(first.ids);
+    expect(retried.map((line) => line.note)).toEqual([expect.stringMatching(/the post may or may not exist$/)]);
     const row = await getSyncedPost(workspaceDb(env, s.ws.id), post.id);
     expect(row?.state).toBe("queued");
     expect(row?.submitAttemptedAt).not.toBeNull();

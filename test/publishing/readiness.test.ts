@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { checkEdit } from "../../src/articles";
 import type { Submission } from "../../src/forum/persona-client";
 import { type Check, forumLimitChecks, requirementChecks } from "../../src/publishing/submission";
-import { callJson, createTestWorkspace } from "../helpers";
-import { newPersona, PERSONAS, setAccount, stats, submissions, uploads } from "./forum";
-import { addPost, SYNCS, scene } from "./setup";
+import { callJson, createTestWorkspace } from "../helpers/api";
+import { newPersona, PERSONAS, setAccount, stats, submissions, uploads } from "../helpers/forum";
+import { addPost, SYNCS, scene } from "../helpers/publishing";
+import { until } from "../helpers/until";
 
 const failed = (checks: Check[]) => Object.fromEntries(checks.filter((c) => !c.ok).map((c) => [c.name, c.reason]));
 
@@ -280,8 +281,7 @@ describe("one browser operation at a time per workspace", () => {
       callJson(`${PERSONAS}/${b.persona.id}/preflight`, { key: b.ws.writeKey, method: "POST" }),
     ];
     const inFlightB = async () => (await stats({ group: String(b.ws.id) })).now;
-    for (let i = 0; i < 1_200 && (await inFlightB()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(await inFlightB()).toBe(1);
+    expect(await until(inFlightB, (now) => now > 0, 30_000)).toBe(1);
     const resultsA = await Promise.all([
       callJson(`${PERSONAS}/${a2.id}/preflight`, { key: a.ws.writeKey, method: "POST" }),
       callJson(`${SYNCS}/${a.config.id}/readiness`, { key: a.ws.writeKey, method: "POST" }),

@@ -4,8 +4,8 @@
 // submission leaves the line out and readiness and preflight say so.
 import { describe, expect, it } from "vitest";
 import { sourceLineMarkdown } from "../../src/articles";
-import { callJson } from "../helpers";
-import { SYNCS, scene } from "./setup";
+import { callJson } from "../helpers/api";
+import { SYNCS, scene } from "../helpers/publishing";
 
 const draftsOf = async (s: Awaited<ReturnType<typeof scene>>) =>
   (await callJson(`${SYNCS}/${s.config.id}/items?state=draft`, { key: s.ws.readKey })).body.data as any[];

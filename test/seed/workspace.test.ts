@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { seedKeys, seedWorkspace, syntheticContent } from "../../scripts/seed/workspace";
 import { compileTerms, matchPost } from "../../src/monitor/match";
 import { scorePost } from "../../src/monitor/score";
-import { callJson } from "../helpers";
+import { callJson } from "../helpers/api";
 
 const count = async (sql: string, ...params: unknown[]) =>
   (await env.DB.prepare(sql)

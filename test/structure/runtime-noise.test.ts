@@ -16,6 +16,12 @@ describe("known runtime noise", () => {
       `uncaught exception; exception = workerd/jsg/value.h:1535: disconnected: jsg.Error: Network connection lost.\nstack: ${WORKERD}@3a4d9d0 ${WORKERD}@284e4dc\n`,
       'Sourcemap for "/w/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js" points to missing source files\n',
       "Using secrets defined in .dev.vars\n",
+      "[mf:error] Error: Network connection lost.\n    at async fetchWithConnectRetry (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:77:14)\n    at async BrowserSession.connect (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:165:81)\n    at async BrowserSession.fetch (file:///w/node_modules/miniflare/dist/src/workers/shared/index.worker.js:388:18)\n",
+      "[mf:error] TypeError: Cannot set properties of undefined (setting 'connectionId')\n    at BrowserSession.connect (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:166:42)\n    at async BrowserSession.fetch (file:///w/node_modules/miniflare/dist/src/workers/shared/index.worker.js:388:18)\n",
+      `exception = kj/compat/http.c++:4784: disconnected: other end of WebSocketPipe was destroyed\nstack: ${WORKERD}@640b54a ${WORKERD}@640f0b1\n`,
+      '[mf:warn] Moving message "3b7205ac1d4749141006f2662b565272" on queue "threadwatch-alerts" to dead letter queue "threadwatch-alerts-dlq" after 15 failed attempts...\n',
+      "TargetCloseError: Protocol error (Browser.close): Target closed",
+      "Error: Protocol error: Connection closed.",
       '\u001b[33mSourcemap for "/w/node_modules/pkg/index.js" points to missing source files\u001b[39m\n',
     ])
       expect(isRuntimeNoise(line), line).toBe(true);
@@ -30,6 +36,10 @@ describe("known runtime noise", () => {
       `exception = rust/worker/ffi.rs:110: disconnected: Connection reset by peer\nstack: ${WORKERD}@28a3c60\n`,
       'Sourcemap for "/w/src/app.ts" points to missing source files\n',
       "console warning; message = something else\n",
+      // The same Miniflare error raised from our code carries our frame.
+      "[mf:error] TypeError: Cannot set properties of undefined (setting 'connectionId')\n    at connectWarm (file:///w/src/browser/forum-browser.ts:1:1)\n",
+      // A library's caught close error is hidden only as a whole line, never inside another message.
+      "Error: Protocol error: Connection closed. while publishing post 3",
       " ✓ workers test/api/posts.test.ts (40 tests) 2000ms\n",
     ])
       expect(isRuntimeNoise(line), line).toBe(false);

@@ -1,7 +1,8 @@
-// posts.matched_keywords and posts.mentioned_competitors are kept by triggers (migration 0061), and GET /posts
-// reads them from the row. Every way a name or a link changes must keep them right: a link added, removed or
-// moved, a keyword or competitor renamed, or deleted through the API, a post deleted; and the migration's
-// backfill must give what the links say.
+// The columns GET /posts reads instead of joining the links, kept by triggers: posts.has_competitors (on
+// post_competitors, migration 0004; the has_competitors filter reads only it), and posts.matched_keywords
+// and posts.mentioned_competitors (migration 0061). Every way a link or a name changes must keep them right:
+// a link added, removed or moved, a keyword or competitor renamed, or deleted through the API (its links go by
+// ON DELETE CASCADE), a post deleted; and the migration's backfill must give what the links say.
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
@@ -9,14 +10,21 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { workspaceDb } from "../../src/db/client";
 import * as schema from "../../src/db/schema";
 import { updateCompetitor, updateKeyword } from "../../src/db/tracking";
-import { callJson, callJsonKeepingMonitorQueue, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { insertBarePost, seedWorkspace } from "./seed";
+import { callJson, callJsonKeepingMonitorQueue, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { insertBarePost, seedWorkspace } from "../helpers/seeded-posts";
 
 const db = drizzle(env.DB, { schema });
 
 let ws: TestWorkspace;
 
 const addPost = async (forumId: string) => ({ id: await insertBarePost(env.DB, ws.id, forumId) });
+
+/** Three new posts of the workspace, t3_a, t3_b and t3_c: their ids. */
+const threePosts = async (): Promise<[number, number, number]> => [
+  (await addPost("t3_a")).id,
+  (await addPost("t3_b")).id,
+  (await addPost("t3_c")).id,
+];
 
 const addKeyword = async (keyword: string) =>
   (await db.insert(schema.keywords).values({ workspaceId: ws.id, keyword }).returning().get()).id;
@@ -69,7 +77,7 @@ describe("posts.matched_keywords / mentioned_competitors follow the links and th
 
   beforeAll(async () => {
     ws = await createTestWorkspace("link names triggers");
-    [a, b, c] = [(await addPost("t3_a")).id, (await addPost("t3_b")).id, (await addPost("t3_c")).id];
+    [a, b, c] = await threePosts();
     pricing = await addKeyword("pricing");
     onboarding = await addKeyword("onboarding");
     zebra = await addKeyword("Zebra");
@@ -302,5 +310,85 @@ describe("the links carry their post's archived and created_utc", () => {
       .all<{ n: number }>();
     expect(results[0]!.n).toBe(0);
     expect(await listedIds()).toEqual({ ids: [x, y, expect.any(Number)], count: 3 });
+  });
+});
+
+/** The ids GET /posts lists for has_competitors=true and =false. */
+async function listedByHasCompetitors() {
+  const ids = async (value: string) => {
+    const res = await callJson(`/api/v1/posts?has_competitors=${value}&limit=100`, { key: ws.readKey });
+    expect(res.status).toBe(200);
+    return (res.body.data as { id: number }[]).map((p) => p.id).sort((a, b) => a - b);
+  };
+  return { with: await ids("true"), without: await ids("false") };
+}
+
+const storedHasCompetitors = async (postId: number) =>
+  (await db.select({ v: schema.posts.hasCompetitors }).from(schema.posts).where(eq(schema.posts.id, postId)).get())?.v;
+
+describe("posts.has_competitors follows post_competitors", () => {
+  let a: number, b: number, c: number;
+  let acme: number, globex: number;
+
+  beforeAll(async () => {
+    ws = await createTestWorkspace("has_competitors triggers");
+    [a, b, c] = await threePosts();
+    acme = await addCompetitor("Acme");
+    globex = await addCompetitor("Globex");
+  });
+
+  it("a new post mentions nobody; adding a link sets it", async () => {
+    expect(await listedByHasCompetitors()).toEqual({ with: [], without: [a, b, c] });
+    await linkCompetitor(a, acme);
+    await linkCompetitor(b, acme);
+    await linkCompetitor(b, globex);
+    expect(await storedHasCompetitors(a)).toBe(true);
+    expect(await listedByHasCompetitors()).toEqual({ with: [a, b], without: [c] });
+  });
+
+  it("removing one of two links keeps it; removing the last clears it", async () => {
+    await db
+      .delete(schema.postCompetitors)
+      .where(and(eq(schema.postCompetitors.postId, b), eq(schema.postCompetitors.competitorId, globex)))
+      .run();
+    expect(await storedHasCompetitors(b)).toBe(true);
+    await db.delete(schema.postCompetitors).where(eq(schema.postCompetitors.postId, b)).run();
+    expect(await storedHasCompetitors(b)).toBe(false);
+    expect(await listedByHasCompetitors()).toEqual({ with: [a], without: [b, c] });
+  });
+
+  it("a link moved to another post updates both posts", async () => {
+    await db.update(schema.postCompetitors).set({ postId: c }).where(eq(schema.postCompetitors.postId, a)).run();
+    expect(await listedByHasCompetitors()).toEqual({ with: [c], without: [a, b] });
+    await db.update(schema.postCompetitors).set({ postId: a }).where(eq(schema.postCompetitors.postId, c)).run();
+    expect(await listedByHasCompetitors()).toEqual({ with: [a], without: [b, c] });
+  });
+
+  it("deleting a competitor through the API clears the posts that mentioned only it", async () => {
+    await linkCompetitor(b, acme);
+    await linkCompetitor(b, globex);
+    expect(await listedByHasCompetitors()).toEqual({ with: [a, b], without: [c] });
+    // Its re-match of the posts (which would drop these made-up links) is kept, not sent.
+    const deleted = await callJsonKeepingMonitorQueue(`/api/v1/competitors/${acme}`, {
+      method: "DELETE",
+      key: ws.writeKey,
+    });
+    expect(deleted.status).toBe(204);
+    // a mentioned only Acme; b still mentions Globex.
+    expect(await listedByHasCompetitors()).toEqual({ with: [b], without: [a, c] });
+    const after = await callJson("/api/v1/posts?has_competitors=true", { key: ws.readKey });
+    expect(
+      after.body.data.map((p: { id: number; mentioned_competitors: string[] }) => [p.id, p.mentioned_competitors]),
+    ).toEqual([[b, ["Globex"]]]);
+  });
+
+  it("deleting a post cascades its links without disturbing the others", async () => {
+    await db.delete(schema.posts).where(eq(schema.posts.id, b)).run();
+    expect(await db.select().from(schema.postCompetitors).where(eq(schema.postCompetitors.postId, b)).all()).toEqual(
+      [],
+    );
+    expect(await listedByHasCompetitors()).toEqual({ with: [], without: [a, c] });
+    await linkCompetitor(c, globex);
+    expect(await listedByHasCompetitors()).toEqual({ with: [c], without: [a] });
   });
 });

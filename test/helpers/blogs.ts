@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { callJson, type TestWorkspace } from "../helpers";
+import { callJson, type TestWorkspace } from "./api";
 
 let blogCounter = 0;
 

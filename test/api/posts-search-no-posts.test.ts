@@ -4,7 +4,7 @@
 // search on its own when the page is empty (src/db/posts.ts). This file's database holds no posts.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
 
 let ws: TestWorkspace;
 

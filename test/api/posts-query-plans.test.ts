@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildPostsQueries, type PostFilters } from "../../src/db/posts-query";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { seedWorkspace } from "./seed";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { seedWorkspace } from "../helpers/seeded-posts";
 
 const BASE: PostFilters = { includeArchived: false, sortOrder: "desc", limit: 100, offset: 0 };
 

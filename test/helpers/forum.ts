@@ -1,7 +1,7 @@
 // Steering the local forum (test/fixtures/forum/local-forum.ts) from tests, and personas made on it.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { ADMIN_TOKEN, callJson, type TestWorkspace } from "../helpers";
+import { ADMIN_TOKEN, callJson, type TestWorkspace } from "./api";
 
 const control = `${env.FORUM_BASE_URL}/__control`;
 let counter = 0;

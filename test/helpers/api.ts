@@ -1,8 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { createWorkspaceWithKeys } from "../scripts/seed/workspace";
-import { createApp } from "../src/app";
-import type { MonitorMessage } from "../src/contracts/queue-messages";
+import { createWorkspaceWithKeys } from "../../scripts/seed/workspace";
+import { createApp } from "../../src/app";
+import type { MonitorMessage } from "../../src/contracts/queue-messages";
 
 export const ADMIN_TOKEN = "test-admin-token";
 
@@ -59,17 +59,25 @@ export async function call(path: string, options: CallOptions = {}): Promise<Res
 }
 
 /**
+ * As callJson, through the app with some of its bindings replaced (`bindings`): for the outside world a test
+ * cannot steer otherwise (a Browser Rendering that refuses to start a browser, a queue that keeps messages).
+ */
+export async function callJsonWith<T = any>(path: string, bindings: Partial<typeof env>, options: CallOptions = {}) {
+  const ctx = createExecutionContext();
+  const res = await createApp().app.fetch(request(path, options), { ...env, ...bindings }, ctx);
+  const text = await res.text();
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T, res };
+}
+
+/**
  * As callJson, but what the call sends to the monitor queue is kept, not sent: a change to the tracked terms
  * queues a re-match of the workspace's stored posts (monitor.rematch, docs/monitoring.md), whose delivery a
  * moment later would relink, by the real matcher, posts whose links a test made up. `queued` is what was kept.
  */
 export async function callJsonKeepingMonitorQueue<T = any>(path: string, options: CallOptions = {}) {
   const { queue, sent: queued } = recordingMonitorQueue();
-  const ctx = createExecutionContext();
-  const res = await createApp().app.fetch(request(path, options), { ...env, MONITOR_QUEUE: queue }, ctx);
-  const text = await res.text();
-  await waitOnExecutionContext(ctx);
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T, res, queued };
+  return { ...(await callJsonWith<T>(path, { MONITOR_QUEUE: queue }, options)), queued };
 }
 
 export async function callJson<T = any>(

@@ -4,8 +4,8 @@ import { expect } from "vitest";
 import worker from "../../src";
 import { insertSyncedPost, type SyncedPostRow } from "../../src/db/blog-sync-posts";
 import { workspaceDb } from "../../src/db/client";
-import { newBlog } from "../blog-syncs/helpers";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
+import { callJson, createTestWorkspace, type TestWorkspace } from "./api";
+import { newBlog } from "./blogs";
 import { newPersona, newSubreddit } from "./forum";
 
 export const SYNCS = "/api/v1/actions/blog-subreddit-syncs";

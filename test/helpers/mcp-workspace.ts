@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { writeContent } from "../../scripts/seed/workspace";
-import { createTestWorkspace, type TestWorkspace } from "../helpers";
+import { createTestWorkspace, type TestWorkspace } from "./api";
 
 export interface SeededWorkspace extends TestWorkspace {
   keywordIds: number[];

@@ -4,8 +4,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildPostsQueries, COUNT_LOOKAHEAD, type PostFilters } from "../../src/db/posts-query";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { type SeededWorkspace, seedWorkspace } from "./seed";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { type SeededWorkspace, seedWorkspace } from "../helpers/seeded-posts";
 
 const POSTS = 1600;
 let ws: TestWorkspace;

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { workspaceDb } from "../../src/db/client";
 import { createCompetitor, createKeyword } from "../../src/db/tracking";
 import type { ForumApiConfig } from "../../src/forum/app-client";
-import { createTestWorkspace, type TestWorkspace } from "../helpers";
+import { createTestWorkspace, type TestWorkspace } from "./api";
 
 /** Settings of a fresh forum API client: its own world on the fake forum, its own quota object. */
 export function newClient(name: string): ForumApiConfig {

@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { call } from "../helpers";
+import { call } from "./api";
 
 export const MCP_URL = "http://threadwatch.test/mcp";
 

@@ -1,5 +1,5 @@
 // posts_fts keeps every workspace's words apart with a tag (migration 0065) and src/db/fts-terms.ts tags
-// the user's query the same way (test/api/posts-search-workspace-terms.test.ts). Here, many more queries:
+// the user's query the same way (test/api/posts-search-per-workspace.test.ts). Here, many more queries:
 // any query finds exactly the posts a plain FTS5 table with the same tokenizer and no tags finds over the
 // same posts (in SQL and through the route), it is refused exactly when that table refuses it, no other
 // workspace's post ever matches, and inserts, updates and deletes leave exactly the tagged tokens of
@@ -9,8 +9,8 @@ import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import { archivedFacet, ftsTag, liveFacet, scopeSearch, subredditFacet } from "../../src/db/fts-terms";
 import * as schema from "../../src/db/schema";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { prng, SEARCH_WORDS, seedWorkspace } from "./seed";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { prng, SEARCH_WORDS, seedWorkspace } from "../helpers/seeded-posts";
 
 const db = drizzle(env.DB, { schema });
 

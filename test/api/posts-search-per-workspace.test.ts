@@ -16,7 +16,7 @@ import {
   scopeSearch,
   subredditFacet,
 } from "../../src/db/fts-terms";
-import { createTestWorkspace } from "../helpers";
+import { createTestWorkspace } from "../helpers/api";
 
 const TEXTS: [title: string, body: string][] = [
   ["Pricing for small teams", "We moved from Mailchimp to something cheaper; customer support was slow."],

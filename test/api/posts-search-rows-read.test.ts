@@ -9,8 +9,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scopeSearch } from "../../src/db/fts-terms";
 import { buildPostsQueries, type PostFilters, runOnD1, runPostsQueries } from "../../src/db/posts-query";
-import { createTestWorkspace } from "../helpers";
-import { seedWorkspace } from "./seed";
+import { createTestWorkspace } from "../helpers/api";
+import { seedWorkspace } from "../helpers/seeded-posts";
 
 const WORD = "pricing";
 const BASE: PostFilters = { includeArchived: false, sortOrder: "desc", limit: 100, offset: 0 };

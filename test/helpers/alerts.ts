@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { vi } from "vitest";
 import type { ReceivedDelivery, ReceiverOptions } from "../fixtures/receiver/webhook-receiver";
-import { callJson } from "../helpers";
+import { callJson } from "./api";
 
 /** A receiver endpoint of its own on the fixture server (test/fixtures/handlers/50-webhook-receiver.ts). */
 export function newReceiver(name: string) {

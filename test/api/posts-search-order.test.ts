@@ -5,8 +5,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildPostsQueries, type PostFilters, runOnD1, runPostsQueries } from "../../src/db/posts-query";
-import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers";
-import { prng } from "./seed";
+import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { prng } from "../helpers/seeded-posts";
 
 interface Post {
   id: number;

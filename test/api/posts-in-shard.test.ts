@@ -5,8 +5,8 @@
 import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src";
-import { createTestWorkspace, type TestWorkspace } from "../helpers";
-import { type SeededWorkspace, seedWorkspace, toApiPost } from "./seed";
+import { createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { type SeededWorkspace, seedWorkspace, toApiPost } from "../helpers/seeded-posts";
 
 let ws: TestWorkspace;
 let seeded: SeededWorkspace;
