@@ -69,8 +69,10 @@ export function refusalMessage(err: unknown): string | undefined {
 }
 
 /**
- * A service's message in the console's words: the publishing service names the API's approve route where a
- * person using the console has the review page's Approve button.
+ * A service's message in the console's words: the publishing service names the API's approve and edit routes
+ * where a person using the console has the review page's Approve button and edit form.
  */
 export const inConsoleWords = (message: string) =>
-  message.replace(/ \(POST \.\.\.\/items\/:item_id\/approve\)/g, ": approve it on its review page");
+  message
+    .replace(/ \(POST \.\.\.\/items\/:item_id\/approve\)/g, ": approve it on its review page")
+    .replace(/ \(PATCH \.\.\.\/items\/\d+\)/g, " on its review page");

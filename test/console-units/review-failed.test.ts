@@ -23,7 +23,9 @@ describe("the review page of a failed post", () => {
     };
     const first = await page(refused.id);
     expect(first).toContain("SUBREDDIT_NOTALLOWED");
-    expect(first).toContain(`editing it (PATCH .../items/${refused.id}) makes it a draft again`);
+    // In the console's words: its review page has the edit form the API's PATCH route stands for.
+    expect(first).toContain("editing it on its review page makes it a draft again");
+    expect(first).not.toContain("PATCH");
     const second = await page(unanswered.id);
     expect(second).toContain("it may be on the forum already and is not published again");
     expect(second).not.toContain("makes it a draft again");

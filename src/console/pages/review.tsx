@@ -125,7 +125,7 @@ function ApprovalCard({ session, post, config, gates, refusal }: ApprovalProps) 
   const approved = post.approved_at !== null && post.state !== "failed" && !post.error;
   const why =
     closed.length > 0
-      ? `Approve is disabled: ${closed.map((g) => g.reason).join("; ")}.`
+      ? `Approve is disabled: ${closed.map((g) => inConsoleWords(g.reason)).join("; ")}.`
       : approved
         ? `Approved ${post.approved_at!.slice(0, 16).replace("T", " ")} UTC: it will be published to r/${config.subreddit}.`
         : `Approving lets this post be published to r/${config.subreddit}.`;
@@ -134,7 +134,7 @@ function ApprovalCard({ session, post, config, gates, refusal }: ApprovalProps) 
       <h2>Before approving</h2>
       <ul class="gates">
         {gates.map((g) => (
-          <li class={g.open ? "open" : "closed"}>{g.reason}</li>
+          <li class={g.open ? "open" : "closed"}>{inConsoleWords(g.reason)}</li>
         ))}
       </ul>
       {session.canWrite ? (
