@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // npm run bench:alerts -- [--posts N] [--rounds N] [--port N] [--forum-port N] [--receiver-port N] [--inspector-port N]
-// Alerts through the local service (SPEC 13): one workspace with a webhook (min_priority low: every new post)
-// pointing at a local receiver (test/fixtures/receiver/webhook-receiver.ts, in this process); N posts (default
-// 100) appear on the local forum API at once, one monitoring pass stores them, and each delivery goes through
-// the alerts queue to the receiver. Measures, per post, the time from being stored (the event's created_at,
-// written right after the posts' batch is stored) to its delivery arriving at the receiver: p50, p95, max;
-// and the pass's own duration (ingestion does not wait for deliveries). Prints figures; asserts nothing.
+// Alerts through the local service (docs/alerts.md, "Benchmark"): one workspace with a webhook (min_priority low: every
+// new post) pointing at a local receiver (test/fixtures/receiver/webhook-receiver.ts, in this process); N posts
+// (default 100) appear on the local forum API at once, one monitoring pass stores them, and each delivery goes through
+// the alerts queue to the receiver. Measures, per post, the time from being stored (the event's created_at, written
+// right after the posts' batch is stored) to its delivery arriving at the receiver: p50, p95, max; and the pass's own
+// duration (ingestion does not wait for deliveries). Prints figures; asserts nothing.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // npm run bench:auth-flood [-- --posts N --samples N --rate N --runs N --port N --reuse --json]
 //
-// Does a flood of searches with bad API keys slow another tenant down (issue 19)? Seeds one workspace (the
-// tenant) into a private local state directory (.bench/auth-flood/), starts the local service on its own port
-// and, in each run, times the tenant's own search (GET /api/v1/posts?search=...) twice: once on a quiet
-// server, once while bad-key searches arrive at a fixed rate (open loop: a request is sent every 1/rate s
-// whether or not the last one has been answered, as an attacker would). The flood's requests carry a
-// `cf-connecting-ip` header, as Cloudflare's edge sets it, so the failed-authentication limit (30 a minute
-// per address, src/auth/check.ts) applies: the first 30 are answered 401, the rest 429, and none of them
-// reads a workspace's data. Target: the tenant's p95 under the flood within 20 % of its quiet p95.
+// Does a flood of searches with bad API keys slow another tenant down (docs/api.md, "Rate limit")? Seeds one workspace
+// (the tenant) into a private local state directory (.bench/auth-flood/), starts the local service on its own port and,
+// in each run, times the tenant's own search (GET /api/v1/posts?search=...) twice: once on a quiet server, once while
+// bad-key searches arrive at a fixed rate (open loop: a request is sent every 1/rate s whether or not the last one has
+// been answered, as an attacker would). The flood's requests carry a `cf-connecting-ip` header, as Cloudflare's edge
+// sets it, so the failed-authentication limit (30 a minute per address, src/auth/check.ts) applies: the first 30 are
+// answered 401, the rest 429, and none of them reads a workspace's data. Target: the tenant's p95 under the flood
+// within 20 % of its quiet p95.
 //
 // Everything runs on one machine: wrangler dev serves every request from one thread, so the flood's
 // rejections take turns with the tenant's searches there. On Cloudflare's edge a flood from other addresses

@@ -1,8 +1,8 @@
-// node bench/extract-ab.mjs --against DIR — the extraction engine of this checkout against the one of the
-// checkout DIR (another commit), both bundled into ONE worker and run inside workerd, alternating on each
-// page (decode + extract, timed around each run): both see the same machine load at the same moment, which
-// two benchmark runs one after the other on a shared machine do not. Prints the median page and the summed
-// time of each per set. Speed work on the engine (issue 15); `npm run bench:extract` is the benchmark of record.
+// node bench/extract-ab.mjs --against DIR — the extraction engine of this checkout against the one of the checkout DIR
+// (another commit), both bundled into ONE worker and run inside workerd, alternating on each page (decode + extract,
+// timed around each run): both see the same machine load at the same moment, which two benchmark runs one after the
+// other on a shared machine do not. Prints the median page and the summed time of each per set. Speed work on the
+// engine (docs/extraction.md, "Speed"); `npm run bench:extract` is the benchmark of record.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

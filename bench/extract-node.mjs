@@ -1,5 +1,5 @@
 // node bench/extract-node.mjs — the extraction engine bundled for Node (esbuild, the same TypeScript the
-// Worker runs), over every article page of the corpus, for speed work on the engine (issue 15):
+// Worker runs), over every article page of the corpus, for speed work on the engine (docs/extraction.md, "Speed"):
 //   --write FILE    every page's whole output (the Article: blocks, text, metadata, warnings, and its Reddit
 //                   markdown) as one JSON line per page, to compare before and after a change;
 //   --compare FILE  the same outputs, compared byte for byte with FILE; lists the pages that differ (exit 1);

@@ -1,10 +1,10 @@
-// node bench/extract-parsers.mjs — which HTML parser the extractor builds its tree with (issue 15): time per
-// page and heap per page of (1) htmlparser2's callbacks into our lean tree (src/articles/extract/html-tree.ts,
-// what the engine uses), (2) htmlparser2's own DOM (domhandler, parseDocument), (3) parse5's spec tree
-// builder (default tree adapter), over the readability test pages and WCXB's development pages. Runs in
-// Node (the three are plain JavaScript; workerd runs V8 too); each page is parsed REPEAT times per parser,
-// the parsers interleaved page by page so machine load hits all three alike. An optional extra module can
-// be compared: `OLD_TREE=/path/to/bundle.mjs` (a bundle exporting parseHtml, e.g. the tokenizer we dropped).
+// node bench/extract-parsers.mjs — which HTML parser the extractor builds its tree with (docs/extraction.md, "Parser"):
+// time per page and heap per page of (1) htmlparser2's callbacks into our lean tree (src/articles/extract/html-tree.ts,
+// what the engine uses), (2) htmlparser2's own DOM (domhandler, parseDocument), (3) parse5's spec tree builder (default
+// tree adapter), over the readability test pages and WCXB's development pages. Runs in Node (the three are plain
+// JavaScript; workerd runs V8 too); each page is parsed REPEAT times per parser, the parsers interleaved page by page
+// so machine load hits all three alike. An optional extra module can be compared: `OLD_TREE=/path/to/bundle.mjs` (a
+// bundle exporting parseHtml, e.g. the tokenizer we dropped).
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";

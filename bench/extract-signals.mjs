@@ -1,5 +1,5 @@
 // node bench/extract-signals.mjs — derives the extractor's class/id and structure signals from WCXB's
-// development articles (issue 15; docs/extraction.md, "Our own signals"). Every text run of 20+ characters
+// development articles (docs/extraction.md, "Our own signals"). Every text run of 20+ characters
 // of a page (parsed with the engine's own tree, src/articles/extract/html-tree.ts) is labelled *article* when
 // it occurs in the page's gold text (case and whitespace aside) and *boilerplate* otherwise. Then:
 //  1. for each word of the class and id attributes on the path from the run up to <body> (elements holding

@@ -9,7 +9,7 @@
 // service never exposes them) and the rows returned, with the rows-read target
 // `3 x (returned + 100) + the count's index entries` (docs/scaling.md).
 //
-// Two databases (issue 16):
+// Two databases (docs/scaling.md):
 //   single: one workspace of --posts posts (default 100,000): every filter, sort and search case.
 //   many:   --workspaces large workspaces of --ws-posts posts each (default 20 x 50,000) plus one small
 //           workspace of --small posts (default 1,000); search and filter cases in the small and in one

@@ -1,4 +1,4 @@
-// What `npm start` shows of `wrangler dev`'s output (issue 14, point 8). Pure (no Node APIs), so the
+// What `npm start` shows of `wrangler dev`'s output (docs/commands.md, "npm start"). Pure (no Node APIs), so the
 // workers tests run it as it is. wrangler prints its bindings table when it starts and again when its
 // local server is up; the readiness probe of scripts/lib/dev-server.mjs shows as request lines. Everything
 // else wrangler prints passes through unchanged.

@@ -1,4 +1,4 @@
-// Progress of a long command on a terminal (issue 14, point 15): one line on stderr, redrawn in place,
+// Progress of a long command on a terminal: one line on stderr, redrawn in place,
 // "label  done/total (pct%)  elapsed" (or "label  elapsed" when the total is not known), then cleared.
 // Nothing at all when stderr is not a terminal or the command prints JSON, so piped and --json output stay
 // exactly what they were. Pure apart from the defaults (process.stderr, performance.now), so tests pass

@@ -1,4 +1,4 @@
-// post.created deliveries (SPEC 13) from real monitoring passes against the local forum API, through the
+// post.created deliveries (docs/alerts.md) from real monitoring passes against the local forum API, through the
 // real alerts queue (its consumer runs on its own; tests run with ALERT_RETRY_BASE_SECONDS=0 so retries do
 // not wait) to real local receivers.
 import { createMessageBatch } from "cloudflare:test";

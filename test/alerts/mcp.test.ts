@@ -1,5 +1,5 @@
-// The webhooks operations are MCP tools by themselves (SPEC 7): reads for read keys, creating, testing and
-// deleting only for read_write keys, answering as REST does (the secret shown once there too).
+// The webhooks operations are MCP tools by themselves (docs/mcp.md): reads for read keys, creating, testing
+// and deleting only for read_write keys, answering as REST does (the secret shown once there too).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newReceiver, verifyAsDocumented } from "../helpers/alerts";

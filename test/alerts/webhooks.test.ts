@@ -1,5 +1,5 @@
-// The webhooks API (SPEC 13): creating (secret shown once, sealed at rest, URL rules of SPEC 8), listing,
-// deleting, the test delivery (signed, verifiable with the documented recipe) and the deliveries listing.
+// The webhooks API (docs/alerts.md): creating (secret shown once, sealed at rest, the URL rules of docs/security.md),
+// listing, deleting, the test delivery (signed, verifiable with the documented recipe) and the deliveries listing.
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,6 @@
-// Auth (SPEC 2): the admin API that manages workspaces and keys, the key format and storage, temporary and
-// revoked keys, last_used_at, and the hourly cron that deletes expired temporary keys.
+// Auth (docs/api.md, "Authentication and scopes"): the admin API that manages workspaces and keys, the key
+// format and storage, temporary and revoked keys, last_used_at, and the hourly cron that deletes expired
+// temporary keys.
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

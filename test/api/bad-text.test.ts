@@ -1,4 +1,4 @@
-// Bad text (issue 19, point 3): a body that is not UTF-8 is 400 invalid_json on every JSON route, and
+// Bad text (docs/security.md, "Bad text"): a body that is not UTF-8 is 400 invalid_json on every JSON route, and
 // control, line-break and bidi-override characters are refused in keyword and competitor names and terms,
 // with a message naming the character and where it is. Nothing is stored in either case.
 import { describe, expect, it } from "vitest";

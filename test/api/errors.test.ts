@@ -1,4 +1,4 @@
-// The one error model (SPEC 3): every failure of every route answers in the documented shape.
+// The one error model (docs/api.md, "Errors"): every failure of every route answers in the documented shape.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiRouter, openApiDocument } from "../../src/routes/api";
 import { call, callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";

@@ -1,4 +1,4 @@
-// What a new user hit (issue 14): DELETE with a body, duplicate competitor aliases, reading one keyword,
+// What a new user hit: DELETE with a body, duplicate competitor aliases, reading one keyword,
 // competitor or post, and error messages a person can act on.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The OpenAPI 3.0.3 document (SPEC 4, interface-spec 9): public, generated from the route schemas, with
+// The OpenAPI 3.0.3 document (docs/api.md): public, generated from the route schemas, with
 // security and the shared error responses on every operation.
 import { describe, expect, it } from "vitest";
 import { createApiRouter, openApiDocument } from "../../src/routes/api";
@@ -65,7 +65,7 @@ describe("GET /api/v1/openapi.json", () => {
     }
   });
 
-  it("documents the error body of SPEC 3 with the closed set of codes", () => {
+  it("documents the error body of docs/api.md with the closed set of codes", () => {
     const error = resolve(served, served.components.schemas.Error);
     expect(error.required).toEqual(["error"]);
     const inner = resolve(served, error.properties.error);
@@ -89,7 +89,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(resolve(served, inner.properties.details.items).required.sort()).toEqual(["message", "path"]);
   });
 
-  it("documents every /posts parameter of interface-spec 4.1 with its type and enum", () => {
+  it("documents every /posts parameter of docs/api.md with its type and enum", () => {
     const op = served.paths["/posts"].get;
     const params = Object.fromEntries(op.parameters.map((p: Schema) => [p.name, p]));
     expect(Object.keys(params).sort()).toEqual(
@@ -133,7 +133,7 @@ describe("GET /api/v1/openapi.json", () => {
     }
   });
 
-  it("describes Post, Keyword and Competitor with the fields and types of interface-spec 2.1-2.3", () => {
+  it("describes Post, Keyword and Competitor with the fields and types of docs/api.md", () => {
     const typeOf = (schema: Schema) =>
       `${schema.type}${schema.nullable ? "?" : ""}${schema.type === "array" ? `<${schema.items.type}>` : ""}`;
     const shape = (name: string) =>

@@ -1,8 +1,8 @@
-// What a search reads (issue 16, docs/scaling.md), measured with D1's own meta.rows_read over every
+// What a search reads (docs/scaling.md), measured with D1's own meta.rows_read over every
 // statement the route runs (runPostsQueries, with the parameters bound as the route binds them):
 // - its own workspace's hits only: the rows read do not change when another workspace's hundreds of hits
 //   of the same word come or go (every indexed word carries its workspace's tag, migration 0065);
-// - within the target of issue 16, 3 × (rows returned + 100) + the count's entries: the candidates are read
+// - within the target of docs/scaling.md, 3 × (rows returned + 100) + the count's entries: the candidates are read
 //   once from the index, filters on subreddit and `archived` are answered inside it and FTS5 ranks the
 //   candidates itself (migration 0066), so only the page's posts are read.
 import { env } from "cloudflare:workers";

@@ -147,7 +147,7 @@ describe("GET /posts", () => {
     expect(body.data.every((p) => !p.archived)).toBe(true);
   });
 
-  it("returns exactly the fields and types of interface-spec 2.1", async () => {
+  it("returns exactly the fields and types docs/api.md gives a post", async () => {
     const body = await listPosts({ include_archived: "true", limit: "500" });
     expect(Object.keys(body).sort()).toEqual(["count", "count_is_estimate", "data", "next_offset"]);
     for (const post of body.data) {
@@ -177,7 +177,7 @@ describe("GET /posts", () => {
       expect(Number.isInteger(post.id) && Number.isInteger(post.score) && Number.isInteger(post.num_comments)).toBe(
         true,
       );
-      // Only priority and urgency are nullable in interface-spec 2.1.
+      // Only priority and urgency are nullable (docs/api.md, "Posts").
       for (const field of ["forum_id", "subreddit", "title", "selftext", "author", "url", "permalink"] as const)
         expect(typeof post[field]).toBe("string");
       for (const field of ["is_answered", "archived", "skipped"] as const) expect(typeof post[field]).toBe("boolean");
@@ -186,7 +186,7 @@ describe("GET /posts", () => {
       expect([null, "urgent", "not_urgent"]).toContain(post.urgency);
       expect(post.matched_keywords.every((k) => typeof k === "string")).toBe(true);
       expect(post.mentioned_competitors.every((k) => typeof k === "string")).toBe(true);
-      // SPEC 10: why the post has its priority, one string per signal.
+      // Why the post has its priority, one string per signal (docs/monitoring.md, "Score").
       expect(post.score_reasons.every((r) => typeof r === "string")).toBe(true);
     }
   });

@@ -106,7 +106,7 @@ it("counts every MCP request once (initialize, tools/list, a tool call with its 
     // The 600th: a tool call counts once (its MCP request), not again for the REST request it makes.
     const call = await rpc(3, "tools/call", { name: "get_keywords", arguments: {} });
     expect(call.body.result.isError ?? false).toBe(false);
-    // The 601st, whatever its method: 429 rate_limited in the SPEC 3 shape, with retry-after.
+    // The 601st, whatever its method: 429 rate_limited in the shape of docs/api.md, "Errors", with retry-after.
     for (const [id, method] of [
       [4, "tools/list"],
       [5, "initialize"],

@@ -1,4 +1,4 @@
-// Keywords and competitors: list shapes (interface-spec 2.2, 2.3), create, patch, delete, duplicates.
+// Keywords and competitors: list shapes (docs/api.md, "Keywords" and "Competitors"), create, patch, delete, duplicates.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callJson, callJsonKeepingMonitorQueue, createTestWorkspace, type TestWorkspace } from "../helpers/api";
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 
 describe("keywords", () => {
-  it("creates a keyword with defaults and lists it with every field of interface-spec 2.2", async () => {
+  it("creates a keyword with defaults and lists it with every field docs/api.md gives a keyword", async () => {
     const created = await write("/keywords", "POST", { keyword: "  crm software  " });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
@@ -183,7 +183,7 @@ describe("keywords", () => {
 });
 
 describe("competitors", () => {
-  it("creates with defaults and lists every field of interface-spec 2.3", async () => {
+  it("creates with defaults and lists every field docs/api.md gives a competitor", async () => {
     const created = await write("/competitors", "POST", { name: "Zendesk" });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({

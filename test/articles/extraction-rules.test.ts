@@ -1,5 +1,6 @@
-// One small page per general rule added while tuning on the corpus (issue 15): each rule is a property of
-// HTML pages, and each page here fails without it.
+// One small page per general rule added while tuning on the corpus (docs/extraction.md, "The rules, and why
+// they hold for web pages in general"): each rule is a property of HTML pages, and each page here fails
+// without it.
 import { describe, expect, it } from "vitest";
 import { extractArticle } from "../../src/articles";
 

@@ -105,7 +105,7 @@ describe("a blog post fetched from the web", () => {
     expect(article.text.startsWith("This is the opening paragraph")).toBe(true);
   });
 
-  it("is sanitized: no scripts, styles, iframes, event handlers or javascript: links (SPEC 8)", () => {
+  it("is sanitized: no scripts, styles, iframes, event handlers or javascript: links (docs/security.md)", () => {
     const everything = JSON.stringify(article);
     for (const bad of [
       "javascript:",

@@ -236,7 +236,7 @@ describe("validation", () => {
   });
 });
 
-describe("private addresses (SPEC 8)", () => {
+describe("private addresses (docs/security.md)", () => {
   const refused = (url: string) => {
     try {
       checkBlogUrl(url, false);

@@ -1,4 +1,4 @@
-// Editing a draft before approval (issue 14): PATCH .../items/:item_id.
+// Editing a draft before approval (docs/blog-sync.md, "Editing a draft"): PATCH .../items/:item_id.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fromRedditMarkdown, toRedditMarkdown } from "../../src/articles";

@@ -1,4 +1,5 @@
-// Everyday operations on sync configs (issue 14): deleting a config, and its run history.
+// Everyday operations on sync configs (docs/blog-sync.md, "Deleting a config", "Run history"): deleting a config, and
+// its run history.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";

@@ -1,6 +1,6 @@
-// Previews bounded (issue 19, point 4): one dry run per config at a time (409 run_in_progress for the
-// second, through the workspace coordinator's preview leases), and a per-workspace cap on outbound fetches
-// per minute that every run and preview counts against.
+// Previews bounded (docs/security.md, "Previews and outbound fetches"): one dry run per config at a time
+// (409 run_in_progress for the second, through the workspace coordinator's preview leases), and a
+// per-workspace cap on outbound fetches per minute that every run and preview counts against.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { FETCHES_PER_MINUTE } from "../../src/durable/fetch-budget";
@@ -22,8 +22,8 @@ describe("dry runs", () => {
     const second = await runConfig(ws, config.id, { dry_run: true });
     expect([second.status, second.body.error.code]).toEqual([409, "run_in_progress"]);
     expect(second.body.error.message).toContain("dry run");
-    // Another config's preview is not blocked, and neither is a real run of the same config (SPEC 5: dry
-    // runs never conflict with real runs).
+    // Another config's preview is not blocked, and neither is a real run of the same config (docs/blog-sync.md,
+    // "Runs": dry runs never conflict with real runs).
     const elsewhere = await runConfig(ws, otherConfig.id, { dry_run: true });
     expect([elsewhere.status, elsewhere.body.run.status]).toEqual([200, "completed"]);
     const real = runConfig(ws, config.id, { publish: false });

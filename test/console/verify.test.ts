@@ -1,7 +1,7 @@
-// `npm run verify` (SPEC 11) as a client of a live service: scripts/verify.mjs runs against wrangler dev with
-// the local forum, a persona checked and approved, and a config with drafts. A non-public verification
-// reports a clean state (exit 0) and the forum receives nothing; a key left behind or a closed gate (the
-// destination turned private) makes it exit non-zero with a readable reason.
+// `npm run verify` (docs/commands.md, "verify") as a client of a live service: scripts/verify.mjs runs against wrangler
+// dev with the local forum, a persona checked and approved, and a config with drafts. A non-public verification reports
+// a clean state (exit 0) and the forum receives nothing; a key left behind or a closed gate (the destination turned
+// private) makes it exit non-zero with a readable reason.
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
-// A crash mid-run (issue 19, point 6): a run whose Worker died holds its config only until its short lease
-// runs out (at most RUN_LEASE_MS, 60 s, after its last sign of life), while a run that is working (asking
-// before each fetch and each post) keeps renewing it. bench/crash-recovery.mjs measures the same on a
+// A crash mid-run (docs/security.md, "A crash mid-run"): a run whose Worker died holds its config only until
+// its short lease runs out (at most RUN_LEASE_MS, 60 s, after its last sign of life), while a run that is
+// working (asking before each fetch and each post) keeps renewing it. bench/crash-recovery.mjs measures the same on a
 // killed `wrangler dev`.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";

@@ -7,7 +7,7 @@ import { writeContent } from "../../scripts/seed/workspace";
 import type { PostView } from "../../src/db/posts";
 import * as schema from "../../src/db/schema";
 
-/** A post as the API must return it (interface-spec 2.1), plus the link ids the filters use. */
+/** A post as the API must return it (docs/api.md, "Posts"), plus the link ids the filters use. */
 export type ModelPost = PostView & { keywordIds: number[]; competitorIds: number[] };
 
 export type ApiPost = Omit<ModelPost, "keywordIds" | "competitorIds">;

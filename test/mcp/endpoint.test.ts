@@ -82,7 +82,7 @@ describe("initialize", () => {
 });
 
 describe("tools/list", () => {
-  it("has exactly one tool for every /api/v1 operation except approval ones, named by SPEC 7", async () => {
+  it("has exactly one tool for every /api/v1 operation except approval ones, named as docs/mcp.md says", async () => {
     const operations = await documentedOperations();
     const { tools } = await writer.listTools();
     const expected = operations.filter((op) => op.tool);
@@ -97,7 +97,7 @@ describe("tools/list", () => {
     }
     expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
     expect(tools.some((t) => String(t._meta?.["threadwatch/operation"]).includes("/admin"))).toBe(false);
-    // Approval is for a person (SPEC 7): an approve route declared without `tool: false` fails here.
+    // Approval is for a person (docs/mcp.md): an approve route declared without `tool: false` fails here.
     expect(tools.filter((t) => /approv/i.test(t.name))).toEqual([]);
   });
 
@@ -225,7 +225,7 @@ describe("tools/call answers exactly as REST does", () => {
   });
 });
 
-describe("blog sync tools (interface-spec 4.2)", () => {
+describe("blog sync tools", () => {
   it("creates a config and lists it exactly as REST does", async () => {
     const { tools } = await writer.listTools();
     expect(tools.map((t) => t.name)).toEqual(

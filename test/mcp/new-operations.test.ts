@@ -1,5 +1,6 @@
-// The operations issue 14 added are MCP tools by themselves (generated from the OpenAPI document):
-// reads for read keys, writes only for read_write keys, answering exactly as REST does.
+// Reading one keyword, competitor or post, a config's run history, editing a draft and deleting a config are MCP tools
+// by themselves (generated from the OpenAPI document): reads for read keys, writes only for read_write keys, answering
+// exactly as REST does.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
@@ -28,7 +29,7 @@ afterAll(async () => {
   await reader?.close();
 });
 
-describe("issue 14's operations as tools", () => {
+describe("single-item reads, run history, draft edits and config deletion as tools", () => {
   it("lists the reads for a read key and the writes only for a read_write key", async () => {
     const readNames = (await reader.listTools()).tools.map((t) => t.name);
     const writeNames = (await writer.listTools()).tools.map((t) => t.name);

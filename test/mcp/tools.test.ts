@@ -10,7 +10,7 @@ import { type OpenApiDocumentLike, toolName, toolsForScope, toolsFromOpenApi } f
 const documentOf = (router: ReturnType<typeof createRouter>) =>
   router.getOpenAPIDocument({ openapi: "3.0.3", info: { title: "t", version: "1" } }) as unknown as OpenApiDocumentLike;
 
-describe("tool names (SPEC 7, interface-spec 4.2)", () => {
+describe("tool names (docs/mcp.md), readiness and preflight included", () => {
   it.each([
     ["GET", "/posts", "get_posts"],
     ["PATCH", "/posts/{id}", "patch_posts_id"],

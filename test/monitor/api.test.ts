@@ -103,7 +103,7 @@ describe("monitoring endpoints", () => {
   });
 });
 
-describe("re-matching stored posts when terms change (issue 14, point 13)", () => {
+describe("re-matching stored posts when terms change", () => {
   it("a new keyword finds stored posts that contain it; deactivating it removes it again", async () => {
     const client = newClient("rematch");
     await forum.reset(client);

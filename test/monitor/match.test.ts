@@ -17,7 +17,7 @@ function hits(term: string, title: string, body = ""): boolean {
   return matchPost({ title, selftext: body }, t).keywordIds.length === 1;
 }
 
-describe("matching rules (SPEC 10)", () => {
+describe("matching rules (docs/monitoring.md)", () => {
   it("matches whole words, case-insensitively, in title or body", () => {
     expect(hits("email", "Best EMAIL tool?")).toBe(true);
     expect(hits("email", "nothing here", "my Email bounced")).toBe(true);

@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import { type OpenApiDocumentLike, toolsFromOpenApi } from "../../src/mcp/tools";
 import { callJson } from "../helpers/api";
 
-it("readiness and publish preflight are tools with the SPEC 7 names; approval and admin never are", async () => {
+it("readiness and publish preflight are tools with the names docs/mcp.md gives; approval and admin never are", async () => {
   const doc = (await callJson("/api/v1/openapi.json")).body as OpenApiDocumentLike;
   const names = toolsFromOpenApi(doc).map((t) => t.name);
   expect(names).toEqual(

@@ -56,7 +56,7 @@ describe("approval and publishing", () => {
     expect((await approve(other, post.id)).status).toBe(404);
   }, 120_000);
 
-  it("every gate of interface-spec 8.2 closed, one at a time: nothing is submitted and the error names it", async () => {
+  it("every gate docs/publishing.md lists closed, one at a time: nothing is submitted and the error names it", async () => {
     const s = await scene();
     const w = workspaceDb(env, s.ws.id);
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };

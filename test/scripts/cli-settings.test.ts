@@ -1,4 +1,4 @@
-// The command-line scripts' settings and hints (issue 14): admin CLI environment variables, which demo keys
+// The command-line scripts' settings and hints: admin CLI environment variables, which demo keys
 // `npm start` issues again, and the extract command's hint about --allow-private.
 import { describe, expect, it } from "vitest";
 import { adminConnection, demoKeysToIssue, extractErrorMessage } from "../../scripts/lib/cli-settings.mjs";

@@ -1,4 +1,4 @@
-// What `npm start` shows of wrangler dev's output (scripts/lib/dev-output.mjs, issue 14 point 8): the bindings
+// What `npm start` shows of wrangler dev's output (scripts/lib/dev-output.mjs): the bindings
 // table once, no readiness-probe request lines before the banner, everything else unchanged.
 import { describe, expect, it } from "vitest";
 import { devOutputFilter } from "../../scripts/lib/dev-output.mjs";

@@ -1,4 +1,4 @@
-// The progress line of long commands (scripts/lib/progress.mjs, issue 14 point 15): drawn in place on a
+// The progress line of long commands (scripts/lib/progress.mjs): drawn in place on a
 // terminal, nothing when the output is not a terminal or the command prints JSON.
 import { describe, expect, it } from "vitest";
 import { progress } from "../../scripts/lib/progress.mjs";

@@ -1,4 +1,4 @@
-// `npm start` as a person runs it (issue 14, points 3 and 8), on a random free port with its own state
+// `npm start` as a person runs it (docs/commands.md, "npm start"), on a random free port with its own state
 // directory and secrets file: offline its output is our steps, wrangler's bindings table once, no stack
 // trace, and our banner once; after the demo read key is revoked, a restart issues that key again and
 // nothing else (one active demo read_write key, no spare revoked row).
