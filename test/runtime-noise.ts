@@ -54,11 +54,11 @@ export const KNOWN_RUNTIME_NOISE: readonly KnownNoise[] = [
   },
   {
     pattern:
-      /^\[mf:error\] (TypeError: Cannot set properties of undefined \(setting 'connectionId'\)|AssertionError: sessionInfo must be set before connecting|Error: Network connection lost\.)(\s+at (async )?\S+ \(\S*miniflare\/dist\/src\/workers\/(browser-rendering|shared)\/\S+\))*\s+at (async )?BrowserSession\.connect \(\S*miniflare\/dist\/src\/workers\/browser-rendering\/binding\.worker\.js:\d+:\d+\)(\s+at (async )?\S+ \(\S*miniflare\/dist\/src\/workers\/\S+\))*\s*$/,
+      /^\[mf:error\] (TypeError: Cannot set properties of undefined \(setting 'connectionId'\)|AssertionError: sessionInfo must be set before connecting|Error: Network connection lost\.)(\s+at (async |new )?\S+ \((\S*miniflare\/dist\/src\/workers\/(browser-rendering|shared)\/\S+|node-internal:internal_assert\w*:\d+:\d+)\))*\s+at (async )?BrowserSession\.connect \(\S*miniflare\/dist\/src\/workers\/browser-rendering\/binding\.worker\.js:\d+:\d+\)(\s+at (async )?\S+ \(\S*miniflare\/dist\/src\/workers\/\S+\))*\s*$/,
     why:
       "Miniflare's local Browser Rendering refuses a connection to a browser that is closing or closed (its " +
       "session record is already cleared, or Chromium no longer listens) by throwing inside its own " +
-      "BrowserSession object, every frame Miniflare's. Our connect to a " +
+      "BrowserSession object, every frame Miniflare's (or the assert of workerd's node compatibility it calls). Our connect to a " +
       "warm browser catches the refusal and launches a fresh one (test/publishing/warm-browser.test.ts).",
   },
   {
@@ -68,6 +68,21 @@ export const KNOWN_RUNTIME_NOISE: readonly KnownNoise[] = [
       "A browser closed while Miniflare's local Browser Rendering proxy still held its WebSocket (a warm browser " +
       "closed at a file's end, a closing one replaced by a fresh one); workerd logs that the pipe's other end " +
       "went away. Native frames only.",
+  },
+  {
+    pattern: /^exception = \S+: disconnected: client error \(SendRequest\)\s+stack:( \S+workerd@[0-9a-f]+)+\s*$/,
+    why:
+      "A connection Miniflare's local Browser Rendering proxy held to a Chromium that exited (a warm browser " +
+      "closed at a file's end or replaced by a fresh one); workerd's HTTP client logs the dropped request. " +
+      "Native frames only.",
+  },
+  {
+    pattern:
+      /^exception = \S+: failed: jsg\.Error: Application called deleteAllDurableObjects\(\)\.\s+stack:( \S+workerd@[0-9a-f]+)+\s*$/,
+    why:
+      "test/fresh-storage.ts empties the storage before each file (`reset()` from cloudflare:test); a Durable " +
+      "Object still finishing the previous file's work (a browser close it does not wait for) is aborted, and " +
+      "workerd logs why. The next file starts from empty storage either way. Native frames only.",
   },
   {
     pattern:

@@ -19,6 +19,10 @@ describe("known runtime noise", () => {
       "[mf:error] Error: Network connection lost.\n    at async fetchWithConnectRetry (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:77:14)\n    at async BrowserSession.connect (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:165:81)\n    at async BrowserSession.fetch (file:///w/node_modules/miniflare/dist/src/workers/shared/index.worker.js:388:18)\n",
       "[mf:error] TypeError: Cannot set properties of undefined (setting 'connectionId')\n    at BrowserSession.connect (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:166:42)\n    at async BrowserSession.fetch (file:///w/node_modules/miniflare/dist/src/workers/shared/index.worker.js:388:18)\n",
       `exception = kj/compat/http.c++:4784: disconnected: other end of WebSocketPipe was destroyed\nstack: ${WORKERD}@640b54a ${WORKERD}@640f0b1\n`,
+      "[mf:error] AssertionError: sessionInfo must be set before connecting\n    at new AssertionError (node-internal:internal_assertionerror:427:15)\n    at assert (node-internal:internal_assert:49:15)\n    at BrowserSession.connect (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:161:5)\n    at BrowserSession.fetch (file:///w/node_modules/miniflare/dist/src/workers/shared/index.worker.js:388:37)\n",
+      `exception = rust/worker/ffi.rs:110: disconnected: client error (SendRequest)\nstack: ${WORKERD}@28a3c60 ${WORKERD}@3ac3280\n`,
+      `exception = workerd/api/unsafe.c++:229: failed: jsg.Error: Application called deleteAllDurableObjects().\nstack: ${WORKERD}@28a3c60 ${WORKERD}@63fc8b7\n`,
+
       '[mf:warn] Moving message "3b7205ac1d4749141006f2662b565272" on queue "threadwatch-alerts" to dead letter queue "threadwatch-alerts-dlq" after 15 failed attempts...\n',
       "TargetCloseError: Protocol error (Browser.close): Target closed",
       "Error: Protocol error: Connection closed.",
@@ -34,6 +38,8 @@ describe("known runtime noise", () => {
       "uncaught exception; source = Uncaught (in promise); stack = Error: Network connection lost.\n    at fetchFeed (file:///w/src/articles/discover/feed.ts:40:11)\n",
       "uncaught exception; source = Uncaught; stack = TypeError: x is undefined\n    at file:///w/src/app.ts:1:1\n",
       `exception = rust/worker/ffi.rs:110: disconnected: Connection reset by peer\nstack: ${WORKERD}@28a3c60\n`,
+      `exception = workerd/api/unsafe.c++:229: failed: jsg.Error: Application called something else.\nstack: ${WORKERD}@28a3c60\n`,
+      "[mf:error] AssertionError: sessionInfo must be set before connecting\n    at assert (node-internal:internal_assert:49:15)\n    at connectWarm (file:///w/src/browser/forum-browser.ts:1:1)\n",
       'Sourcemap for "/w/src/app.ts" points to missing source files\n',
       "console warning; message = something else\n",
       // The same Miniflare error raised from our code carries our frame.
