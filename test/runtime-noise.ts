@@ -93,10 +93,11 @@ export const KNOWN_RUNTIME_NOISE: readonly KnownNoise[] = [
   },
   {
     pattern:
-      /^(TargetCloseError: Protocol error \(Browser\.close\): Target closed|Error: Protocol error: Connection closed\.)$/,
+      /^(TargetCloseError: Protocol error \(Browser\.close\): Target closed|Error: Protocol error: Connection closed\.|ProtocolError: Protocol error \(Browser\.close\): Session with given id not found\.)$/,
     why:
       "@cloudflare/puppeteer closes a browser with `connection.send('Browser.close').catch(console.log)`: when " +
-      "Chromium exits before it answers, or was already gone, the library console.logs the error it caught. " +
+      "Chromium exits before it answers, or was already gone (locally: the session is no longer known), the " +
+      "library console.logs the error it caught. " +
       "Logged inside the runtime, so test/helpers/logs.ts drops it there (a whole console line, the error alone).",
   },
   {

@@ -26,6 +26,7 @@ describe("known runtime noise", () => {
       '[mf:warn] Moving message "3b7205ac1d4749141006f2662b565272" on queue "threadwatch-alerts" to dead letter queue "threadwatch-alerts-dlq" after 15 failed attempts...\n',
       "TargetCloseError: Protocol error (Browser.close): Target closed",
       "Error: Protocol error: Connection closed.",
+      "ProtocolError: Protocol error (Browser.close): Session with given id not found.",
       '\u001b[33mSourcemap for "/w/node_modules/pkg/index.js" points to missing source files\u001b[39m\n',
     ])
       expect(isRuntimeNoise(line), line).toBe(true);
