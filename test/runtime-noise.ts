@@ -70,10 +70,12 @@ export const KNOWN_RUNTIME_NOISE: readonly KnownNoise[] = [
       "went away. Native frames only.",
   },
   {
-    pattern: /^exception = \S+: disconnected: client error \(SendRequest\)\s+stack:( \S+workerd@[0-9a-f]+)+\s*$/,
+    pattern:
+      /^exception = \S+: disconnected: (client error \(SendRequest\)|Broken pipe \(os error 32\))\s+stack:( \S+workerd@[0-9a-f]+)+\s*$/,
     why:
       "A connection Miniflare's local Browser Rendering proxy held to a Chromium that exited (a warm browser " +
-      "closed at a file's end or replaced by a fresh one); workerd's HTTP client logs the dropped request. " +
+      "closed at a file's end or replaced by a fresh one); workerd's HTTP client logs the dropped request, or " +
+      "the broken pipe it was writing to. " +
       "Native frames only.",
   },
   {

@@ -21,6 +21,7 @@ describe("known runtime noise", () => {
       `exception = kj/compat/http.c++:4784: disconnected: other end of WebSocketPipe was destroyed\nstack: ${WORKERD}@640b54a ${WORKERD}@640f0b1\n`,
       "[mf:error] AssertionError: sessionInfo must be set before connecting\n    at new AssertionError (node-internal:internal_assertionerror:427:15)\n    at assert (node-internal:internal_assert:49:15)\n    at BrowserSession.connect (file:///w/node_modules/miniflare/dist/src/workers/browser-rendering/binding.worker.js:161:5)\n    at BrowserSession.fetch (file:///w/node_modules/miniflare/dist/src/workers/shared/index.worker.js:388:37)\n",
       `exception = rust/worker/ffi.rs:110: disconnected: client error (SendRequest)\nstack: ${WORKERD}@28a3c60 ${WORKERD}@3ac3280\n`,
+      `exception = rust/cxx/kj-hyper/ffi.rs:227: disconnected: Broken pipe (os error 32)\nstack: ${WORKERD}@640a120 ${WORKERD}@63d7b70\n`,
       `exception = workerd/api/unsafe.c++:229: failed: jsg.Error: Application called deleteAllDurableObjects().\nstack: ${WORKERD}@28a3c60 ${WORKERD}@63fc8b7\n`,
 
       '[mf:warn] Moving message "3b7205ac1d4749141006f2662b565272" on queue "threadwatch-alerts" to dead letter queue "threadwatch-alerts-dlq" after 15 failed attempts...\n',
