@@ -229,7 +229,7 @@ const reviewPath = (c: ConsoleContext) => `/app/syncs/${idParam(c, "id")}/items/
 
 export async function approveItem(c: ConsoleContext) {
   try {
-    await approveForPublishing(c.env, sessionDb(c), idParam(c, "id"), idParam(c, "item_id"));
+    await approveForPublishing(c.env, c.get("session").auth, sessionDb(c), idParam(c, "id"), idParam(c, "item_id"));
   } catch (err) {
     const message = refusalMessage(err);
     if (!message) throw err;
