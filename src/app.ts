@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { forumCallback } from "./console/pages/forum-callback";
 import { createConsoleRouter } from "./console/router";
 import { ApiError, onError, respondError, validationFailed, validationHook, zodDetails } from "./errors";
 import { refuseDeleteBody } from "./http/delete-body";
@@ -41,6 +42,8 @@ export function createApp() {
   app.route("/admin/v1", adminRouter);
   app.route("/admin/v1", adminPersonasRouter);
   app.route("/app", createConsoleRouter());
+  // The forum's OAuth redirect (docs/publishing.md, "Connecting"): no key, the state is the credential.
+  app.get("/oauth/forum/callback", forumCallback);
   app.route(
     "/mcp",
     createMcpRouter(api, (request, env, ctx) => app.fetch(request, env, ctx)),

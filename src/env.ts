@@ -28,6 +28,9 @@ export interface Env
   REDDIT_USER_AGENT?: string;
   REDDIT_AUTH_URL?: string;
   REDDIT_API_BASE_URL?: string;
+  // Personas (docs/publishing.md, "Connecting"): where the forum sends a person back after consent; unset, the
+  // Worker's own origin + /oauth/forum/callback.
+  REDDIT_REDIRECT_URI?: string;
   MONITOR_PASS_BUDGET_MS?: string;
   DATAFORSEO_LOGIN?: string;
   DATAFORSEO_PASSWORD?: string;

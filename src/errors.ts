@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
+  forum_unreachable: 502,
+  browser_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -125,6 +127,8 @@ const CODE_OF_KIND: Record<DomainErrorKind, ErrorCode> = {
   run_in_progress: "run_in_progress",
   persona_not_ready: "persona_not_ready",
   browser_busy: "browser_busy",
+  forum_unreachable: "forum_unreachable",
+  browser_unavailable: "browser_unavailable",
 };
 
 /** The one place a domain error becomes an HTTP error: its code, status, details and `retry-after`. */
@@ -189,7 +193,7 @@ const errorResponse = (description: string) => ({
 });
 
 /** The error responses every authenticated route declares. */
-export function errorResponses(options: { write?: boolean; conflict?: string } = {}) {
+export function errorResponses(options: { write?: boolean; conflict?: string; outside?: "forum" | "browser" } = {}) {
   return {
     400: errorResponse("Invalid JSON or a query/body that fails validation (`invalid_json`, `validation_failed`)"),
     401: errorResponse("Missing or invalid API key (`unauthorized`)"),
@@ -201,5 +205,19 @@ export function errorResponses(options: { write?: boolean; conflict?: string } =
       "Rate limit reached: the key's own, or (without a valid key) the client address's (`rate_limited`, see `retry-after`)",
     ),
     500: errorResponse("Unexpected failure (`internal_error`), logged with the request id"),
+    ...(options.outside
+      ? {
+          502: errorResponse(
+            "The forum or its OAuth host could not be reached (`forum_unreachable`); the message names the address",
+          ),
+        }
+      : {}),
+    ...(options.outside === "browser"
+      ? {
+          503: errorResponse(
+            "The browser could not be started, after one retry on a fresh one (`browser_unavailable`, see `retry-after`)",
+          ),
+        }
+      : {}),
   } as const;
 }

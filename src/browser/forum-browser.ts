@@ -1,76 +1,40 @@
-// The one small interface over Browser Rendering (docs/publishing.md): a page of the forum, logged in with a persona's
-// cookies, that sends requests to the forum's own endpoints from inside the page (so they carry the
-// session exactly as the forum's own web client would). Production, `wrangler dev` and the tests all use
-// `@cloudflare/puppeteer` on the BROWSER binding (locally wrangler launches Debian's Chromium). The page
+// The one small interface over Browser Rendering (docs/publishing.md, "Browser operations"): a page of the
+// forum's public site opened as a logged-out visitor, with no account and no credential of any persona, to see
+// what a visitor sees (a persona's profile, a published post). Production, `wrangler dev` and the tests all
+// use `@cloudflare/puppeteer` on the BROWSER binding (locally wrangler launches Debian's Chromium). The page
 // and its browser context are always closed: after the work, on an error and on a timeout; the browser too,
 // unless the workspace keeps it warm for its next operation (BrowserReuse below).
-import puppeteer, { type Browser, type BrowserContext, type CookieParam, type Page } from "@cloudflare/puppeteer";
-
-export interface PageRequest {
-  method: "GET" | "POST";
-  /** Absolute URL (the forum, or the upload form's action). */
-  url: string;
-  headers?: Record<string, string>;
-  /** An application/x-www-form-urlencoded body. */
-  form?: Record<string, string>;
-  /** A multipart/form-data body: fields in order, then the file (bytes in base64). */
-  multipart?: {
-    fields: { name: string; value: string }[];
-    file: { field: string; name: string; type: string; base64: string };
-  };
-}
+import puppeteer, { type Browser, type BrowserContext, type HTTPResponse, type Page } from "@cloudflare/puppeteer";
 
 export interface PageResponse {
   status: number;
   contentType: string;
   text: string;
-  /** Where the answer came from after redirects (a logged-out page may redirect to a login form). */
+  /** Where the answer came from after redirects. */
   url: string;
 }
 
 export interface BrowserSession {
-  request(req: PageRequest): Promise<PageResponse>;
+  /** The answer of the page the operation opened (its landing URL), as the visitor's browser got it. */
+  landing: PageResponse;
+  /** Opens another address in the same page and answers what the browser got. */
+  open(url: string): Promise<PageResponse>;
 }
 
-/** The browser could not do its part (launch, navigation, the request itself, the deadline). */
+/** The browser could not do its part (launch, navigation, the deadline). */
 export class BrowserError extends Error {
   override readonly name = "BrowserError";
   constructor(
     message: string,
-    /** `network`: the request left the page but no answer came back (the forum may have acted on it). */
-    readonly kind: "launch" | "navigation" | "network" | "timeout",
+    readonly kind: "launch" | "navigation" | "timeout",
+    /** The address the browser tried to open (navigation). */
+    readonly address?: string,
   ) {
     super(message);
   }
 }
 
 export const BROWSER_OPERATION_TIMEOUT_MS = 120_000;
-
-// Runs inside the page. A string, not a function: the Worker's bundler may wrap functions with helpers that
-// do not exist in the page, and the Worker project does not load the DOM types.
-const PAGE_FETCH = `async (req) => {
-  let body;
-  const headers = Object.assign({}, req.headers || {});
-  if (req.form) {
-    body = new URLSearchParams(req.form).toString();
-    headers["content-type"] = "application/x-www-form-urlencoded";
-  } else if (req.multipart) {
-    body = new FormData();
-    for (const f of req.multipart.fields) body.append(f.name, f.value);
-    const bin = atob(req.multipart.file.base64);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    body.append(req.multipart.file.field, new Blob([bytes], { type: req.multipart.file.type }), req.multipart.file.name);
-  }
-  try {
-    const res = await fetch(req.url, { method: req.method, headers, body, credentials: "include", redirect: "follow" });
-    return { ok: true, status: res.status, contentType: res.headers.get("content-type") || "", text: await res.text(), url: res.url };
-  } catch (err) {
-    return { ok: false, error: String(err && err.message || err) };
-  }
-}`;
-
-type PageResult = ({ ok: true } & PageResponse) | { ok: false; error: string };
 
 function deadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -119,34 +83,57 @@ async function connectWarm(binding: Binding, sessionId: string | undefined): Pro
   return puppeteer.connect(binding, sessionId).catch(() => undefined);
 }
 
-async function launchBrowser(binding: Binding, reuse: BrowserReuse | undefined): Promise<Browser> {
+async function launchOnce(binding: Binding, keepAlive: number | undefined): Promise<Browser> {
+  return puppeteer.launch(binding, keepAlive ? { keep_alive: keepAlive } : undefined);
+}
+
+/** A fresh browser; a launch that fails is tried once more on another fresh one, then BrowserError `launch`. */
+async function launchBrowser(binding: Binding, reuse: BrowserReuse | undefined, retry: boolean): Promise<Browser> {
   // The platform closes an idle browser after keep_alive by itself: a browser whose coordinator never comes
   // back to close it (the object evicted, its alarm lost) still goes shortly after its warm period.
   const keepAlive = reuse && reuse.keepWarmMs > 0 ? Math.min(MAX_KEEP_ALIVE_MS, reuse.keepWarmMs + 60_000) : undefined;
   try {
-    return await puppeteer.launch(binding, keepAlive ? { keep_alive: keepAlive } : undefined);
-  } catch (err) {
-    throw new BrowserError(`the browser could not be started: ${(err as Error).message}`, "launch");
+    return await launchOnce(binding, keepAlive);
+  } catch (first) {
+    if (!retry) throw new BrowserError(`the browser could not be started: ${(first as Error).message}`, "launch");
+    try {
+      return await launchOnce(binding, keepAlive);
+    } catch (err) {
+      throw new BrowserError(`the browser could not be started, twice: ${(err as Error).message}`, "launch");
+    }
   }
 }
 
 interface ForumPage {
   context: BrowserContext;
   page: Page;
+  landing: PageResponse;
 }
 
-/** A fresh context of `browser` with `cookies` set, on `landingUrl`; the context is closed if that fails. */
-async function openForumPage(browser: Browser, cookies: CookieParam[], landingUrl: string): Promise<ForumPage> {
+async function answerOf(response: HTTPResponse | null, url: string): Promise<PageResponse> {
+  if (!response) return { status: 0, contentType: "", text: "", url };
+  return {
+    status: response.status(),
+    contentType: response.headers()["content-type"] ?? "",
+    text: await response.text().catch(() => ""),
+    url: response.url(),
+  };
+}
+
+async function navigate(page: Page, url: string): Promise<PageResponse> {
+  try {
+    return await answerOf(await page.goto(url, { waitUntil: "domcontentloaded", timeout: 30_000 }), url);
+  } catch (err) {
+    throw new BrowserError(`the browser could not open ${url}: ${(err as Error).message}`, "navigation", url);
+  }
+}
+
+/** A fresh context (no cookies, no storage: a logged-out visitor) of `browser` on `landingUrl`. */
+async function openForumPage(browser: Browser, landingUrl: string): Promise<ForumPage> {
   const context = await browser.createBrowserContext();
   try {
     const page = await context.newPage();
-    if (cookies.length > 0) await page.setCookie(...cookies);
-    try {
-      await page.goto(landingUrl, { waitUntil: "domcontentloaded", timeout: 30_000 });
-    } catch (err) {
-      throw new BrowserError(`the forum did not open in the browser: ${(err as Error).message}`, "navigation");
-    }
-    return { context, page };
+    return { context, page, landing: await navigate(page, landingUrl) };
   } catch (err) {
     await context.close().catch(() => undefined);
     throw err;
@@ -163,15 +150,14 @@ export async function closeBrowserSession(binding: unknown, sessionId: string): 
 }
 
 /**
- * Opens the forum at `landingUrl` in a fresh browser context with `cookies` set on the forum's host, runs
- * `work` with a session that sends requests from that page, and closes the context whatever happens. The
- * browser is closed too, unless `reuse` asks to keep it and the operation ended cleanly (its own answer or
+ * Opens `landingUrl` in a fresh browser context as a logged-out visitor, runs `work` with the page's answer,
+ * and closes the context whatever happens. The browser is closed too, unless `reuse` asks to keep it and the operation ended cleanly (its own answer or
  * error, not a browser failure or the deadline): then it is only disconnected and its session id returned.
  */
 export async function withForumPage<T>(
   /** The BROWSER binding (typed `BrowserRun` by wrangler; puppeteer takes it as a fetcher). */
   binding: unknown,
-  options: { landingUrl: string; cookies: CookieParam[]; timeoutMs?: number; reuse?: BrowserReuse },
+  options: { landingUrl: string; timeoutMs?: number; reuse?: BrowserReuse },
   work: (session: BrowserSession) => Promise<T>,
 ): Promise<T> {
   const timeoutMs = options.timeoutMs ?? BROWSER_OPERATION_TIMEOUT_MS;
@@ -190,11 +176,11 @@ export async function withForumPage<T>(
     return opened;
   };
   const open = async (): Promise<ForumPage> => {
-    const { cookies, landingUrl } = options;
+    const { landingUrl } = options;
     const warm = await connectWarm(binding as Binding, options.reuse?.sessionId);
     if (warm) {
       try {
-        const opening = openForumPage(await adopt(warm), cookies, landingUrl);
+        const opening = openForumPage(await adopt(warm), landingUrl);
         return await deadline(opening, WARM_OPEN_MS, "opening the forum in the warm browser");
       } catch (err) {
         if (finished) throw err;
@@ -205,18 +191,13 @@ export async function withForumPage<T>(
         browser = undefined;
       }
     }
-    return openForumPage(await adopt(await launchBrowser(binding as Binding, options.reuse)), cookies, landingUrl);
+    // With no warm browser to fall back from, a fresh launch that fails is itself tried once more.
+    return openForumPage(await adopt(await launchBrowser(binding as Binding, options.reuse, !warm)), landingUrl);
   };
   const run = async (): Promise<T> => {
-    const { context, page } = await open();
+    const { context, page, landing } = await open();
     try {
-      const session: BrowserSession = {
-        async request(req) {
-          const result = (await page.evaluate(`(${PAGE_FETCH})(${JSON.stringify(req)})`)) as PageResult;
-          if (!result.ok) throw new BrowserError(`no answer from ${new URL(req.url).host}: ${result.error}`, "network");
-          return { status: result.status, contentType: result.contentType, text: result.text, url: result.url };
-        },
-      };
+      const session: BrowserSession = { landing, open: (url) => navigate(page, url) };
       try {
         const value = await work(session);
         reusable = true;

@@ -33,7 +33,13 @@ export interface ConsoleSession {
 
 export interface ConsoleEnv {
   Bindings: AppEnv["Bindings"];
-  Variables: AppEnv["Variables"] & { session: ConsoleSession; signingKey: CryptoKey; nonce: string };
+  Variables: AppEnv["Variables"] & {
+    session: ConsoleSession;
+    signingKey: CryptoKey;
+    nonce: string;
+    /** An origin besides the console's own that the page's forms may lead to (the forum's consent page). */
+    formTarget?: string;
+  };
 }
 
 export type ConsoleContext = Context<ConsoleEnv>;
@@ -45,10 +51,12 @@ export type ConsoleContext = Context<ConsoleEnv>;
 export const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
   const h = c.res.headers;
+  // A form whose answer redirects elsewhere (Connect, to the forum's consent page) needs that origin here.
+  const target = c.get("formTarget");
   h.set(
     "content-security-policy",
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: http:; form-action 'self'; " +
-      "frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: http:; " +
+      `form-action 'self'${target ? ` ${target}` : ""}; frame-ancestors 'none'; base-uri 'none'`,
   );
   h.set("x-frame-options", "DENY");
   h.set("referrer-policy", "same-origin");

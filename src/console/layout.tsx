@@ -9,6 +9,7 @@ const NAV = [
   { href: "/app/keywords", label: "Keywords" },
   { href: "/app/competitors", label: "Competitors" },
   { href: "/app/syncs", label: "Blog sync" },
+  { href: "/app/personas", label: "Personas" },
   { href: "/app/settings/api", label: "Settings › API" },
 ];
 

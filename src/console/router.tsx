@@ -13,6 +13,7 @@ import {
   withSigningKey,
 } from "./context";
 import { Page } from "./layout";
+import { checkFromConsole, connectFromConsole, deleteFromConsole, personasListPage } from "./pages/personas";
 import { inboxPage, triagePost } from "./pages/posts";
 import { approveItem, editItem, reviewItemPage } from "./pages/review";
 import { apiSettingsPage, createApiKey, revokeApiKey } from "./pages/settings";
@@ -78,6 +79,10 @@ export function createConsoleRouter() {
   app.get("/syncs/:id/items/:item_id", reviewItemPage);
   app.post("/syncs/:id/items/:item_id/approve", approveItem);
   app.post("/syncs/:id/items/:item_id/edit", editItem);
+  app.get("/personas", personasListPage);
+  app.post("/personas/connect", connectFromConsole);
+  app.post("/personas/:id/check", checkFromConsole);
+  app.post("/personas/:id/delete", deleteFromConsole);
   app.get("/settings/api", apiSettingsPage);
   app.post("/settings/api/keys", createApiKey);
   app.post("/settings/api/keys/:key_id/revoke", revokeApiKey);

@@ -50,7 +50,7 @@ export function workspaceDb(env: ShardedEnv, workspaceId: number): WorkspaceDb {
 
 /**
  * The directory: workspaces and API keys, looked up before a workspace is known (a key identifies its
- * workspace). Only src/auth and the admin routes use it.
+ * workspace). Only src/auth, the admin routes and the OAuth states of forum connections use it.
  */
 export function directoryDb(env: { DB: D1Database }): Database {
   return drizzle(env.DB, { schema });

@@ -428,8 +428,9 @@ export const syncRunItems = sqliteTable(
   (t) => [index("sync_run_items_ws_run_idx").on(t.workspaceId, t.runId, t.position)],
 );
 
-// Personas (docs/publishing.md, migration 0020): forum accounts of a workspace. `session_ciphertext` holds the
-// account's forum cookies encrypted with AES-GCM under SESSION_KEY (src/lib/sealing.ts); it is never returned.
+// Personas (docs/publishing.md, migrations 0020 and 0068): forum accounts of a workspace connected by OAuth. The
+// refresh token and the cached access token are sealed with AES-GCM under SESSION_KEY (src/lib/sealing.ts);
+// neither is ever returned.
 export const personas = sqliteTable(
   "personas",
   {
@@ -437,21 +438,45 @@ export const personas = sqliteTable(
     workspaceId: integer("workspace_id")
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
-    /** Without `u/`; unique per workspace case-insensitively. */
+    /** The forum's own answer to who am I after connecting; unique per workspace case-insensitively. */
     username: text("username").notNull(),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     authCompleted: integer("auth_completed", { mode: "boolean" }).notNull().default(false),
     browserReady: integer("browser_ready", { mode: "boolean" }).notNull().default(false),
     /** Set only through the admin API ("approved for the customer"). */
     approved: integer("approved", { mode: "boolean" }).notNull().default(false),
-    /** SECRET: `v1.<key id>.<iv>.<ciphertext>` (base64url), AES-GCM under SESSION_KEY. */
-    sessionCiphertext: text("session_ciphertext").notNull(),
+    /** SECRET: the grant's refresh token, `v1.<key id>.<iv>.<ciphertext>` (base64url); null: no grant. */
+    refreshTokenSealed: text("refresh_token_sealed"),
+    /** SECRET: the cached access token, sealed like the refresh token. */
+    accessTokenSealed: text("access_token_sealed"),
+    accessTokenExpiresAt: text("access_token_expires_at"),
+    /** The scopes the forum granted, as a JSON array. */
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** Bumped by every change of the grant (a refresh writes only over the grant it refreshed). */
+    grantVersion: integer("grant_version").notNull().default(0),
+    /** While set in the future, one caller is refreshing the grant and the others wait for it. */
+    refreshClaimedUntil: text("refresh_claimed_until"),
     lastCheckedAt: text("last_checked_at"),
     lastError: text("last_error"),
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
   },
   (t) => [uniqueIndex("personas_ws_username_unique").on(t.workspaceId, sql`lower(${t.username})`)],
+);
+
+// OAuth connections in progress (docs/security.md, migration 0068): the SHA-256 of the state, single-use, ten minutes.
+export const oauthStates = sqliteTable(
+  "oauth_states",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    redirectUri: text("redirect_uri").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [index("oauth_states_expires_idx").on(t.expiresAt)],
 );
 
 // Alerts (docs/alerts.md, migration 0050): webhooks, one delivery per event and webhook, every attempt (30 days).

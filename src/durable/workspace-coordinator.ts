@@ -282,8 +282,9 @@ export async function withBrowserSlot<T>(
       { retryAfterSeconds: slot.retryAfterSeconds },
     );
   }
-  // The browser the operation left open, handed back with the slot (null: it closed its browser, or used none).
-  let kept: string | null = null;
+  // The browser the operation left open, handed back with the slot (null: it closed its browser). An operation
+  // that opened no page (publishing: forum API calls only) hands back the warm browser it was lent, untouched.
+  let kept: string | null = slot.browser.sessionId ?? null;
   const browser: BrowserReuse = {
     ...slot.browser,
     keep(sessionId) {

@@ -1,19 +1,21 @@
 // Every way a forum call can fail, as one reason a person can act on (docs/publishing.md).
 
 export type ForumErrorKind =
-  /** Nobody (or another account) is logged in: the session expired or the cookies are wrong. */
-  | "logged_out"
+  /** The persona's grant does not work (revoked, missing, without a scope): the account must be connected again. */
+  | "grant"
   /** The forum's per-account RATELIMIT: try again after `retryAfterSeconds`. */
   | "ratelimit"
-  /** The forum refused the request (json.errors, an HTTP status): the message quotes it. */
+  /** The deployment's forum API quota has no request left for a while: try again after `retryAfterSeconds`. */
+  | "quota"
+  /** The forum refused the request (json.errors, SUBMIT_VALIDATION_*, an HTTP status): the message quotes it. */
   | "refused"
   /** The answer was not what the forum's protocol says (not JSON, missing fields). */
   | "invalid_answer"
   /** The media upload form (S3) refused the file. */
   | "upload"
-  /** The request left the browser and no answer came back: the forum may or may not have acted. */
+  /** The request was sent and no answer came back: the forum may or may not have acted on it. */
   | "uncertain"
-  /** The browser could not open the forum at all. */
+  /** The forum could not be reached at `address` (network, a block page, a challenge). */
   | "unreachable";
 
 export class ForumError extends Error {
@@ -21,7 +23,7 @@ export class ForumError extends Error {
   constructor(
     readonly kind: ForumErrorKind,
     message: string,
-    readonly options: { status?: number; code?: string; retryAfterSeconds?: number } = {},
+    readonly options: { status?: number; code?: string; retryAfterSeconds?: number; address?: string } = {},
   ) {
     super(message);
   }
@@ -30,14 +32,20 @@ export class ForumError extends Error {
 export const isForumError = (err: unknown, kind?: ForumErrorKind): err is ForumError =>
   err instanceof ForumError && (kind === undefined || err.kind === kind);
 
-const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, millisecond: 0.001 };
+const UNIT_SECONDS: Record<string, number> = {
+  millisecond: 0.001,
+  second: 1,
+  minute: 60,
+  hour: 3600,
+  day: 86_400,
+};
 
 /**
- * The delay a RATELIMIT message names ("Take a break for 5 minutes before trying again.", "try again in 9
- * seconds", "... in 1 hour"); `fallback` when it names none. Rounded up to whole seconds, at least 1.
+ * The delay a RATELIMIT message names ("you are doing that too much. try again in 9 minutes.", "Take a break
+ * for 5 minutes before trying again."); `fallback` when it names none. Rounded up to whole seconds, at least 1.
  */
 export function parseRatelimitDelay(message: string, fallback = 60): number {
-  const match = /(\d+(?:\.\d+)?)\s*(millisecond|second|minute|hour)s?/i.exec(message);
+  const match = /(\d+(?:\.\d+)?)\s*(millisecond|second|minute|hour|day)s?/i.exec(message);
   if (!match) return fallback;
   return Math.max(1, Math.ceil(Number(match[1]) * (UNIT_SECONDS[match[2]!.toLowerCase()] ?? 1)));
 }

@@ -22,6 +22,8 @@ type ApiRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
   tool?: boolean;
   /** Documents a 409 and its codes. */
   conflict?: string;
+  /** Documents 502 `forum_unreachable` (`"forum"`), and 503 `browser_unavailable` too (`"browser"`). */
+  outside?: "forum" | "browser";
 };
 
 /**
@@ -29,18 +31,18 @@ type ApiRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
  * middleware and the extensions the MCP tool generator reads. Routes read like the API docs.
  */
 export function apiRoute<const R extends ApiRouteInput>(input: R) {
-  const { scope, tool, conflict, ...route } = input;
+  const { scope, tool, conflict, outside, ...route } = input;
   const write = scope === "read_write";
   return createRoute({
     ...route,
     // An operation without query parameters still rejects unknown ones (a typo is not "no filter": docs/api.md).
     request: { query: noQuery, ...route.request },
     security: [{ bearerAuth: [] }],
-    responses: { ...errorResponses({ write, conflict }), ...route.responses },
+    responses: { ...errorResponses({ write, conflict, outside }), ...route.responses },
     middleware: write ? [requireScope("read_write"), requireUtf8Body] : [],
     [SCOPE_EXTENSION]: scope,
     [TOOL_EXTENSION]: tool ?? true,
-  } as unknown as Omit<R, "scope" | "tool" | "conflict">);
+  } as unknown as Omit<R, "scope" | "tool" | "conflict" | "outside">);
 }
 
 /**

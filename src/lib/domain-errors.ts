@@ -9,7 +9,11 @@ export type DomainErrorKind =
   | "invalid_state"
   | "run_in_progress"
   | "persona_not_ready"
-  | "browser_busy";
+  | "browser_busy"
+  /** The forum (or its OAuth host) could not be reached; the message names the address tried. */
+  | "forum_unreachable"
+  /** The browser could not be started, after one retry on a fresh one. */
+  | "browser_unavailable";
 
 /** One problem with one field of the input, `path` as the API names it (`body.blog_url`, `query.search`). */
 export interface FieldProblem {
@@ -20,7 +24,7 @@ export interface FieldProblem {
 export interface DomainErrorOptions {
   /** The fields at fault (`invalid_input`), or what is not ready (`persona_not_ready`). */
   problems?: FieldProblem[];
-  /** When trying again may succeed (`browser_busy`): seconds to wait. */
+  /** When trying again may succeed (`browser_busy`, `browser_unavailable`): seconds to wait. */
   retryAfterSeconds?: number;
 }
 

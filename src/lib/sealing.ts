@@ -1,4 +1,4 @@
-// Persona browser sessions at rest (docs/storage.md): AES-GCM under the SESSION_KEY secret (base64 of 32 random bytes,
+// Persona grants at rest (docs/storage.md): AES-GCM under the SESSION_KEY secret (base64 of 32 random bytes,
 // e.g. `openssl rand -base64 32`), a fresh random 96-bit IV for every write, and the owner (workspace and
 // username) bound in as additional data so a ciphertext copied to another persona does not decrypt. The
 // stored form names the key it was written under (first 8 hex digits of the key's SHA-256), so a rotated
@@ -6,7 +6,7 @@
 
 const VERSION = "v1";
 
-/** The session cannot be sealed or opened; the message says what a person must do. Never carries secrets. */
+/** The grant cannot be sealed or opened; the message says what a person must do. Never carries secrets. */
 export class SessionKeyError extends Error {
   override readonly name = "SessionKeyError";
 }
@@ -80,10 +80,10 @@ export async function openSession(secret: string | undefined, owner: string, sto
   const { key, id } = await sessionKey(secret);
   const [version, keyId, iv, data] = stored.split(".");
   if (version !== VERSION || !keyId || !iv || !data)
-    throw new SessionKeyError("the stored session is not in a known format; upload the cookies again");
+    throw new SessionKeyError("the stored grant is not in a known format; connect the forum account again");
   if (keyId !== id)
     throw new SessionKeyError(
-      "the stored session was encrypted under another SESSION_KEY (the key was rotated or is wrong); upload the cookies again",
+      "the stored grant was encrypted under another SESSION_KEY (the key was rotated or is wrong); connect the forum account again",
     );
   try {
     const plain = await crypto.subtle.decrypt(
@@ -94,7 +94,7 @@ export async function openSession(secret: string | undefined, owner: string, sto
     return new TextDecoder().decode(plain);
   } catch {
     throw new SessionKeyError(
-      "the stored session does not decrypt under the current SESSION_KEY (wrong key or damaged record); upload the cookies again",
+      "the stored grant does not decrypt under the current SESSION_KEY (wrong key or damaged record); connect the forum account again",
     );
   }
 }

@@ -67,6 +67,10 @@ function isLocalName(host: string): boolean {
   return /(^|\.)(localhost|local|internal|intranet|lan|home|corp|private|localdomain|home\.arpa)$/.test(name);
 }
 
+/** A private, loopback or local-style host (a literal of the special-purpose table, or a name like `localhost`). */
+export const isPrivateHost = (host: string): boolean =>
+  isIpLiteral(host) ? isBlockedAddress(host) : isLocalName(host);
+
 /**
  * Parses and checks a URL before any request: absolute http(s), no credentials, and (unless allowed) no
  * literal private address and no local-style hostname. Throws FetchError("bad_url" | "blocked_address").

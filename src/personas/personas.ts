@@ -1,52 +1,30 @@
-// Personas (docs/publishing.md, "Personas"): forum accounts of a workspace, their encrypted sessions and the
-// persona check.
-import { BrowserError } from "../browser/forum-browser";
+// Personas (docs/publishing.md, "Personas"): forum accounts of a workspace connected by OAuth, their flags, and
+// the persona check.
 import type { WorkspaceDb } from "../db/client";
 import {
+  deletePersonaRow,
   getPersonaRow,
-  insertPersona,
   listPersonaRows,
   type PersonaRow,
   type PersonaView,
+  queuedPostsOfPersona,
   serializePersona,
   updatePersona,
 } from "../db/personas";
 import type { Env } from "../env";
 import { isForumError } from "../forum/errors";
+import { revokeToken } from "../forum/oauth";
+import { ForumClient } from "../forum/persona-client";
 import { DomainError, invalidState, notFound } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
 import { SessionKeyError } from "../lib/sealing";
-import { inBrowserTurn, withPersonaForum } from "./browser-operation";
-import { type ExportedCookie, mapExportedCookies } from "./cookies";
-import { sealPersonaCookies } from "./sealed-cookies";
+import { inBrowserTurn, unreachableError, visitorView } from "./browser-operation";
+import { missingScopes, openRefreshToken, personaAccessToken, requireOAuthClient, scopeError } from "./grants";
 
 export interface Check {
   name: string;
   ok: boolean;
   reason: string | null;
-}
-
-/** Usernames are stored without `u/` (the schema allows the prefix on input). */
-export const normalizeUsername = (username: string) => username.trim().replace(/^\/?u\//i, "");
-
-async function seal(env: Env, w: WorkspaceDb, username: string, cookies: ExportedCookie[]): Promise<string> {
-  try {
-    return await sealPersonaCookies(env, w, username, mapExportedCookies(cookies));
-  } catch (err) {
-    if (err instanceof SessionKeyError) throw invalidState(`the session cannot be stored: ${err.message}`);
-    throw err;
-  }
-}
-
-export async function createPersona(
-  env: Env,
-  w: WorkspaceDb,
-  input: { username: string; cookies: ExportedCookie[] },
-): Promise<PersonaView> {
-  const username = normalizeUsername(input.username);
-  const row = await insertPersona(w, { username, sessionCiphertext: await seal(env, w, username, input.cookies) });
-  if (!row) throw invalidState(`a persona named ${username} already exists in this workspace`);
-  return serializePersona(row);
 }
 
 export async function listPersonas(w: WorkspaceDb): Promise<PersonaView[]> {
@@ -70,30 +48,45 @@ export async function patchPersona(w: WorkspaceDb, id: number, input: { active?:
   return serializePersona(row);
 }
 
-/** Replaces the session; the persona is not auth-completed or browser-ready until its next check. */
-export async function replacePersonaSession(
-  env: Env,
-  w: WorkspaceDb,
-  id: number,
-  cookies: ExportedCookie[],
-): Promise<PersonaView> {
-  const persona = await requirePersona(w, id);
-  const row = await updatePersona(w, id, {
-    sessionCiphertext: await seal(env, w, persona.username, cookies),
-    authCompleted: false,
-    browserReady: false,
-    lastError: null,
-  });
-  if (!row) throw notFound("persona");
-  return serializePersona(row);
-}
-
 /** Admin: approved for the customer (docs/publishing.md, "Personas"), or revoked. */
 export async function setPersonaApproval(w: WorkspaceDb, id: number, approved: boolean): Promise<PersonaView> {
   await requirePersona(w, id);
   const row = await updatePersona(w, id, { approved });
   if (!row) throw notFound("persona");
   return serializePersona(row);
+}
+
+/**
+ * Deletes a persona: its refresh token is revoked at the forum first (and with it every access token), then
+ * the row goes. Refused while a post of a config naming it is queued; a forum that cannot be reached keeps
+ * the persona (502), so the grant is never left alive at the forum without a record of it here.
+ */
+export async function deletePersona(env: Env, w: WorkspaceDb, id: number): Promise<void> {
+  const persona = await requirePersona(w, id);
+  const queued = await queuedPostsOfPersona(w, id);
+  if (queued > 0)
+    throw invalidState(
+      `${queued} post${queued === 1 ? " is" : "s are"} queued for publishing as u/${persona.username}; publish or send ${queued === 1 ? "it" : "them"} back to draft first`,
+    );
+  let token: string | null = null;
+  try {
+    token = await openRefreshToken(env, persona);
+  } catch (err) {
+    // A grant sealed under another key can be used by nobody: there is nothing left to revoke.
+    if (!(err instanceof SessionKeyError)) throw err;
+  }
+  if (token) {
+    try {
+      await revokeToken(requireOAuthClient(env), token);
+    } catch (err) {
+      const outside = unreachableError(err);
+      if (outside) throw outside;
+      if (!isForumError(err)) throw err;
+      // The forum answered and refused: the grant dies with the row here (it was sealed and is now gone).
+      log("warn", "forum refused to revoke a persona's grant", { persona_id: id, error: err.message });
+    }
+  }
+  if (!(await deletePersonaRow(w, id))) throw notFound("persona");
 }
 
 /** Why a persona cannot be used for a browser operation (empty: it can). */
@@ -104,12 +97,14 @@ export function personaProblems(persona: PersonaRow): { path: string; message: s
   if (!persona.authCompleted)
     problems.push({
       path: "persona.auth_completed",
-      message: "the persona's session is not confirmed; run POST /actions/personas/:id/preflight",
+      message: persona.lastError
+        ? `the persona's forum connection does not work: ${persona.lastError}`
+        : "the persona's forum connection is not confirmed; run POST /actions/personas/:id/preflight",
     });
   if (!persona.browserReady)
     problems.push({
       path: "persona.browser_ready",
-      message: "the persona has not passed a browser check; run POST /actions/personas/:id/preflight",
+      message: "the persona has not passed the visitor's check; run POST /actions/personas/:id/preflight",
     });
   return problems;
 }
@@ -123,20 +118,60 @@ export function personaNotReady(persona: PersonaRow): DomainError {
   );
 }
 
-/** The reason a forum operation failed, for a check or last_error; never carries a cookie. */
+/** The reason a forum operation failed, for a check or last_error; never carries a token. */
 export function reasonOf(err: unknown): string {
   if (isForumError(err) || err instanceof SessionKeyError) return err.message;
   if (err instanceof DomainError) throw err;
-  log("error", "browser operation failed unexpectedly", { error: messageOf(err) });
-  return `the browser operation failed: ${messageOf(err)}`;
+  log("error", "forum operation failed unexpectedly", { error: messageOf(err) });
+  return `the operation failed: ${messageOf(err)}`;
 }
 
 /**
- * The persona check (docs/publishing.md, "Personas"): opens the forum with the persona's session and asks who is
- * logged in. When the forum names this persona, it is auth-completed and browser-ready; otherwise neither, with the
- * reason. A browser that could not start checked nothing: the persona is left as it was, the checks say why.
- * The session is read in the browser turn, and the verdict is written only while that session is still the
- * persona's: a session replaced meanwhile (PUT .../session) is not marked checked by the old one's result.
+ * The API side of the persona check: a fresh token (renewed if needed), who am I (this username, not
+ * suspended), the scopes granted. Unreachable forums are thrown (they say nothing about the persona).
+ */
+async function grantChecks(env: Env, w: WorkspaceDb, persona: PersonaRow): Promise<Check[]> {
+  try {
+    await personaAccessToken(env, w, persona.id);
+  } catch (err) {
+    if (unreachableError(err)) throw err;
+    return [{ name: "grant", ok: false, reason: reasonOf(err) }];
+  }
+  const checks: Check[] = [{ name: "grant", ok: true, reason: null }];
+  try {
+    const me = await new ForumClient(env, w, persona).me();
+    if (me.name.toLowerCase() !== persona.username.toLowerCase())
+      checks.push({
+        name: "identity",
+        ok: false,
+        reason: `the grant belongs to u/${me.name}, not u/${persona.username}; connect u/${persona.username} again`,
+      });
+    else if (me.isSuspended)
+      checks.push({
+        name: "identity",
+        ok: false,
+        reason: `the forum account u/${me.name} is suspended; it cannot post`,
+      });
+    else checks.push({ name: "identity", ok: true, reason: null });
+  } catch (err) {
+    if (unreachableError(err)) throw err;
+    checks.push({ name: "identity", ok: false, reason: reasonOf(err) });
+  }
+  const fresh = await requirePersona(w, persona.id);
+  const lacking = missingScopes(fresh.scopes);
+  checks.push(
+    lacking.length
+      ? { name: "scopes", ok: false, reason: scopeError(lacking) }
+      : { name: "scopes", ok: true, reason: null },
+  );
+  return checks;
+}
+
+/**
+ * The persona check (docs/publishing.md, "Persona check"), in the workspace's browser slot: the grant, who am
+ * I and the scopes from the Worker, then the account's profile as a logged-out visitor in the browser. An
+ * unreachable forum (502) or a browser that cannot start (503) changes no flag. The verdict is written only
+ * over the grant it checked: one replaced meanwhile (a new connection) is not marked by the old one's result.
  */
 export async function preflightPersona(
   env: Env,
@@ -144,62 +179,39 @@ export async function preflightPersona(
   id: number,
 ): Promise<{ persona: PersonaView; checks: Check[] }> {
   await requirePersona(w, id);
-  let checkedSession = "";
-  // A browser that could not start checked nothing about the persona: its flags stay as they were.
-  let browserStarted = true;
-  const checks: Check[] = await inBrowserTurn(env, w.workspaceId, `persona check ${id}`, async (browser) => {
-    // Read in the turn: a session replaced while the check waited for the browser is the one checked.
+  let grantVersion = 0;
+  const checks = await inBrowserTurn(env, w.workspaceId, `persona check ${id}`, async (browser) => {
     const persona = await requirePersona(w, id);
-    checkedSession = persona.sessionCiphertext;
     try {
-      return await withPersonaForum(env, w, persona, browser, async (forum) => {
-        const browser: Check = { name: "browser", ok: true, reason: null };
-        const me = await forum.me();
-        const same = me.name.toLowerCase() === persona.username.toLowerCase();
-        return [
-          browser,
-          {
-            name: "session",
-            ok: same,
-            reason: same
-              ? null
-              : `the session belongs to u/${me.name}, not u/${persona.username}; upload u/${persona.username}'s cookies with PUT /actions/personas/${persona.id}/session`,
-          },
-        ];
-      });
+      const api = await grantChecks(env, w, persona);
+      grantVersion = (await requirePersona(w, id)).grantVersion;
+      if (!api.every((c) => c.ok))
+        return [...api, { name: "visible", ok: false, reason: "not checked: the forum's connection does not work" }];
+      const view = await visitorView(env, browser, persona.username);
+      return [
+        ...api,
+        view.visible
+          ? { name: "visible", ok: true, reason: null }
+          : { name: "visible", ok: false, reason: view.reason },
+      ];
     } catch (err) {
-      if (err instanceof BrowserError && err.kind === "launch") browserStarted = false;
-      const reason = reasonOf(err);
-      const browserFailed = isForumError(err, "unreachable") || isForumError(err, "uncertain") || !isForumError(err);
-      return browserFailed && !(err instanceof SessionKeyError)
-        ? [
-            { name: "browser", ok: false, reason },
-            { name: "session", ok: false, reason: "not checked: the forum did not open" },
-          ]
-        : [
-            {
-              name: "browser",
-              ok: !(err instanceof SessionKeyError),
-              reason: err instanceof SessionKeyError ? reason : null,
-            },
-            { name: "session", ok: false, reason },
-          ];
+      throw unreachableError(err) ?? err;
     }
   });
-  if (!browserStarted) return { persona: serializePersona(await requirePersona(w, id)), checks };
-  const ok = checks.every((c) => c.ok);
+  const failed = checks.find((c) => !c.ok);
+  const apiOk = checks.filter((c) => c.name !== "visible").every((c) => c.ok);
   const row = await updatePersona(
     w,
     id,
     {
-      authCompleted: ok,
-      browserReady: ok,
+      authCompleted: apiOk,
+      browserReady: checks.find((c) => c.name === "visible")?.ok === true,
       lastCheckedAt: new Date().toISOString(),
-      lastError: ok ? null : (checks.find((c) => !c.ok)?.reason ?? "the check failed"),
+      lastError: failed?.reason ?? null,
     },
-    { session: checkedSession },
+    { grantVersion },
   );
   if (row) return { persona: serializePersona(row), checks };
   await requirePersona(w, id);
-  throw invalidState("the persona's session was replaced while it was being checked; run the check again");
+  throw invalidState("the persona's forum connection was replaced while it was being checked; run the check again");
 }

@@ -1,13 +1,17 @@
-// The persona and destination checks shared by readiness, publish preflight and publishing (docs/publishing.md): who is
-// logged in, the subreddit (exists, reachable for this account, takes text posts, images), its post
+// The persona and destination checks shared by readiness, publish preflight and publishing (docs/publishing.md): who
+// the grant belongs to, the subreddit (exists, reachable for this account, takes text posts, images), its post
 // requirements and its link flair templates.
+
+import type { BrowserReuse } from "../browser/forum-browser";
 import type { SyncConfigRow } from "../db/blog-sync-configs";
 import type { WorkspaceDb } from "../db/client";
 import { findReadyPersona, getPersonaRow, type PersonaRow } from "../db/personas";
+import type { Env } from "../env";
 import { isForumError } from "../forum/errors";
 import type { FlairAnswer, ForumClient } from "../forum/persona-client";
 import type { PostRequirements } from "../forum/schemas";
 import { notFound } from "../lib/domain-errors";
+import { unreachableError, visitorView } from "../personas/browser-operation";
 import { personaNotReady, personaProblems, reasonOf } from "../personas/personas";
 import { type Check, flairCheck } from "./submission";
 
@@ -32,7 +36,7 @@ export async function choosePersona(w: WorkspaceDb, config: SyncConfigRow, perso
     return {
       persona: null,
       reason:
-        "no active, auth-completed, browser-ready persona in the workspace: add one with POST /actions/personas and run its preflight",
+        "no active, auth-completed, browser-ready persona in the workspace: connect one (POST /actions/personas/connect, or the console's Personas page) and run its preflight",
     };
   const problems = personaProblems(chosen);
   return problems.length
@@ -49,12 +53,46 @@ export interface Destination {
   /** Set when the subreddit could be read. */
   requirements?: PostRequirements;
   flairs?: FlairAnswer;
-  /** The session names the persona (false: nothing else was checked). */
+  /** Who am I names the persona (false: nothing else was checked). */
   sessionOk: boolean;
 }
 
 const notChecked = (name: string, why: string): Check => ({ name, ok: false, reason: `not checked: ${why}` });
 
+/**
+ * The persona's profile as a logged-out visitor sees it, in the turn's browser (docs/publishing.md,
+ * "Readiness"): `browser_ready` confirmed at this moment.
+ */
+export async function visibleCheck(env: Env, browser: BrowserReuse, persona: PersonaRow): Promise<Check> {
+  const view = await visitorView(env, browser, persona.username);
+  return view.visible
+    ? { name: "visible", ok: true, reason: null }
+    : { name: "visible", ok: false, reason: view.reason };
+}
+
+/** Who am I for the persona: the grant must name this username and the account must not be suspended. */
+async function identityCheck(forum: ForumClient, persona: PersonaRow): Promise<Check> {
+  try {
+    const me = await forum.me();
+    if (me.name.toLowerCase() !== persona.username.toLowerCase())
+      return {
+        name: "identity",
+        ok: false,
+        reason: `the grant belongs to u/${me.name}, not u/${persona.username}; connect u/${persona.username} again (POST /actions/personas/connect)`,
+      };
+    if (me.isSuspended)
+      return { name: "identity", ok: false, reason: `the forum account u/${me.name} is suspended; it cannot post` };
+    return { name: "identity", ok: true, reason: null };
+  } catch (err) {
+    if (unreachableError(err)) throw err;
+    return { name: "identity", ok: false, reason: reasonOf(err) };
+  }
+}
+
+/**
+ * The persona's identity and the destination (docs/publishing.md, "Readiness"): every call from the Worker
+ * with the persona's token. An unreachable forum is thrown (502: it says nothing about the destination).
+ */
 export async function checkDestination(
   forum: ForumClient,
   persona: PersonaRow,
@@ -62,21 +100,9 @@ export async function checkDestination(
 ): Promise<Destination> {
   const checks: Check[] = [];
   const sr = config.subreddit;
-  try {
-    const me = await forum.me();
-    if (me.name.toLowerCase() !== persona.username.toLowerCase()) {
-      checks.push({
-        name: "session",
-        ok: false,
-        reason: `the session belongs to u/${me.name}, not u/${persona.username}; upload the right cookies with PUT /actions/personas/${persona.id}/session`,
-      });
-      return { checks, sessionOk: false };
-    }
-    checks.push({ name: "session", ok: true, reason: null });
-  } catch (err) {
-    checks.push({ name: "session", ok: false, reason: reasonOf(err) });
-    return { checks, sessionOk: false };
-  }
+  const identity = await identityCheck(forum, persona);
+  checks.push(identity);
+  if (!identity.ok) return { checks, sessionOk: false };
 
   let requirements: PostRequirements | undefined;
   let flairs: FlairAnswer | undefined;
@@ -116,21 +142,21 @@ export async function checkDestination(
             },
       );
   } catch (err) {
-    if (!isForumError(err)) throw err;
+    if (!isForumError(err) || unreachableError(err)) throw err;
     checks.push({ name: "subreddit", ok: false, reason: reasonOf(err) });
   }
   try {
     requirements = await forum.postRequirements(sr);
     checks.push({ name: "post_requirements", ok: true, reason: null });
   } catch (err) {
-    if (!isForumError(err)) throw err;
+    if (!isForumError(err) || unreachableError(err)) throw err;
     checks.push({ name: "post_requirements", ok: false, reason: reasonOf(err) });
   }
   try {
     flairs = await forum.linkFlairs(sr);
     checks.push(flairCheck(config.flairId, requirements?.is_flair_required ?? false, flairs));
   } catch (err) {
-    if (!isForumError(err)) throw err;
+    if (!isForumError(err) || unreachableError(err)) throw err;
     checks.push({ name: "flair", ok: false, reason: reasonOf(err) });
   }
   return { checks, requirements, flairs, sessionOk: true };

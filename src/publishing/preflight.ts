@@ -5,11 +5,13 @@ import { getConfigRow } from "../db/blog-sync-configs";
 import { getSyncedPost } from "../db/blog-sync-posts";
 import type { WorkspaceDb } from "../db/client";
 import type { Env } from "../env";
+import { isForumError } from "../forum/errors";
 import type { Submission } from "../forum/persona-client";
+import { ForumClient } from "../forum/persona-client";
 import { notFound } from "../lib/domain-errors";
-import { inBrowserTurn, withPersonaForum } from "../personas/browser-operation";
+import { inBrowserTurn, unreachableError } from "../personas/browser-operation";
 import { reasonOf } from "../personas/personas";
-import { checkDestination, choosePersona } from "./destination";
+import { checkDestination, choosePersona, visibleCheck } from "./destination";
 import { buildSubmission, type Check, forumLimitChecks, requirementChecks, sourceLinkCheck } from "./submission";
 
 export interface PublishPreflightResult {
@@ -45,18 +47,19 @@ export async function publishPreflight(
   checks.push({ name: "persona", ok: true, reason: null });
   await inBrowserTurn(env, w.workspaceId, `publish preflight of post ${post.id}`, async (browser) => {
     try {
-      await withPersonaForum(env, w, persona, browser, async (forum) => {
-        const destination = await checkDestination(forum, persona, config);
-        checks.push(...destination.checks);
-        if (!destination.requirements) return;
-        // What would be sent once the destination's rules are known: without a source line they forbid.
-        submission = buildSubmission(config, post, {}, destination.requirements);
-        const sourceLine = sourceLinkCheck(config, post.sourceUrl, destination.requirements);
-        if (sourceLine) checks.push(sourceLine);
-        checks.push(...requirementChecks(submission, destination.requirements));
-      });
+      checks.push(await visibleCheck(env, browser, persona));
+      const destination = await checkDestination(new ForumClient(env, w, persona), persona, config);
+      checks.push(...destination.checks);
+      if (!destination.requirements) return;
+      // What would be sent once the destination's rules are known: without a source line they forbid.
+      submission = buildSubmission(config, post, {}, destination.requirements);
+      const sourceLine = sourceLinkCheck(config, post.sourceUrl, destination.requirements);
+      if (sourceLine) checks.push(sourceLine);
+      checks.push(...requirementChecks(submission, destination.requirements));
     } catch (err) {
-      checks.push({ name: "browser", ok: false, reason: reasonOf(err) });
+      const outside = unreachableError(err);
+      if (outside || !isForumError(err)) throw outside ?? err;
+      checks.push({ name: "identity", ok: false, reason: reasonOf(err) });
     }
   });
   return { ok: checks.every((c) => c.ok), checks, submission };

@@ -1,9 +1,8 @@
 // Publishing one approved, queued synced post (docs/publishing.md, "Gates"). Every gate is checked before
-// the browser is asked for and again inside the workspace's browser turn (so no other browser job runs
-// while it submits). A post is submitted at most once: the moment of a submission is written before it is
+// the browser slot is asked for and again inside the workspace's browser turn (so no other browser job runs
+// while it submits); the forum calls themselves go from the Worker with the persona's bearer token. A post is submitted at most once: the moment of a submission is written before it is
 // sent, and a later attempt that finds it looks for the post in the account's submitted list first.
 
-import type { BrowserReuse } from "../browser/forum-browser";
 import { getConfigRow, type SyncConfigRow } from "../db/blog-sync-configs";
 import { getSyncedPost, type SyncedPostRow, transitionSyncedPost } from "../db/blog-sync-posts";
 import type { WorkspaceDb } from "../db/client";
@@ -11,9 +10,9 @@ import { type PersonaRow, updatePersona } from "../db/personas";
 import { failQueuedPost, markPublished, markSubmitAttempt, noteQueuedError } from "../db/publishing";
 import type { Env } from "../env";
 import { isForumError } from "../forum/errors";
-import type { ForumClient, SubmittedPost } from "../forum/persona-client";
+import { ForumClient, type SubmittedPost } from "../forum/persona-client";
 import { isDomainError } from "../lib/domain-errors";
-import { forumBase, inBrowserTurn, withPersonaForum } from "../personas/browser-operation";
+import { forumBase, inBrowserTurn } from "../personas/browser-operation";
 import { checkDestination, choosePersona } from "./destination";
 import { uploadPostImages } from "./media-upload";
 import { buildSubmission, forumLimitChecks, requirementChecks, uploadableImages } from "./submission";
@@ -83,7 +82,7 @@ export async function publishQueuedPost(
       env,
       w.workspaceId,
       `publishing post ${postId}`,
-      (browser) => publishInTurn(env, w, postId, fingerprint, browser),
+      () => publishInTurn(env, w, postId, fingerprint),
       options,
     );
   } catch (err) {
@@ -124,24 +123,21 @@ async function gatesOf(
   return { post, config, persona: choice.persona };
 }
 
-async function publishInTurn(
-  env: Env,
-  w: WorkspaceDb,
-  postId: number,
-  fingerprint: string,
-  browser: BrowserReuse,
-): Promise<PublishOutcome> {
+async function publishInTurn(env: Env, w: WorkspaceDb, postId: number, fingerprint: string): Promise<PublishOutcome> {
   // Re-read inside the turn: a duplicate delivery that waited for this turn finds the post published, and a
   // config changed while the task waited sends the post back to draft.
   const state = await gatesOf(w, postId, fingerprint);
   if ("outcome" in state) return state.outcome;
   const { post, config, persona } = state;
   try {
-    return await withPersonaForum(env, w, persona, browser, (forum) =>
-      submitOnce(env, w, forum, post, config, persona),
-    );
+    return await submitOnce(env, w, new ForumClient(env, w, persona), post, config, persona);
   } catch (err) {
     if (isForumError(err, "unreachable") || isForumError(err, "uncertain")) return { kind: "retry", note: err.message };
+    if (isForumError(err, "quota")) {
+      const delaySeconds = err.options.retryAfterSeconds ?? 60;
+      await noteQueuedError(w, post.id, `the forum API quota is used up; retrying in ${delaySeconds} s`);
+      return { kind: "reschedule", note: err.message, delaySeconds };
+    }
     if (isForumError(err) || (err as Error)?.name === "SessionKeyError") {
       await noteQueuedError(w, post.id, gateError((err as Error).message));
       return done(`not published: ${(err as Error).message}`);
@@ -188,10 +184,10 @@ async function submitOnce(
 ): Promise<PublishOutcome> {
   const destination = await checkDestination(forum, persona, config);
   if (!destination.sessionOk) {
-    const reason = destination.checks.find((c) => !c.ok)?.reason ?? "the session is not the persona's";
-    await updatePersona(w, persona.id, { authCompleted: false, browserReady: false, lastError: reason });
-    await noteQueuedError(w, post.id, gateError(`persona session: ${reason}`));
-    return done(`session check failed: ${reason}`);
+    const reason = destination.checks.find((c) => !c.ok)?.reason ?? "the grant is not the persona's";
+    await updatePersona(w, persona.id, { authCompleted: false, lastError: reason });
+    await noteQueuedError(w, post.id, gateError(`persona u/${persona.username}: ${reason}`));
+    return done(`identity check failed: ${reason}`);
   }
   const draft = buildSubmission(config, post);
 
@@ -245,11 +241,12 @@ async function submitOnce(
       await failQueuedPost(w, post.id, err.message);
       return done(`refused: ${err.message}`);
     }
-    if (isForumError(err, "logged_out")) {
+    if (isForumError(err, "grant")) {
+      // The forum refused the token before it took the post: nothing was submitted.
       await markSubmitAttempt(w, post.id, null);
-      await updatePersona(w, persona.id, { authCompleted: false, browserReady: false, lastError: err.message });
-      await noteQueuedError(w, post.id, gateError(`persona session: ${err.message}`));
-      return done(`logged out: ${err.message}`);
+      await updatePersona(w, persona.id, { authCompleted: false, lastError: err.message });
+      await noteQueuedError(w, post.id, gateError(`persona u/${persona.username}: ${err.message}`));
+      return done(`grant refused: ${err.message}`);
     }
     // Uncertain: the marker stays; the next attempt checks the submitted list before posting.
     throw err;

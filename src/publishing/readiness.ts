@@ -1,13 +1,15 @@
-// Readiness (docs/publishing.md, "Readiness"): is the persona logged in and may it post to the destination? It
+// Readiness (docs/publishing.md, "Readiness"): does the persona's grant work, is it visible, may it post to the destination? It
 // never submits, never changes the config, and uploads media only with verify_media_upload=true.
 import { getConfigRow } from "../db/blog-sync-configs";
 import type { WorkspaceDb } from "../db/client";
 import { postsWithImages } from "../db/publishing";
 import type { Env } from "../env";
+import { isForumError } from "../forum/errors";
+import { ForumClient } from "../forum/persona-client";
 import { notFound } from "../lib/domain-errors";
-import { inBrowserTurn, withPersonaForum } from "../personas/browser-operation";
+import { inBrowserTurn, unreachableError } from "../personas/browser-operation";
 import { reasonOf } from "../personas/personas";
-import { checkDestination, choosePersona } from "./destination";
+import { checkDestination, choosePersona, visibleCheck } from "./destination";
 import { type MediaResult, uploadPostImages } from "./media-upload";
 import { type Check, sourceLinkCheck } from "./submission";
 
@@ -48,28 +50,30 @@ export async function checkReadiness(
   const media: MediaResult[] = [];
   await inBrowserTurn(env, w.workspaceId, `readiness of config ${config.id}`, async (browser) => {
     try {
-      await withPersonaForum(env, w, persona, browser, async (forum) => {
-        const destination = await checkDestination(forum, persona, config);
-        checks.push(...destination.checks);
-        // Said for the blog's own address: its articles are published there.
-        const sourceLine = sourceLinkCheck(config, config.blogUrl, destination.requirements);
-        if (sourceLine) checks.push(sourceLine);
-        if (!input.verify_media_upload || !destination.sessionOk) return;
-        const posts = await postsWithImages(w, config.id, input.max_posts ?? config.maxPosts);
-        for (const post of posts) media.push(...(await uploadPostImages(env, forum, post)));
-        const failed = media.filter((m) => !m.ok).length;
-        checks.push(
-          failed === 0
-            ? { name: "media_upload", ok: true, reason: null }
-            : {
-                name: "media_upload",
-                ok: false,
-                reason: `${failed} of ${media.length} images could not be uploaded (see media)`,
-              },
-        );
-      });
+      checks.push(await visibleCheck(env, browser, persona));
+      const forum = new ForumClient(env, w, persona);
+      const destination = await checkDestination(forum, persona, config);
+      checks.push(...destination.checks);
+      // Said for the blog's own address: its articles are published there.
+      const sourceLine = sourceLinkCheck(config, config.blogUrl, destination.requirements);
+      if (sourceLine) checks.push(sourceLine);
+      if (!input.verify_media_upload || !destination.sessionOk) return;
+      const posts = await postsWithImages(w, config.id, input.max_posts ?? config.maxPosts);
+      for (const post of posts) media.push(...(await uploadPostImages(env, forum, post)));
+      const failed = media.filter((m) => !m.ok).length;
+      checks.push(
+        failed === 0
+          ? { name: "media_upload", ok: true, reason: null }
+          : {
+              name: "media_upload",
+              ok: false,
+              reason: `${failed} of ${media.length} images could not be uploaded (see media)`,
+            },
+      );
     } catch (err) {
-      checks.push({ name: "browser", ok: false, reason: reasonOf(err) });
+      const outside = unreachableError(err);
+      if (outside || !isForumError(err)) throw outside ?? err;
+      checks.push({ name: "identity", ok: false, reason: reasonOf(err) });
     }
   });
   return {

@@ -2,23 +2,22 @@ import { z } from "@hono/zod-openapi";
 import { idParam, listEnvelope } from "../contracts/params";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, jsonBody, jsonResponse, noFieldsBody } from "../http/openapi";
-import {
-  createPersona,
-  getPersona,
-  listPersonas,
-  patchPersona,
-  preflightPersona,
-  replacePersonaSession,
-} from "../personas/personas";
+import { connectPersona } from "../personas/connect";
+import { deletePersona, getPersona, listPersonas, patchPersona, preflightPersona } from "../personas/personas";
 
 export const PersonaSchema = z
   .object({
     id: z.number().int(),
-    username: z.string().openapi({ description: "Forum username, without `u/`" }),
+    username: z.string().openapi({ description: "Forum username, without `u/`, as the forum's who am I names it" }),
     active: z.boolean(),
-    auth_completed: z.boolean().openapi({ description: "The last persona check found this account logged in" }),
-    browser_ready: z.boolean().openapi({ description: "The last persona check opened the forum in the browser" }),
+    auth_completed: z
+      .boolean()
+      .openapi({ description: "The forum's grant works and holds every scope (identity read submit flair history)" }),
+    browser_ready: z
+      .boolean()
+      .openapi({ description: "The last persona check found the account visible to a logged-out visitor" }),
     approved: z.boolean().openapi({ description: "Approved for the customer (set by an operator, admin API)" }),
+    scopes: z.array(z.string()).openapi({ description: "The scopes the forum granted" }),
     last_checked_at: z.string().nullable().openapi({ format: "date-time" }),
     last_error: z.string().nullable(),
     created_at: z.string().openapi({ format: "date-time" }),
@@ -26,48 +25,17 @@ export const PersonaSchema = z
   })
   .openapi("Persona");
 
-/** One cookie as cookie-export extensions write it; their extra fields are accepted and mapped. */
-const CookieInput = z
-  .strictObject({
-    name: z.string().min(1).max(256),
-    value: z.string().max(8192),
-    domain: z
-      .string()
-      .max(255)
-      .optional()
-      .openapi({ description: "Ignored: cookies are set on FORUM_BASE_URL's host" }),
-    path: z.string().max(1024).optional(),
-    expires: z.number().optional().openapi({ description: "Unix seconds" }),
-    expirationDate: z.number().optional().openapi({ description: "Unix seconds (extension exports)" }),
-    httpOnly: z.boolean().optional(),
-    secure: z.boolean().optional(),
-    sameSite: z.enum(["no_restriction", "lax", "strict", "unspecified", "None", "Lax", "Strict"]).nullable().optional(),
-    hostOnly: z.boolean().optional(),
-    session: z.boolean().optional(),
-    storeId: z.string().nullable().optional(),
-    id: z.union([z.number(), z.string()]).optional(),
-  })
-  .openapi("ExportedCookie");
-
-const Cookies = z.array(CookieInput).min(1).max(100);
-
-const USERNAME = /^(?:\/?u\/)?[A-Za-z0-9_-]{3,20}$/;
-
-const PersonaInput = z
-  .strictObject({
-    username: z
-      .string()
-      .trim()
-      .regex(USERNAME, "must be 3 to 20 letters, digits, underscores or hyphens, optionally prefixed by u/"),
-    cookies: Cookies.openapi({ description: "The account's forum cookies, as a cookie-export extension writes them" }),
-  })
-  .openapi("PersonaInput");
-
 const PersonaPatch = z
   .strictObject({ active: z.boolean().optional() })
   .refine((v) => Object.keys(v).length > 0, { message: "give active, the one field to change" })
   .openapi("PersonaPatch", { minProperties: 1 });
-const SessionInput = z.strictObject({ cookies: Cookies }).openapi("PersonaSessionInput");
+const ConnectResult = z
+  .object({
+    authorize_url: z.string().openapi({ description: "The forum's consent page to send the person to" }),
+    state: z.string().openapi({ description: "Single-use, valid ten minutes, bound to this workspace" }),
+    expires_at: z.string().openapi({ format: "date-time" }),
+  })
+  .openapi("PersonaConnection");
 
 export const CheckSchema = z
   .object({
@@ -88,15 +56,16 @@ export const personasRouter = createRouter()
   .openapi(
     apiRoute({
       method: "post",
-      path: "/actions/personas",
+      path: "/actions/personas/connect",
       tags: [TAG],
-      summary: "Add a forum account (persona) with its browser session (cookie-export JSON, stored encrypted)",
+      summary:
+        "Start connecting a forum account: the forum's authorize URL to send a person to (the callback stores the persona)",
       scope: "read_write",
-      conflict: "A persona with this username already exists in the workspace (`invalid_state`)",
-      request: { body: jsonBody(PersonaInput) },
-      responses: { 201: jsonResponse(PersonaSchema, "The persona (its session is never returned)") },
+      conflict: "The service has no forum client or no SESSION_KEY configured (`invalid_state`)",
+      request: { body: noFieldsBody("PersonaConnectRequest") },
+      responses: { 201: jsonResponse(ConnectResult, "Where to send the person, and the state of this connection") },
     }),
-    async (c) => c.json(await createPersona(c.env, callerDb(c), c.req.valid("json")), 201),
+    async (c) => c.json(await connectPersona(c.env, callerDb(c), new URL(c.req.url).origin), 201),
   )
   .openapi(
     apiRoute({
@@ -138,28 +107,31 @@ export const personasRouter = createRouter()
   )
   .openapi(
     apiRoute({
-      method: "put",
-      path: "/actions/personas/{id}/session",
+      method: "delete",
+      path: "/actions/personas/{id}",
       tags: [TAG],
-      summary: "Replace a persona's browser session (clears auth_completed and browser_ready until the next check)",
+      summary: "Delete a persona: its grant is revoked at the forum, then it is removed",
       scope: "read_write",
-      request: { params: idParam(), body: jsonBody(SessionInput) },
-      responses: { 200: jsonResponse(PersonaSchema, "The persona") },
+      conflict: "A post of a config naming this persona is queued for publishing (`invalid_state`)",
+      outside: "forum",
+      request: { params: idParam() },
+      responses: { 204: { description: "Revoked at the forum and deleted" } },
     }),
-    async (c) =>
-      c.json(
-        await replacePersonaSession(c.env, callerDb(c), c.req.valid("param").id, c.req.valid("json").cookies),
-        200,
-      ),
+    async (c) => {
+      await deletePersona(c.env, callerDb(c), c.req.valid("param").id);
+      return c.body(null, 204);
+    },
   )
   .openapi(
     apiRoute({
       method: "post",
       path: "/actions/personas/{id}/preflight",
       tags: [TAG],
-      summary: "Check a persona: open the forum in the browser with its session and ask who is logged in",
+      summary:
+        "Check a persona: its grant (renewed if needed), who am I, the scopes, and its profile as a logged-out visitor sees it",
       scope: "read_write",
-      conflict: `${BUSY}; or the session was replaced while it was being checked (\`invalid_state\`: run the check again)`,
+      conflict: `${BUSY}; or the grant was replaced while it was being checked (\`invalid_state\`: run the check again)`,
+      outside: "browser",
       request: { params: idParam(), body: noFieldsBody("PersonaPreflightRequest") },
       responses: { 200: jsonResponse(PreflightResult, "The persona after the check, and each check with its reason") },
     }),

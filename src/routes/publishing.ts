@@ -94,6 +94,7 @@ export const publishingRouter = createRouter()
         "Check forum readiness of the persona and the destination subreddit, without posting (and without uploading unless verify_media_upload)",
       scope: "read_write",
       conflict: BUSY,
+      outside: "browser",
       request: {
         params: configParam,
         body: { ...jsonBody(ReadinessRequest, "All fields optional; the body may be omitted"), required: false },
@@ -112,6 +113,7 @@ export const publishingRouter = createRouter()
         "Check everything a submission of one synced post would check and show the exact form, without submitting or uploading",
       scope: "read_write",
       conflict: BUSY,
+      outside: "browser",
       request: { params: configParam, body: jsonBody(PreflightRequest) },
       responses: { 200: jsonResponse(PreflightResult, "The checks and the submission") },
     }),
