@@ -2,15 +2,15 @@
 // the author's view through /api/info (the persona's bearer token) and a logged-out visitor's view of the
 // permalink (its `.json`, opened in the browser), read together. Pure: no bindings, no I/O.
 //
-// The forum's fields, as its sources have them (test/fixtures/SOURCES.md names file and line):
+// The forum's fields, as its sources have them (docs/publishing.md, "Visibility", names file and line):
 // - `removed_by_category` is null on a live post. The author's own view of a post the spam filter holds
-//   says "reddit" with the text intact; a moderator's removal says "moderator"; a post its author deleted
-//   says "deleted" and shows author and selftext "[deleted]". No primary source lists the other values
-//   (automod_filtered, anti_evil_ops, ...): any other value is read as a removal, its reason naming it.
-// - `banned_by` (a moderator's name, or true) and `removed` are shown to the subreddit's moderators only; set,
-//   they mean a moderator removed it.
-// - A visitor sees a removed or filtered post's selftext as "[removed]", a deleted one as "[deleted]", with
-//   author "[deleted]"; a post that is not out (yet, or ever) is the forum's not-found answer.
+//   says "reddit" with the text intact (a recorded session); a moderator's removal says "moderator"; a post
+//   its author deleted says "deleted". No primary source lists the other values (automod_filtered,
+//   anti_evil_ops, ...): any other value is read as a removal, its reason naming it.
+// - `banned_by` is shown to the subreddit's moderators only: a moderator's name when one removed it, `true`
+//   when the spam filter did; `removed` and `spam` (newer than the open-source code) likewise.
+// - A deleted post shows author and selftext "[deleted]"; a visitor sees a spam-filtered or removed post's
+//   selftext as "[removed]"; a post that is not out (yet, or ever) is the forum's not-found answer.
 
 export type Visibility = "live" | "removed" | "spam_filtered" | "deleted";
 
@@ -20,6 +20,7 @@ export interface ForumLinkState {
   selftext?: string | null;
   removed_by_category?: string | null;
   removed?: boolean | null;
+  spam?: boolean | null;
   banned_by?: string | boolean | null;
 }
 
@@ -51,6 +52,11 @@ function fromAuthorsView(link: ForumLinkState, sr: string): VisibilityFinding | 
     };
   if (category !== null)
     return { visibility: "removed", reason: `the post was removed on the forum (removed_by_category: ${category})` };
+  if (link.banned_by === true || link.spam === true)
+    return {
+      visibility: "spam_filtered",
+      reason: "the forum's spam filter holds the post (banned_by: true): only its author and the moderators see it",
+    };
   if (link.banned_by || link.removed)
     return {
       visibility: "removed",

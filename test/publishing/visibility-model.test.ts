@@ -49,6 +49,8 @@ describe("reading the forum's answers", () => {
     expect(visibilityOf(null, { found: false }, "sr").visibility).toBe("deleted");
     // A moderator's fields without a category; an unknown category is a removal naming it.
     expect(visibilityOf({ banned_by: "a_mod" }, live, "sr")).toMatchObject({ visibility: "removed" });
+    expect(visibilityOf({ removed: true }, live, "sr")).toMatchObject({ visibility: "removed" });
+    expect(visibilityOf({ banned_by: true }, live, "sr")).toMatchObject({ visibility: "spam_filtered" });
     expect(visibilityOf({ removed_by_category: "anti_evil_ops" }, live, "sr").reason).toContain("anti_evil_ops");
     // The author sees it whole, a visitor does not: visible to its author only.
     expect(visibilityOf({ author: "poster" }, { found: false }, "sr").visibility).toBe("spam_filtered");
