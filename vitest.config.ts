@@ -25,8 +25,8 @@ export default defineConfig(async () => {
                   bindings: {
                     TEST_MIGRATIONS: migrations,
                     FIXTURE_ORIGIN: inject<string>("fixtureOrigin"),
-                    // The cookie-session forum (test/fixtures/forum/local-forum.ts) the browser publishes through.
-                    FORUM_BASE_URL: `${inject<string>("fixtureOrigin")}/forum`,
+                    // The local forum's public site: what the browser opens as a logged-out visitor.
+                    FORUM_BASE_URL: forum.site,
                     ADMIN_TOKEN: "test-admin-token",
                     SESSION_KEY: "dGVzdC1zZXNzaW9uLWtleS0zMi1ieXRlcy1sb25nISE=",
                     ALLOW_PRIVATE_FETCH: "true",

@@ -16,6 +16,8 @@ export const TEST_CLIENT = {
   client_id: "tw-test-client",
   secret: "secret",
   redirect_uris: [
+    // test/helpers/api.ts calls the Worker at http://threadwatch.test: its default redirect URI.
+    "http://threadwatch.test/oauth/forum/callback",
     "http://localhost/oauth/forum/callback",
     "https://localhost/oauth/forum/callback",
     "http://example.com/oauth/forum/callback",

@@ -449,6 +449,7 @@ export const personas = sqliteTable(
     refreshTokenSealed: text("refresh_token_sealed"),
     /** SECRET: the cached access token, sealed like the refresh token. */
     accessTokenSealed: text("access_token_sealed"),
+    /** When the cached access token is renewed: shortly before the forum says it expires. */
     accessTokenExpiresAt: text("access_token_expires_at"),
     /** The scopes the forum granted, as a JSON array. */
     scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),

@@ -21,7 +21,7 @@ import { openSession, SessionKeyError, sealSession } from "../lib/sealing";
 export const REVOKED_ERROR = "the forum revoked this connection; connect the account again";
 export const MISSING_ERROR = "the forum's connection is missing; connect the account again";
 
-/** How long before its expiry an access token is renewed (a tenth of a short life). */
+/** How long before the forum's expiry an access token is renewed: five minutes, or a tenth of a short life. */
 const renewMarginMs = (lifeMs: number) => Math.min(5 * 60_000, lifeMs / 10);
 /** How long one caller may hold the refresh before others take it over (the token request's own timeout is 15 s). */
 const CLAIM_MS = 30_000;
@@ -55,7 +55,10 @@ export async function sealGrant(
   return {
     refreshTokenSealed: await sealSession(env.SESSION_KEY, owner(workspaceId, username, "refresh"), grant.refreshToken),
     accessTokenSealed: await sealSession(env.SESSION_KEY, owner(workspaceId, username, "access"), grant.accessToken),
-    accessTokenExpiresAt: new Date(now + grant.expiresInSeconds * 1000).toISOString(),
+    // Stored as the time to renew it: shortly before the forum's expiry.
+    accessTokenExpiresAt: new Date(
+      now + grant.expiresInSeconds * 1000 - renewMarginMs(grant.expiresInSeconds * 1000),
+    ).toISOString(),
     scopes: grant.scopes,
   };
 }
@@ -72,9 +75,7 @@ export async function openRefreshToken(env: Pick<Env, "SESSION_KEY">, persona: P
 
 async function cachedAccess(env: Pick<Env, "SESSION_KEY">, persona: PersonaRow, now: number): Promise<string | null> {
   if (!persona.accessTokenSealed || !persona.accessTokenExpiresAt) return null;
-  const expires = Date.parse(persona.accessTokenExpiresAt);
-  const life = Math.max(0, expires - Date.parse(persona.updatedAt));
-  if (expires - renewMarginMs(life || 3_600_000) <= now) return null;
+  if (Date.parse(persona.accessTokenExpiresAt) <= now) return null;
   return openSession(
     env.SESSION_KEY,
     owner(persona.workspaceId, persona.username, "access"),
