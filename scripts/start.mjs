@@ -104,6 +104,8 @@ runMain(async () => {
   // FORUM_BASE_URL from the environment points the browser operations at another forum (npm run dev:forum).
   const forum = process.env.FORUM_BASE_URL ? { FORUM_BASE_URL: process.env.FORUM_BASE_URL } : {};
   if (forum.FORUM_BASE_URL) step(`forum: ${forum.FORUM_BASE_URL}`);
+  // VISIBILITY_CHECKS_S from the environment shortens the checks of published posts (docs/publishing.md, "Visibility").
+  if (process.env.VISIBILITY_CHECKS_S) forum.VISIBILITY_CHECKS_S = process.env.VISIBILITY_CHECKS_S;
   const secrets = devVarsFile ? { ADMIN_TOKEN: vars.ADMIN_TOKEN, SESSION_KEY: vars.SESSION_KEY } : {};
   const child = startDevServer({
     port,

@@ -1,7 +1,7 @@
 import type {
   AlertDeliverMessage,
   MonitorMessage,
-  PublishPostMessage,
+  PublishQueueMessage,
   SyncRunMessage,
 } from "./contracts/queue-messages";
 
@@ -17,7 +17,7 @@ export interface Env
     "SYNC_QUEUE" | "PUBLISH_QUEUE" | "MONITOR_QUEUE" | "ALERT_QUEUE" | "ADMIN_TOKEN" | "SESSION_KEY"
   > {
   SYNC_QUEUE: Queue<SyncRunMessage>;
-  PUBLISH_QUEUE: Queue<PublishPostMessage>;
+  PUBLISH_QUEUE: Queue<PublishQueueMessage>;
   ADMIN_TOKEN?: string;
   SESSION_KEY?: string;
   // Monitoring (docs/monitoring.md): the monitor queue (FORUM_QUOTA, the deployment-wide quota, is

@@ -1,5 +1,6 @@
 // What an alert says and when it is sent again: the event bodies of docs/alerts.md ("Events"), which priorities reach
 // which webhook, the retry schedule and how a receiver's answer is kept. Pure: no bindings.
+import type { SyncedPostView } from "../db/blog-sync-posts";
 import type { PostView } from "../db/posts";
 import { toHex } from "../lib/crypto";
 
@@ -8,6 +9,13 @@ export type WebhookFormat = "json" | "slack";
 
 export type AlertEvent =
   | { id: string; type: "post.created"; created_at: string; data: { post: PostView } }
+  | {
+      id: string;
+      type: "synced_post.removed";
+      created_at: string;
+      /** `url`: the post's absolute address on the forum's public site (FORUM_BASE_URL + permalink). */
+      data: { synced_post: SyncedPostView; subreddit: string; url: string | null };
+    }
   | { id: string; type: "webhook.test"; created_at: string; data: { webhook_id: number } };
 
 export const newEventId = () => `evt_${toHex(crypto.getRandomValues(new Uint8Array(12)))}`;

@@ -25,7 +25,7 @@ const SEND_BATCH = 100;
  */
 export async function alertNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]): Promise<number> {
   if (forumIds.length === 0) return 0;
-  const hooks = await activeWebhookRows(w);
+  const hooks = (await activeWebhookRows(w)).filter((h) => h.events.includes("post.created"));
   if (hooks.length === 0) return 0;
   const posts = await postViewsByForumIds(w, forumIds);
   const rows: NewDelivery[] = [];
@@ -38,7 +38,11 @@ export async function alertNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]
     for (const hook of targets)
       rows.push({ webhookId: hook.id, eventId: event.id, type: event.type, postId: post.id, payload });
   }
-  const ids = await insertDeliveries(w, rows);
+  return queueDeliveries(env, w, await insertDeliveries(w, rows));
+}
+
+/** Hands stored deliveries to the alerts queue; returns how many were queued. */
+export async function queueDeliveries(env: Env, w: WorkspaceDb, ids: number[]): Promise<number> {
   const messages: AlertDeliverMessage[] = ids.map((id) => ({
     type: "alert.deliver",
     workspace_id: w.workspaceId,

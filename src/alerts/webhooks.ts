@@ -1,6 +1,7 @@
 // Webhooks of a workspace (docs/alerts.md): creating one (its URL checked as docs/security.md says, its signing secret
 // sealed under SESSION_KEY and shown once), listing, deleting, and the test delivery.
 import type { WorkspaceDb } from "../db/client";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../db/schema";
 import {
   type DeliveryView,
   deleteWebhook,
@@ -22,6 +23,7 @@ export interface WebhookInput {
   url: string;
   format?: WebhookFormat;
   min_priority?: Priority;
+  events?: WebhookEventType[];
 }
 
 /** Creates a webhook; the answer carries the signing secret, the only time it is shown. */
@@ -43,6 +45,8 @@ export async function createWebhook(
     url: input.url,
     format: input.format ?? "json",
     minPriority: input.min_priority ?? "high",
+    // In the documented order, each once.
+    events: WEBHOOK_EVENT_TYPES.filter((t) => !input.events || input.events.includes(t)),
     secretSealed,
   });
   return { ...serializeWebhook(row), secret };

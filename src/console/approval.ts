@@ -6,7 +6,7 @@ import { type AuthContext, hasScope } from "../auth/keys";
 import type { WorkspaceDb } from "../db/client";
 import type { Env } from "../env";
 import { isDomainError } from "../lib/domain-errors";
-import { approveReviewedPost } from "../publishing/approval";
+import { type ApprovalResult, approveReviewedPost, keyApprover } from "../publishing/approval";
 import { publishPreflight } from "../publishing/preflight";
 
 export interface PreflightCheck {
@@ -47,12 +47,14 @@ export async function preflightFor(
 /**
  * Approves one synced post for publishing: the approval of POST .../items/:item_id/approve, refused by the
  * service while a gate (docs/publishing.md, "Gates") is closed (a forged POST past a disabled button included).
+ * The approver is the session's API key, as for the API.
  */
 export async function approveForPublishing(
   env: Env,
+  auth: AuthContext,
   w: WorkspaceDb,
   configId: number,
   syncedPostId: number,
-): Promise<void> {
-  await approveReviewedPost(env, w, configId, syncedPostId);
+): Promise<ApprovalResult> {
+  return approveReviewedPost(env, w, configId, syncedPostId, await keyApprover(env, auth));
 }

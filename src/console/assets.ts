@@ -37,10 +37,10 @@ form.compact input[type="text"] { width: 12rem; }
 .notice.bad { border-color: var(--danger); }
 .notice.good { border-color: var(--ok); }
 .badge { display: inline-block; font-size: .8rem; padding: 0 .45rem; border-radius: 999px; border: 1px solid currentColor; }
-.badge.high, .badge.urgent, .badge.failed { color: var(--danger); }
+.badge.high, .badge.urgent, .badge.failed, .badge.removed, .badge.spam_filtered, .badge.deleted { color: var(--danger); }
 .badge.medium, .badge.queued { color: var(--warn); }
 .badge.low, .badge.not_urgent, .badge.draft { color: var(--muted); }
-.badge.published, .badge.approved { color: var(--ok); }
+.badge.published, .badge.approved, .badge.live { color: var(--ok); }
 form.edit input, form.edit textarea { width: 100%; }
 form.edit textarea { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
 .meta { color: var(--muted); font-size: .9rem; }

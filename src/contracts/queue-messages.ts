@@ -22,6 +22,18 @@ export const PublishPostMessage = z.strictObject({
   fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
+/**
+ * One visibility check of a published synced post (publish queue): check `check` of the VISIBILITY_CHECKS_S
+ * delays, due at `due_at`. A message delivered before that (Queues delay at most 12 h) is sent on again.
+ */
+export const VisibilityCheckMessage = z.strictObject({
+  type: z.literal("publish.visibility"),
+  workspace_id: id,
+  synced_post_id: id,
+  check: z.number().int().min(0).max(99),
+  due_at: z.iso.datetime(),
+});
+
 /** One monitoring pass of a workspace (the 10-minute cron fans these out on the monitor queue). */
 export const MonitorPassMessage = z.strictObject({
   type: z.literal("monitor.pass"),
@@ -58,6 +70,7 @@ export const MonitorMessage = z.discriminatedUnion("type", [
 export const QueueMessage = z.discriminatedUnion("type", [
   SyncRunMessage,
   PublishPostMessage,
+  VisibilityCheckMessage,
   MonitorPassMessage,
   MonitorRematchMessage,
   MonitorMetricsMessage,
@@ -66,6 +79,9 @@ export const QueueMessage = z.discriminatedUnion("type", [
 
 export type SyncRunMessage = z.infer<typeof SyncRunMessage>;
 export type PublishPostMessage = z.infer<typeof PublishPostMessage>;
+export type VisibilityCheckMessage = z.infer<typeof VisibilityCheckMessage>;
+/** What the publish queue carries. */
+export type PublishQueueMessage = PublishPostMessage | VisibilityCheckMessage;
 export type MonitorPassMessage = z.infer<typeof MonitorPassMessage>;
 export type MonitorRematchMessage = z.infer<typeof MonitorRematchMessage>;
 export type MonitorMetricsMessage = z.infer<typeof MonitorMetricsMessage>;

@@ -17,6 +17,8 @@ export function serializeSyncedPost(row: SyncedPostRow) {
     images: row.images,
     state: row.state,
     approved_at: row.approvedAt,
+    approved_by: row.approvedBy ?? null,
+    approved_content_hash: row.approvedContentHash ?? null,
     forum_post_id: row.forumPostId,
     permalink: row.permalink,
     error: row.error,
@@ -25,10 +27,16 @@ export function serializeSyncedPost(row: SyncedPostRow) {
     published_at: row.publishedAt,
     edited: row.editedAt !== null,
     edited_at: row.editedAt,
+    visibility: row.visibility ?? null,
+    visibility_checked_at: row.visibilityCheckedAt ?? null,
+    visibility_reason: row.visibilityReason ?? null,
   };
 }
 
 export type SyncedPostView = ReturnType<typeof serializeSyncedPost>;
+
+/** Every change of a post's content clears its approval: it was given for the content before. */
+const NO_APPROVAL = { approvedAt: null, approvedBy: null, approvedContentHash: null } as const;
 
 /** What a run renders for one source post; written as a whole. */
 export interface SyncedContent {
@@ -120,7 +128,7 @@ export async function updateSyncedContent(
 ): Promise<SyncedPostRow | undefined> {
   return w.db
     .update(syncedPosts)
-    .set({ ...content, state: to, approvedAt: null, updatedAt: nowIso() })
+    .set({ ...content, state: to, ...NO_APPROVAL, updatedAt: nowIso() })
     .where(
       and(
         eq(syncedPosts.workspaceId, w.workspaceId),
@@ -173,7 +181,7 @@ export async function saveDraftEdit(
   const at = nowIso();
   return w.db
     .update(syncedPosts)
-    .set({ ...edit, state: "draft", approvedAt: null, error: null, editedAt: at, updatedAt: at })
+    .set({ ...edit, state: "draft", ...NO_APPROVAL, error: null, editedAt: at, updatedAt: at })
     .where(
       and(
         ofConfig(w, configId),

@@ -1,21 +1,51 @@
 // Writes of approval and publishing on synced posts (docs/blog-sync.md, "States"). Each is conditional on the post's
 // state, so a repeated or late call changes nothing it should not.
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { SyncedPostRow } from "./blog-sync-posts";
 import { nowIso, type WorkspaceDb } from "./client";
-import { syncedPosts } from "./schema";
+import { type Approver, syncedPosts } from "./schema";
 
 const post = (w: WorkspaceDb, id: number) => and(eq(syncedPosts.workspaceId, w.workspaceId), eq(syncedPosts.id, id));
 
-/** Sets approved_at on a draft or queued post that has none; the post as it is afterwards. */
-export async function approvePost(w: WorkspaceDb, id: number): Promise<SyncedPostRow | undefined> {
+export interface ApprovalRecord {
+  approver: Approver;
+  /** The hash of the content as the approver saw it. */
+  contentHash: string;
+  /** The post's updated_at when it was read: a post changed since then is not approved (undefined answer). */
+  readAt: string;
+  /** A draft becomes queued in the same write (an active config that publishes immediately). */
+  queue: boolean;
+}
+
+/**
+ * Approves a draft or queued post that has no approval and has not changed since it was read: who, what
+ * and when, in one write (an earlier error of its task is cleared; a draft may become queued). The post
+ * as it is afterwards, or undefined when nothing was written.
+ */
+export async function approvePost(w: WorkspaceDb, id: number, a: ApprovalRecord): Promise<SyncedPostRow | undefined> {
   const now = nowIso();
-  await w.db
+  return w.db
     .update(syncedPosts)
-    .set({ approvedAt: now, updatedAt: now })
-    .where(and(post(w, id), inArray(syncedPosts.state, ["draft", "queued"]), isNull(syncedPosts.approvedAt)))
-    .run();
-  return w.db.select().from(syncedPosts).where(post(w, id)).get();
+    .set({
+      approvedAt: now,
+      approvedBy: a.approver,
+      approvedContentHash: a.contentHash,
+      error: null,
+      updatedAt: now,
+      ...(a.queue
+        ? { state: sql`CASE WHEN ${syncedPosts.state} = 'draft' THEN 'queued' ELSE ${syncedPosts.state} END` }
+        : {}),
+    })
+    .where(
+      and(
+        post(w, id),
+        inArray(syncedPosts.state, ["draft", "queued"]),
+        isNull(syncedPosts.approvedAt),
+        eq(syncedPosts.updatedAt, a.readAt),
+      ),
+    )
+    .returning()
+    .get();
 }
 
 /** Records (or clears) the moment a submission is about to be sent, while the post is queued. */
@@ -29,11 +59,11 @@ export async function markSubmitAttempt(w: WorkspaceDb, id: number, at: string |
   return row !== undefined;
 }
 
-/** queued → published with the forum's id and permalink. */
+/** queued → published with the forum's id and permalink (and the persona that published it). */
 export async function markPublished(
   w: WorkspaceDb,
   id: number,
-  published: { forumPostId: string; permalink: string },
+  published: { forumPostId: string; permalink: string; publishedPersonaId?: number },
 ): Promise<boolean> {
   const now = nowIso();
   const row = await w.db
@@ -83,4 +113,26 @@ export async function postsWithImages(w: WorkspaceDb, configId: number, limit: n
     .limit(limit)
     .all();
   return rows.filter((r) => r.images.length > 0);
+}
+
+/**
+ * Stores what a visibility check found on a published post; the visibility it had before, or undefined when
+ * the post is not (or no longer) published. One batch: two checks at once each see the other's write or none.
+ */
+export async function recordVisibility(
+  w: WorkspaceDb,
+  id: number,
+  found: { visibility: NonNullable<SyncedPostRow["visibility"]>; reason: string },
+): Promise<{ before: SyncedPostRow["visibility"]; row: SyncedPostRow } | undefined> {
+  const published = and(post(w, id), eq(syncedPosts.state, "published"));
+  const [before, after] = await w.db.batch([
+    w.db.select({ visibility: syncedPosts.visibility }).from(syncedPosts).where(published),
+    w.db
+      .update(syncedPosts)
+      .set({ visibility: found.visibility, visibilityReason: found.reason, visibilityCheckedAt: nowIso() })
+      .where(published)
+      .returning(),
+  ]);
+  const row = after[0];
+  return row ? { before: before[0]?.visibility ?? null, row } : undefined;
 }

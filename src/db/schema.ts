@@ -7,6 +7,17 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 
+/** Who approved a synced post: the API key of the request (or of the console's session), or a person. */
+export interface Approver {
+  type: "key" | "person";
+  id: number;
+  name: string;
+}
+
+/** The events a webhook may receive (docs/alerts.md, "Events"). */
+export const WEBHOOK_EVENT_TYPES = ["post.created", "comment.created", "synced_post.removed"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
 export const workspaces = sqliteTable("workspaces", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
@@ -279,6 +290,10 @@ export const syncedPosts = sqliteTable(
       .notNull()
       .default("draft"),
     approvedAt: text("approved_at"),
+    /** Who approved (migration 0070): an API key today; a person once people sign in. */
+    approvedBy: text("approved_by", { mode: "json" }).$type<Approver>(),
+    /** SHA-256 hex of the content approved (approvedContentHash in src/publishing/approval.ts). */
+    approvedContentHash: text("approved_content_hash"),
     forumPostId: text("forum_post_id"),
     permalink: text("permalink"),
     error: text("error"),
@@ -289,6 +304,12 @@ export const syncedPosts = sqliteTable(
     editedAt: text("edited_at"),
     /** Set just before a submission is sent: a retry looks in the account's submitted list first. */
     submitAttemptedAt: text("submit_attempted_at"),
+    /** The persona that published it (migration 0070): its visibility checks ask /api/info as that persona. */
+    publishedPersonaId: integer("published_persona_id"),
+    /** What a logged-out visitor sees of the published post (migration 0070); null until it is checked. */
+    visibility: text("visibility", { enum: ["live", "removed", "spam_filtered", "deleted"] }),
+    visibilityCheckedAt: text("visibility_checked_at"),
+    visibilityReason: text("visibility_reason"),
   },
   (t) => [
     uniqueIndex("synced_posts_config_source_unique").on(t.configId, t.sourceUrl),
@@ -479,6 +500,11 @@ export const webhooks = sqliteTable(
     /** SECRET: the signing secret, AES-GCM under SESSION_KEY (src/lib/sealing.ts); shown once at creation. */
     secretSealed: text("secret_sealed").notNull(),
     createdAt: text("created_at").notNull().default(now),
+    /** The event types it receives (migration 0071); all of them unless the webhook names fewer. */
+    events: text("events", { mode: "json" })
+      .$type<WebhookEventType[]>()
+      .notNull()
+      .default(sql`'["post.created","comment.created","synced_post.removed"]'`),
   },
   (t) => [index("webhooks_ws_idx").on(t.workspaceId, t.id)],
 );
@@ -495,8 +521,10 @@ export const webhookDeliveries = sqliteTable(
       .references(() => webhooks.id, { onDelete: "cascade" }),
     /** `evt_...`, the same for every attempt (receivers de-duplicate on it). */
     eventId: text("event_id").notNull(),
-    type: text("type", { enum: ["post.created", "webhook.test"] }).notNull(),
+    type: text("type", { enum: ["post.created", "webhook.test", "synced_post.removed"] }).notNull(),
     postId: integer("post_id"),
+    /** The synced post a `synced_post.removed` delivery announces (one per webhook and post). */
+    syncedPostId: integer("synced_post_id"),
     /** The event as JSON (`{id, type, created_at, data}`), fixed when the event happened. */
     payload: text("payload").notNull(),
     status: text("status", { enum: ["pending", "delivered", "failed"] })
@@ -512,6 +540,9 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     index("webhook_deliveries_ws_hook_idx").on(t.workspaceId, t.webhookId, t.id),
     uniqueIndex("webhook_deliveries_hook_post_unique").on(t.webhookId, t.postId).where(sql`${t.postId} IS NOT NULL`),
+    uniqueIndex("webhook_deliveries_hook_synced_post_unique")
+      .on(t.webhookId, t.syncedPostId)
+      .where(sql`${t.syncedPostId} IS NOT NULL`),
     index("webhook_deliveries_created_idx").on(t.createdAt),
   ],
 );

@@ -18,6 +18,7 @@ export const serializeWebhook = (r: WebhookRow) => ({
   min_priority: r.minPriority,
   active: r.active,
   disabled_reason: r.disabledReason,
+  events: r.events,
   created_at: r.createdAt,
 });
 export type WebhookView = ReturnType<typeof serializeWebhook>;
@@ -44,7 +45,7 @@ const hookInWorkspace = (w: WorkspaceDb, id: number) =>
 
 export async function insertWebhook(
   w: WorkspaceDb,
-  values: Pick<WebhookRow, "url" | "format" | "minPriority" | "secretSealed">,
+  values: Pick<WebhookRow, "url" | "format" | "minPriority" | "events" | "secretSealed">,
 ): Promise<WebhookRow> {
   return w.db
     .insert(webhooks)
@@ -135,12 +136,14 @@ export interface NewDelivery {
   eventId: string;
   type: DeliveryRow["type"];
   postId: number | null;
+  /** A `synced_post.removed` delivery's synced post. */
+  syncedPostId?: number;
   payload: string;
 }
 
 /**
- * Stores pending deliveries; a post already delivered (or being delivered) to a webhook is skipped by the
- * unique index, so a post is never announced twice. Returns the ids of the rows written.
+ * Stores pending deliveries; a post (or a removed synced post) already delivered, or being delivered, to a
+ * webhook is skipped by the unique indexes, so it is never announced twice. Returns the ids of the rows written.
  */
 export async function insertDeliveries(w: WorkspaceDb, rows: NewDelivery[]): Promise<number[]> {
   if (rows.length === 0) return [];
@@ -148,11 +151,21 @@ export async function insertDeliveries(w: WorkspaceDb, rows: NewDelivery[]): Pro
   const statements = rows.map((r) =>
     w.d1
       .prepare(
-        `INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, type, post_id, payload, status, created_at)
-         SELECT ?, id, ?, ?, ?, ?, 'pending', ? FROM webhooks WHERE workspace_id = ? AND id = ? AND active = 1
+        `INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, type, post_id, synced_post_id, payload, status, created_at)
+         SELECT ?, id, ?, ?, ?, ?, ?, 'pending', ? FROM webhooks WHERE workspace_id = ? AND id = ? AND active = 1
          ON CONFLICT DO NOTHING RETURNING id`,
       )
-      .bind(w.workspaceId, r.eventId, r.type, r.postId, r.payload, now, w.workspaceId, r.webhookId),
+      .bind(
+        w.workspaceId,
+        r.eventId,
+        r.type,
+        r.postId,
+        r.syncedPostId ?? null,
+        r.payload,
+        now,
+        w.workspaceId,
+        r.webhookId,
+      ),
   );
   const ids: number[] = [];
   for (let i = 0; i < statements.length; i += 50) {

@@ -9,6 +9,7 @@ import { consumeAlertDeadLetter, consumeAlertDelivery, isAlertMessage } from "./
 import { consumePublishPost, consumeSyncRun, type Verdict } from "./blog-sync-consumers";
 import { consumeDeadLetter } from "./dead-letters";
 import { consumeMonitorDeadLetter, consumeMonitorMessage, isMonitorMessage } from "./monitor-consumers";
+import { consumeVisibilityCheck, consumeVisibilityDeadLetter } from "./visibility-consumers";
 
 const BASE_DELAY_SECONDS = 30;
 const MAX_DELAY_SECONDS = 3600;
@@ -28,6 +29,18 @@ export type QueueDecision =
   | { id: string; outcome: "ack"; note: string }
   | { id: string; outcome: "retry"; note: string; delaySeconds: number };
 
+/** The consumer of each message type, and of its dead letter. */
+async function consume(body: QueueMessage, attempts: number, env: Env, deadLetter: boolean): Promise<Verdict> {
+  if (isAlertMessage(body))
+    return deadLetter ? consumeAlertDeadLetter(body, attempts, env) : consumeAlertDelivery(body, env);
+  if (isMonitorMessage(body))
+    return deadLetter ? consumeMonitorDeadLetter(body, attempts) : consumeMonitorMessage(body, env);
+  if (body.type === "publish.visibility")
+    return deadLetter ? consumeVisibilityDeadLetter(body, env) : consumeVisibilityCheck(body, env);
+  if (deadLetter) return consumeDeadLetter(body, attempts, env);
+  return body.type === "sync.run" ? consumeSyncRun(body, env) : consumePublishPost(body, env);
+}
+
 async function handle(message: Message<unknown>, env: Env, deadLetter: boolean): Promise<QueueDecision> {
   const parsed = QueueMessage.safeParse(message.body);
   if (!parsed.success) {
@@ -39,19 +52,7 @@ async function handle(message: Message<unknown>, env: Env, deadLetter: boolean):
   const body = parsed.data;
   let verdict: Verdict;
   try {
-    verdict = isAlertMessage(body)
-      ? deadLetter
-        ? await consumeAlertDeadLetter(body, message.attempts, env)
-        : await consumeAlertDelivery(body, env)
-      : isMonitorMessage(body)
-        ? deadLetter
-          ? consumeMonitorDeadLetter(body, message.attempts)
-          : await consumeMonitorMessage(body, env)
-        : deadLetter
-          ? await consumeDeadLetter(body, message.attempts, env)
-          : body.type === "sync.run"
-            ? await consumeSyncRun(body, env)
-            : await consumePublishPost(body, env);
+    verdict = await consume(body, message.attempts, env, deadLetter);
   } catch (err) {
     verdict = { outcome: "retry", note: `unexpected error: ${messageOf(err)}` };
     log("error", "queue message failed", {

@@ -110,3 +110,20 @@ export async function approvalGates(
   if (!post || post.configId !== config.id) throw notFound("synced post");
   return { config, post, gates: await approvalGatesOf(env, w, config, post) };
 }
+
+/** The gates that keep an approved post from being published (the browser only makes it wait its turn). */
+const PUBLISHING_GATES: ApprovalGateName[] = ["active", "publish_immediately", "persona"];
+
+/**
+ * What happens now to an approved post, in words: `queued for publishing`, or the gates that keep it from
+ * publishing (a draft of a config that does not publish stays a draft; a queued post waits in the queue).
+ */
+export function nextStep(post: Pick<SyncedPostRow, "state">, gates: ApprovalGate[]): string {
+  const closed = gates.filter((g) => PUBLISHING_GATES.includes(g.name) && !g.open).map((g) => g.reason);
+  if (post.state === "queued")
+    return closed.length === 0
+      ? "queued for publishing"
+      : `queued, but not published while a gate is closed: ${closed.join("; ")}`;
+  if (closed.length === 0) return "stays a draft: it is queued by the next run of the sync";
+  return `stays a draft: not published while a gate is closed: ${closed.join("; ")}`;
+}

@@ -16,6 +16,7 @@ import { forumBase, inBrowserTurn } from "../personas/browser-operation";
 import { checkDestination, choosePersona } from "./destination";
 import { uploadPostImages } from "./media-upload";
 import { buildSubmission, forumLimitChecks, requirementChecks, uploadableImages } from "./submission";
+import { scheduleVisibilityChecks } from "./visibility";
 
 export type PublishOutcome =
   | { kind: "done"; note: string }
@@ -161,6 +162,18 @@ async function uploadedAssets(
   );
 }
 
+/** Records the post as published and schedules its visibility checks (docs/publishing.md, "Visibility"). */
+async function published(
+  env: Env,
+  w: WorkspaceDb,
+  postId: number,
+  at: { forumPostId: string; permalink: string },
+  persona: PersonaRow,
+): Promise<void> {
+  if (await markPublished(w, postId, { ...at, publishedPersonaId: persona.id }))
+    await scheduleVisibilityChecks(env, w, postId);
+}
+
 async function submitOnce(
   env: Env,
   w: WorkspaceDb,
@@ -182,7 +195,7 @@ async function submitOnce(
   if (post.submitAttemptedAt) {
     const earlier = findEarlier(await forum.submitted(persona.username, 100), draft.sr, draft.title);
     if (earlier) {
-      await markPublished(w, post.id, { forumPostId: earlier.id, permalink: earlier.permalink });
+      await published(env, w, post.id, { forumPostId: earlier.id, permalink: earlier.permalink }, persona);
       return done(`found the earlier submission ${earlier.id} in the submitted list: recorded, not posted again`);
     }
   }
@@ -214,7 +227,7 @@ async function submitOnce(
   try {
     const created = await forum.submit(submission);
     const permalink = permalinkOf(env, created.url, `/r/${config.subreddit}/comments/${created.id}/`);
-    await markPublished(w, post.id, { forumPostId: created.id, permalink });
+    await published(env, w, post.id, { forumPostId: created.id, permalink }, persona);
     return done(`published as ${created.id}`);
   } catch (err) {
     if (isForumError(err, "ratelimit")) {

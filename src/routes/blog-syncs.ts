@@ -55,6 +55,16 @@ export const BlogSyncConfigSchema = z
   })
   .openapi("BlogSyncConfig");
 
+const ApproverSchema = z
+  .object({
+    type: z.enum(["key", "person"]).openapi({ description: "An API key (also the console's key session) or a person" }),
+    id: z.number().int(),
+    name: z.string().openapi({ description: "The key's or the person's name when approving" }),
+  })
+  .openapi("Approver");
+
+const VISIBILITIES = ["live", "removed", "spam_filtered", "deleted"] as const;
+
 export const SyncedPostSchema = z
   .object({
     id: z.number().int(),
@@ -75,6 +85,13 @@ export const SyncedPostSchema = z
     images: z.array(ImageSchema),
     state: z.enum(STATES),
     approved_at: z.string().nullable().openapi({ format: "date-time" }),
+    approved_by: ApproverSchema.nullable().openapi({
+      description: "Who approved it; null when not approved (or approved before approvers were recorded)",
+    }),
+    approved_content_hash: z.string().nullable().openapi({
+      description:
+        "SHA-256 hex of the content approved (title, body_markdown, body_richtext, images); null when not approved. Any change of the content clears the approval",
+    }),
     forum_post_id: z.string().nullable(),
     permalink: z.string().nullable(),
     error: z.string().nullable(),
@@ -83,6 +100,12 @@ export const SyncedPostSchema = z
     published_at: z.string().nullable().openapi({ format: "date-time" }),
     edited: z.boolean().openapi({ description: "A person edited the post; later runs never overwrite it" }),
     edited_at: z.string().nullable().openapi({ format: "date-time", description: "When it was last edited" }),
+    visibility: z.enum(VISIBILITIES).nullable().openapi({
+      description:
+        "What a logged-out visitor sees of the published post: null (not checked yet), live, removed (by the subreddit's moderators), spam_filtered (visible to its author only), deleted",
+    }),
+    visibility_checked_at: z.string().nullable().openapi({ format: "date-time" }),
+    visibility_reason: z.string().nullable().openapi({ description: "What the last visibility check found, in words" }),
   })
   .openapi("SyncedPost");
 

@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { pathId } from "../contracts/params";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, jsonBody, jsonResponse, noFieldsBody } from "../http/openapi";
-import { approveSyncedPost } from "../publishing/approval";
+import { approveSyncedPost, keyApprover } from "../publishing/approval";
 import { publishPreflight } from "../publishing/preflight";
 import { checkReadiness } from "../publishing/readiness";
 import { SyncedPostSchema } from "./blog-syncs";
@@ -74,6 +74,13 @@ const PreflightResult = z
   })
   .openapi("PublishPreflightResult");
 
+const ApprovalResultSchema = SyncedPostSchema.extend({
+  next: z.string().openapi({
+    description: "What happens now, in words: `queued for publishing`, or which gate keeps the post from publishing",
+    example: "queued for publishing",
+  }),
+}).openapi("SyncedPostApproval");
+
 const configParam = z.object({ id: pathId("id") });
 const itemParams = z.object({ id: pathId("id"), item_id: pathId("item_id") });
 
@@ -126,10 +133,16 @@ export const publishingRouter = createRouter()
       tool: false,
       conflict: "The post is published or failed (`invalid_state`)",
       request: { params: itemParams, body: noFieldsBody("ApproveRequest") },
-      responses: { 200: jsonResponse(SyncedPostSchema, "The approved synced post") },
+      responses: {
+        200: jsonResponse(
+          ApprovalResultSchema,
+          "The approved synced post and what happens next (approving an approved post again changes nothing)",
+        ),
+      },
     }),
     async (c) => {
       const { id, item_id } = c.req.valid("param");
-      return c.json(await approveSyncedPost(c.env, callerDb(c), id, item_id), 200);
+      const approver = await keyApprover(c.env, c.get("auth"));
+      return c.json(await approveSyncedPost(c.env, callerDb(c), id, item_id, approver), 200);
     },
   );

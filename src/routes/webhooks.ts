@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { createWebhook, listWebhooks, removeWebhook, requireWebhook, testWebhook } from "../alerts/webhooks";
 import { idParam, integerParam, listEnvelope, pageEnvelope } from "../contracts/params";
+import { WEBHOOK_EVENT_TYPES } from "../db/schema";
 import { listDeliveries } from "../db/webhooks";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, jsonBody, jsonResponse, nextOffset, noFieldsBody } from "../http/openapi";
@@ -8,6 +9,10 @@ import { apiRoute, createRouter, jsonBody, jsonResponse, nextOffset, noFieldsBod
 const TAG = "Alerts";
 const priority = z.enum(["high", "medium", "low"]);
 const format = z.enum(["json", "slack"]);
+const eventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).openapi({
+  description:
+    "The events it receives: `post.created` (at or above min_priority), `comment.created` (at or above min_priority), `synced_post.removed` (whatever the priority)",
+});
 
 export const WebhookSchema = z
   .object({
@@ -17,6 +22,7 @@ export const WebhookSchema = z
     min_priority: priority.openapi({ description: "Posts at or above this priority are announced" }),
     active: z.boolean().openapi({ description: "false once a receiver answered 410 Gone" }),
     disabled_reason: z.string().nullable(),
+    events: eventTypes,
     created_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Webhook");
@@ -39,6 +45,14 @@ const WebhookCreate = z
       }),
     format: format.optional().openapi({ default: "json" }),
     min_priority: priority.optional().openapi({ default: "high" }),
+    events: z
+      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .min(1)
+      .optional()
+      .openapi({
+        description: "The events it receives, at least one (a repeated one counts once); default all three",
+        default: [...WEBHOOK_EVENT_TYPES],
+      }),
   })
   .openapi("WebhookCreate");
 
@@ -46,7 +60,7 @@ export const DeliverySchema = z
   .object({
     id: z.number().int(),
     event_id: z.string().openapi({ description: "`evt_...`, the same on every attempt: receivers de-duplicate on it" }),
-    type: z.enum(["post.created", "webhook.test"]),
+    type: z.enum(["post.created", "synced_post.removed", "webhook.test"]),
     status: z.enum(["pending", "delivered", "failed"]),
     attempts: z.number().int(),
     last_status_code: z.number().int().nullable(),
@@ -71,7 +85,8 @@ export const webhooksRouter = createRouter()
       method: "post",
       path: "/actions/webhooks",
       tags: [TAG],
-      summary: "Create a webhook that hears about every new post at or above min_priority (the secret is shown once)",
+      summary:
+        "Create a webhook that hears about the events it lists (default all), posts at or above min_priority (the secret is shown once)",
       scope: "read_write",
       conflict: "No SESSION_KEY is set, so the signing secret cannot be stored (`invalid_state`)",
       request: { body: jsonBody(WebhookCreate) },

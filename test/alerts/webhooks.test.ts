@@ -47,9 +47,10 @@ describe("creating a webhook", () => {
       min_priority: "high",
       active: true,
       disabled_reason: null,
+      events: ["post.created", "comment.created", "synced_post.removed"],
     });
     expect(Object.keys(res.body).sort()).toEqual(
-      ["active", "created_at", "disabled_reason", "format", "id", "min_priority", "secret", "url"].sort(),
+      ["active", "created_at", "disabled_reason", "events", "format", "id", "min_priority", "secret", "url"].sort(),
     );
     expect(res.body.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
 

@@ -103,6 +103,7 @@ describe("the console's approval refuses while a gate is closed", () => {
     const s = await scene({ persona: { approve: false } });
     const w = workspaceDb(env, s.ws.id);
     const draft = await addPost(s, {}, "draft");
+    const approver = { type: "key" as const, id: 1, name: "console key" };
     const refusal = (p: Promise<unknown>) =>
       p.then(
         () => null,
@@ -117,7 +118,7 @@ describe("the console's approval refuses while a gate is closed", () => {
         reason: expect.stringContaining(`persona u/${s.persona.account.username} is not approved for the customer`),
       },
     ]);
-    const notApproved = await refusal(approveReviewedPost(env, w, s.config.id, draft.id));
+    const notApproved = await refusal(approveReviewedPost(env, w, s.config.id, draft.id, approver));
     expect(notApproved).toMatchObject({
       kind: "invalid_state",
       message: expect.stringMatching(/^not approved: a gate is closed: persona u\/\S+ is not approved/),
@@ -142,7 +143,7 @@ describe("the console's approval refuses while a gate is closed", () => {
           retryAfterSeconds: expect.any(Number),
         },
       ]);
-      const refused = await refusal(approveReviewedPost(env, w, s.config.id, draft.id));
+      const refused = await refusal(approveReviewedPost(env, w, s.config.id, draft.id, approver));
       expect(refused).toMatchObject({ kind: "browser_busy", retryAfterSeconds: expect.any(Number) });
       expect(refused?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
       expect(refused?.retryAfterSeconds).toBeLessThanOrEqual(20);
@@ -151,9 +152,16 @@ describe("the console's approval refuses while a gate is closed", () => {
       await coordinator.releaseBrowserSlot(held.token);
     }
 
-    // Every gate open: the same approval as the API's route (a draft: approved_at set, nothing queued).
-    const approved = await approveReviewedPost(env, w, s.config.id, draft.id);
-    expect(approved).toMatchObject({ id: draft.id, state: "draft", approved_at: expect.any(String) });
+    // Every gate open: the same approval as the API's route (a draft of an active config that publishes
+    // immediately: queued at once).
+    const approved = await approveReviewedPost(env, w, s.config.id, draft.id, approver);
+    expect(approved).toMatchObject({
+      id: draft.id,
+      state: "queued",
+      approved_at: expect.any(String),
+      approved_by: approver,
+      next: "queued for publishing",
+    });
     // The API's approve route keeps docs/publishing.md's rule: it approves and the publish consumer checks the gates.
     const other = await addPost(s, {}, "draft");
     await callJson(SYNCS, { key: s.ws.writeKey, method: "POST", body: { id: s.config.id, active: false } });
@@ -162,7 +170,7 @@ describe("the console's approval refuses while a gate is closed", () => {
       method: "POST",
     });
     expect(viaApi.status).toBe(200);
-    const inactive = await refusal(approveReviewedPost(env, w, s.config.id, other.id));
+    const inactive = await refusal(approveReviewedPost(env, w, s.config.id, other.id, approver));
     expect(inactive).toMatchObject({
       kind: "invalid_state",
       message: expect.stringContaining("the sync is not active"),

@@ -1,6 +1,7 @@
 // Review (/app/syncs/:id/items/:item_id): the draft as the forum will show it, its preflight report, its
 // destination and persona, one Approve button (disabled with the reasons while a gate is closed, and once the
-// post is approved), and the form that edits its title and markdown.
+// post is approved), who approved it and when, what a visitor sees of it once published, and the form that
+// edits its title and markdown.
 
 import { editSyncedPost } from "../../blog-sync/edit-draft";
 import { SyncedPostEdit } from "../../contracts/blog-syncs";
@@ -105,7 +106,36 @@ function ReviewMeta({ c, post, configId }: { c: ConsoleContext; post: SyncedPost
         </>
       ) : null}
       {post.error ? <p class="error">{inConsoleWords(post.error)}</p> : null}
+      <ApprovalLine post={post} />
+      <VisibilityLine post={post} />
     </div>
+  );
+}
+
+/** Who approved the post and when (an API key today, the console's session key included). */
+function ApprovalLine({ post }: { post: SyncedPostView }) {
+  if (!post.approved_at) return null;
+  const who = post.approved_by
+    ? `${post.approved_by.type === "key" ? "API key" : "person"} “${post.approved_by.name}”`
+    : "someone (not recorded)";
+  return (
+    <p aria-label="Approval">
+      Approved by {who}, {when(post.approved_at)}
+      {post.approved_content_hash ? <> · content {post.approved_content_hash.slice(0, 12)}</> : null}
+    </p>
+  );
+}
+
+/** What a logged-out visitor sees of the published post, from its last visibility check. */
+function VisibilityLine({ post }: { post: SyncedPostView }) {
+  if (post.state !== "published") return null;
+  if (!post.visibility)
+    return <p aria-label="Visibility">On the forum: not checked yet (about 10 minutes after publishing).</p>;
+  return (
+    <p aria-label="Visibility" class={post.visibility === "live" ? undefined : "error"}>
+      On the forum: <Badge value={post.visibility} />, checked {when(post.visibility_checked_at)}
+      {post.visibility_reason ? `: ${post.visibility_reason}` : ""}
+    </p>
   );
 }
 
@@ -229,7 +259,7 @@ const reviewPath = (c: ConsoleContext) => `/app/syncs/${idParam(c, "id")}/items/
 
 export async function approveItem(c: ConsoleContext) {
   try {
-    await approveForPublishing(c.env, sessionDb(c), idParam(c, "id"), idParam(c, "item_id"));
+    await approveForPublishing(c.env, c.get("session").auth, sessionDb(c), idParam(c, "id"), idParam(c, "item_id"));
   } catch (err) {
     const message = refusalMessage(err);
     if (!message) throw err;
