@@ -3,8 +3,6 @@
 import { alertNewPosts } from "../alerts/post-alerts";
 import type { WorkspaceDb } from "../db/client";
 import {
-  type ActiveCompetitor,
-  type ActiveKeyword,
   activeTerms,
   claimMonitorRun,
   deleteCursorsExcept,
