@@ -1,6 +1,7 @@
 // What an alert says and when it is sent again: the event bodies of docs/alerts.md ("Events"), which priorities reach
 // which webhook, the retry schedule and how a receiver's answer is kept. Pure: no bindings.
 import type { SyncedPostView } from "../db/blog-sync-posts";
+import type { CommentView } from "../db/comments";
 import type { PostView } from "../db/posts";
 import { toHex } from "../lib/crypto";
 
@@ -16,6 +17,7 @@ export type AlertEvent =
       /** `url`: the post's absolute address on the forum's public site (FORUM_BASE_URL + permalink). */
       data: { synced_post: SyncedPostView; subreddit: string; url: string | null };
     }
+  | { id: string; type: "comment.created"; created_at: string; data: { comment: CommentView } }
   | { id: string; type: "webhook.test"; created_at: string; data: { webhook_id: number } };
 
 export const newEventId = () => `evt_${toHex(crypto.getRandomValues(new Uint8Array(12)))}`;

@@ -64,6 +64,8 @@ export const keywords = sqliteTable(
     serpForumPosition: integer("serp_forum_position"),
     serpForumUrl: text("serp_forum_url"),
     serpCheckedAt: text("serp_checked_at"),
+    /** Only matches in these subreddits count (migration 0076); empty: everywhere. */
+    subreddits: text("subreddits", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [
@@ -85,6 +87,8 @@ export const competitors = sqliteTable(
     keywords: text("keywords", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     isAmbiguous: integer("is_ambiguous", { mode: "boolean" }).notNull().default(false),
+    /** Only matches in these subreddits count (migration 0076); empty: everywhere. */
+    subreddits: text("subreddits", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [uniqueIndex("competitors_workspace_name_unique").on(t.workspaceId, sql`lower(${t.name})`)],
@@ -521,10 +525,12 @@ export const webhookDeliveries = sqliteTable(
       .references(() => webhooks.id, { onDelete: "cascade" }),
     /** `evt_...`, the same for every attempt (receivers de-duplicate on it). */
     eventId: text("event_id").notNull(),
-    type: text("type", { enum: ["post.created", "webhook.test", "synced_post.removed"] }).notNull(),
+    type: text("type", { enum: ["post.created", "comment.created", "webhook.test", "synced_post.removed"] }).notNull(),
     postId: integer("post_id"),
     /** The synced post a `synced_post.removed` delivery announces (one per webhook and post). */
     syncedPostId: integer("synced_post_id"),
+    /** The comment a `comment.created` delivery announces (migration 0074); unique per webhook. */
+    commentId: integer("comment_id"),
     /** The event as JSON (`{id, type, created_at, data}`), fixed when the event happened. */
     payload: text("payload").notNull(),
     status: text("status", { enum: ["pending", "delivered", "failed"] })

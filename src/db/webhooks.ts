@@ -138,6 +138,8 @@ export interface NewDelivery {
   postId: number | null;
   /** A `synced_post.removed` delivery's synced post. */
   syncedPostId?: number;
+  /** The comment a `comment.created` delivery announces (null for other events). */
+  commentId?: number | null;
   payload: string;
 }
 
@@ -151,8 +153,8 @@ export async function insertDeliveries(w: WorkspaceDb, rows: NewDelivery[]): Pro
   const statements = rows.map((r) =>
     w.d1
       .prepare(
-        `INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, type, post_id, synced_post_id, payload, status, created_at)
-         SELECT ?, id, ?, ?, ?, ?, ?, 'pending', ? FROM webhooks WHERE workspace_id = ? AND id = ? AND active = 1
+        `INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, type, post_id, synced_post_id, comment_id, payload, status, created_at)
+         SELECT ?, id, ?, ?, ?, ?, ?, ?, 'pending', ? FROM webhooks WHERE workspace_id = ? AND id = ? AND active = 1
          ON CONFLICT DO NOTHING RETURNING id`,
       )
       .bind(
@@ -161,6 +163,7 @@ export async function insertDeliveries(w: WorkspaceDb, rows: NewDelivery[]): Pro
         r.type,
         r.postId,
         r.syncedPostId ?? null,
+        r.commentId ?? null,
         r.payload,
         now,
         w.workspaceId,

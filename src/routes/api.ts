@@ -1,7 +1,9 @@
 import { requireApiKey } from "../http/auth-middleware";
 import { createRouter } from "../http/openapi";
 import { blogSyncsRouter } from "./blog-syncs";
+import { commentsRouter } from "./comments";
 import { competitorsRouter } from "./competitors";
+import { exclusionsRouter } from "./exclusions";
 import { keywordsRouter } from "./keywords";
 import { monitoringRouter } from "./monitoring";
 import { personasRouter } from "./personas";
@@ -17,10 +19,12 @@ export function createApiRouter() {
   const api = createRouter();
   api.use("*", requireApiKey);
   api.route("/", postsRouter);
+  api.route("/", commentsRouter);
   api.route("/", keywordsRouter);
   api.route("/", competitorsRouter);
   api.route("/", blogSyncsRouter);
   api.route("/", monitoringRouter);
+  api.route("/", exclusionsRouter);
   api.route("/", personasRouter);
   api.route("/", publishingRouter);
   api.route("/", webhooksRouter);

@@ -60,7 +60,7 @@ export const DeliverySchema = z
   .object({
     id: z.number().int(),
     event_id: z.string().openapi({ description: "`evt_...`, the same on every attempt: receivers de-duplicate on it" }),
-    type: z.enum(["post.created", "synced_post.removed", "webhook.test"]),
+    type: z.enum(["post.created", "comment.created", "synced_post.removed", "webhook.test"]),
     status: z.enum(["pending", "delivered", "failed"]),
     attempts: z.number().int(),
     last_status_code: z.number().int().nullable(),
