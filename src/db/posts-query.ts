@@ -40,7 +40,7 @@ const SORT_COLUMN: Record<PostSort, string> = {
 // per post, not its links and their names.
 export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext, p.author, p.url, p.score, p.num_comments,
   p.created_utc, p.permalink, p.is_answered, p.archived, p.skipped, p.priority, p.urgency, p.score_reasons,
-  p.matched_keywords, p.mentioned_competitors`;
+  p.matched_keywords, p.mentioned_competitors, p.value`;
 
 /**
  * posts_fts's rowid (migration 0066): the post's date in whole seconds times 2^31, plus its id, so FTS5

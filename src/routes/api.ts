@@ -2,6 +2,7 @@ import { requireApiKey } from "../http/auth-middleware";
 import { createRouter } from "../http/openapi";
 import { blogSyncsRouter } from "./blog-syncs";
 import { competitorsRouter } from "./competitors";
+import { insightsRouter } from "./insights";
 import { keywordsRouter } from "./keywords";
 import { monitoringRouter } from "./monitoring";
 import { personasRouter } from "./personas";
@@ -24,6 +25,7 @@ export function createApiRouter() {
   api.route("/", personasRouter);
   api.route("/", publishingRouter);
   api.route("/", webhooksRouter);
+  api.route("/", insightsRouter);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
