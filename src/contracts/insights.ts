@@ -26,13 +26,10 @@ export const MentionsQuery = z.strictObject({
     .enum(["keyword", "competitor", "subreddit"])
     .optional()
     .openapi({ default: "keyword", description: "One series per keyword, competitor or subreddit (default keyword)" }),
-  interval: z
-    .enum(["day", "week"])
-    .optional()
-    .openapi({
-      default: "week",
-      description: "Bucket size: a UTC day, or a week from Monday 00:00 UTC (default week)",
-    }),
+  interval: z.enum(["day", "week"]).optional().openapi({
+    default: "week",
+    description: "Bucket size: a UTC day, or a week from Monday 00:00 UTC (default week)",
+  }),
   since: isoTime(
     "Start of the range, rounded down to its bucket's start; default 90 days before until. At most 366 days before until",
   ).optional(),
