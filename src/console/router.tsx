@@ -13,6 +13,7 @@ import {
   withSigningKey,
 } from "./context";
 import { Page } from "./layout";
+import { insightsPage } from "./pages/insights";
 import { inboxPage, triagePost } from "./pages/posts";
 import { approveItem, editItem, reviewItemPage } from "./pages/review";
 import { apiSettingsPage, createApiKey, revokeApiKey } from "./pages/settings";
@@ -61,6 +62,7 @@ export function createConsoleRouter() {
   app.use("*", requireWrite);
   app.get("/posts", inboxPage);
   app.post("/posts/:id", triagePost);
+  app.get("/insights", insightsPage);
   app.get("/keywords", keywordsPage);
   app.post("/keywords", addKeyword);
   app.post("/keywords/:id", editKeyword);
