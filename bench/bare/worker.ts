@@ -5,6 +5,10 @@
 //
 // GET /posts?ws=<workspace id>&f=<PostFilters as JSON>  ->  {rows, count, rows_read, rows_returned}
 // GET /sql?q=<one statement>[&p=<its parameters as a JSON array>]  ->  {rows_read, rows}
+// GET /insights/mentions?ws=&kind=&from=&to=  ->  what mentionDayCounts read (npm run bench:insights)
+// GET /insights/opportunities?ws=&limit=&offset=  ->  what listOpportunities read
+import { workspaceDb } from "../../src/db/client";
+import { listOpportunities, type MentionKind, mentionDayCounts } from "../../src/db/insights";
 import { buildPostsQueries, type PostFilters, runOnD1, runPostsQueries } from "../../src/db/posts-query";
 
 interface Env {
@@ -22,6 +26,17 @@ export default {
         .bind(...params)
         .all();
       return Response.json({ rows_read: r.meta.rows_read, rows: r.results });
+    }
+    const param = (name: string) => url.searchParams.get(name) ?? "";
+    if (url.pathname === "/insights/mentions") {
+      const w = workspaceDb(env, Number(param("ws")));
+      const r = await mentionDayCounts(w, param("kind") as MentionKind, param("from"), param("to"));
+      return Response.json({ rows_read: r.rowsRead, rows_returned: r.rows.length });
+    }
+    if (url.pathname === "/insights/opportunities") {
+      const w = workspaceDb(env, Number(param("ws")));
+      const r = await listOpportunities(w, { limit: Number(param("limit")), offset: Number(param("offset")) });
+      return Response.json({ rows_read: r.rowsRead, rows_returned: r.data.length, count: r.count });
     }
     if (url.pathname !== "/posts") return new Response("not found", { status: 404 });
     const workspaceId = Number(url.searchParams.get("ws"));

@@ -67,6 +67,27 @@ ul.gates li::before { content: "✗ "; color: var(--danger); }
 ul.gates li.open::before { content: "✓ "; color: var(--ok); }
 details.inactive-keys { margin: 1rem 0; } details.inactive-keys summary { cursor: pointer; color: var(--muted); }
 code.key { font-size: 1rem; background: #fff; border: 1px dashed var(--accent); padding: .3rem .5rem; word-break: break-all; }
+.insight { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
+.insight svg.chart { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
+svg.chart .grid { stroke: var(--line); stroke-width: 1; }
+svg.chart .tick, svg.chart .label { fill: var(--muted); font-size: 13px; }
+svg.chart .label { fill: var(--fg); }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.data { border-collapse: collapse; background: #fff; font-size: .9rem; white-space: nowrap; }
+table.data caption { text-align: left; font-weight: 600; padding: .25rem 0; }
+table.data th, table.data td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: right; }
+table.data th[scope="row"], table.data thead th:first-child { text-align: left; }
+ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: .5rem 0; font-size: .9rem; }
+.swatch { display: inline-block; width: .9rem; height: .9rem; border-radius: 2px; margin-right: .35rem; vertical-align: -2px; }
+.swatch.c0 { background: #0b57d0; }
+.swatch.c1 { background: #b3261e; }
+.swatch.c2 { background: #176b3a; }
+.swatch.c3 { background: #8a5300; }
+.swatch.c4 { background: #6b3fa0; }
+.swatch.c5 { background: #00696f; }
+.swatch.c6 { background: #a1467e; }
+.swatch.c7 { background: #4d5761; }
+@media (max-width: 50rem) { .insight { grid-template-columns: minmax(0, 1fr); } }
 @media (max-width: 40rem) { header.top .who { margin-left: 0; } table.list th:nth-child(n+4), table.list td:nth-child(n+4) { display: none; } }
 `;
 

@@ -6,6 +6,7 @@ import type { ConsoleSession } from "./context";
 
 const NAV = [
   { href: "/app/posts", label: "Inbox" },
+  { href: "/app/insights", label: "Insights" },
   { href: "/app/keywords", label: "Keywords" },
   { href: "/app/competitors", label: "Competitors" },
   { href: "/app/syncs", label: "Blog sync" },

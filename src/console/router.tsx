@@ -14,6 +14,7 @@ import {
 } from "./context";
 import { Page } from "./layout";
 import { checkFromConsole, connectFromConsole, deleteFromConsole, personasListPage } from "./pages/personas";
+import { insightsPage } from "./pages/insights";
 import { inboxPage, triagePost } from "./pages/posts";
 import { approveItem, editItem, reviewItemPage } from "./pages/review";
 import { apiSettingsPage, createApiKey, revokeApiKey } from "./pages/settings";
@@ -62,6 +63,7 @@ export function createConsoleRouter() {
   app.use("*", requireWrite);
   app.get("/posts", inboxPage);
   app.post("/posts/:id", triagePost);
+  app.get("/insights", insightsPage);
   app.get("/keywords", keywordsPage);
   app.post("/keywords", addKeyword);
   app.post("/keywords/:id", editKeyword);

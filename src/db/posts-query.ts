@@ -58,7 +58,7 @@ const SORT_COLUMN: Record<PostSort, string> = {
 // per post, not its links and their names.
 export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext, p.author, p.url, p.score, p.num_comments,
   p.created_utc, p.permalink, p.is_answered, p.archived, p.skipped, p.priority, p.urgency, p.score_reasons,
-  p.matched_keywords, p.mentioned_competitors`;
+  p.matched_keywords, p.mentioned_competitors, p.value`;
 
 export const COMMENT_COLUMNS = `p.id, p.forum_id, p.post_forum_id, p.subreddit, p.thread_title, p.body, p.author,
   p.permalink, p.score, p.created_utc, p.is_answered, p.archived, p.skipped, p.priority, p.urgency, p.score_reasons,

@@ -33,7 +33,15 @@ export interface PostRow {
   matched_keywords: string;
   mentioned_competitors: string;
   score_reasons: string;
+  value: number | null;
 }
+
+/** A value as a person reads it: whole dollars with thousands separators, cents below a dollar. */
+export const dollars = (value: number) =>
+  value >= 1 ? `$${Math.round(value).toLocaleString("en-US")}` : `$${value.toFixed(2)}`;
+
+/** The reason a post with an opportunity value carries, after the score's own (docs/insights.md). */
+export const valueReason = (value: number) => `worth about ${dollars(value)} a month in search traffic`;
 
 export function serializePost(row: PostRow) {
   return {
@@ -55,7 +63,11 @@ export function serializePost(row: PostRow) {
     skipped: row.skipped === 1,
     priority: row.priority,
     urgency: row.urgency,
-    score_reasons: JSON.parse(row.score_reasons) as string[],
+    score_reasons: [
+      ...(JSON.parse(row.score_reasons) as string[]),
+      ...(row.value === null ? [] : [valueReason(row.value)]),
+    ],
+    value: row.value,
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Conventions: integer ids; times are ISO 8601 UTC strings from Date#toISOString() (sortable as text);
 // booleans are integers (drizzle mode "boolean"); JSON arrays are text (drizzle mode "json").
@@ -66,6 +66,8 @@ export const keywords = sqliteTable(
     serpCheckedAt: text("serp_checked_at"),
     /** Only matches in these subreddits count (migration 0076); empty: everywhere. */
     subreddits: text("subreddits", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    // Migration 0081 adds a virtual column serp_forum_path (serp_forum_url written as a permalink) that only
+    // the opportunity value's SQL reads; it is left out here so no statement of the code selects it.
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [
@@ -141,6 +143,11 @@ export const posts = sqliteTable(
     mentionedCompetitors: text("mentioned_competitors").notNull().default(sql`'[]'`),
     /** Why the post got its priority and urgency (monitoring score reasons), JSON array of strings. */
     scoreReasons: text("score_reasons", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    /**
+     * Opportunity value in US$ a month (docs/insights.md), null without keyword metrics. Kept by triggers on
+     * the links, the permalink and keyword metrics (migration 0081, view post_values). Never written by the code.
+     */
+    value: real("value"),
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
   },
@@ -185,6 +192,10 @@ export const posts = sqliteTable(
     index("posts_ws_all_date_idx").on(t.workspaceId, t.createdUtc, t.id),
     // One keyword's posts are counted against this narrow index (workspace, archived), not the wide rows.
     index("posts_id_filters_idx").on(t.id, t.workspaceId, t.archived, t.createdUtc),
+    // The open posts with a value, highest first (GET /insights/opportunities; partial, migration 0081).
+    index("posts_ws_open_value_idx")
+      .on(t.workspaceId, t.value, t.createdUtc, t.id)
+      .where(sql`is_answered = 0 AND archived = 0 AND skipped = 0 AND value IS NOT NULL`),
   ],
 );
 
@@ -575,3 +586,29 @@ export const webhookAttempts = sqliteTable(
     index("webhook_attempts_at_idx").on(t.attemptedAt),
   ],
 );
+
+/**
+ * Mentions per UTC day (docs/insights.md): for each keyword, competitor (`ref` = its id as decimal text) and
+ * subreddit (`ref` = its name), how many stored posts and comments created that day mention it. Kept by
+ * triggers on posts, comments and their links (migrations 0081, 0082); never written by the code.
+ */
+export const mentionDays = sqliteTable(
+  "mention_days",
+  {
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["keyword", "competitor", "subreddit"] }).notNull(),
+    day: text("day").notNull(),
+    ref: text("ref").notNull(),
+    posts: integer("posts").notNull().default(0),
+    comments: integer("comments").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.kind, t.day, t.ref] })],
+);
+
+/** Organic click-through rate by search-result position 1..20 (migration 0081; docs/insights.md cites it). */
+export const clickThroughRates = sqliteTable("click_through_rates", {
+  position: integer("position").primaryKey(),
+  rate: real("rate").notNull(),
+});

@@ -4,6 +4,7 @@ import { blogSyncsRouter } from "./blog-syncs";
 import { commentsRouter } from "./comments";
 import { competitorsRouter } from "./competitors";
 import { exclusionsRouter } from "./exclusions";
+import { insightsRouter } from "./insights";
 import { keywordsRouter } from "./keywords";
 import { monitoringRouter } from "./monitoring";
 import { personasRouter } from "./personas";
@@ -28,6 +29,7 @@ export function createApiRouter() {
   api.route("/", personasRouter);
   api.route("/", publishingRouter);
   api.route("/", webhooksRouter);
+  api.route("/", insightsRouter);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

@@ -30,7 +30,11 @@ export const PostSchema = z
     urgency: z.enum(["urgent", "not_urgent"]).nullable(),
     score_reasons: z.array(z.string()).openapi({
       description:
-        "Why the post has its priority and urgency: one line per signal with its points, then the total (docs/monitoring.md)",
+        'Why the post has its priority and urgency: one line per signal with its points, then the total (docs/monitoring.md); a post with a value ends with "worth about $N a month in search traffic"',
+    }),
+    value: z.number().nullable().openapi({
+      description:
+        "Opportunity value in US dollars a month: search volume x click-through rate of the thread's search position x CPC of the matched keywords whose search-engine forum result is this thread, summed; else the best keyword's volume x CPC x 0.005; null without keyword metrics (docs/insights.md)",
     }),
   })
   .openapi("Post");

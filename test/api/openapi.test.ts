@@ -162,6 +162,7 @@ describe("GET /api/v1/openapi.json", () => {
       priority: "string?",
       urgency: "string?",
       score_reasons: "array<string>",
+      value: "number?",
     });
     const post = resolve(served, served.components.schemas.Post).properties;
     expect(post.priority.enum).toEqual(["high", "medium", "low", null]);

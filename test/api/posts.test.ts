@@ -172,12 +172,14 @@ describe("GET /posts", () => {
           "title",
           "url",
           "urgency",
+          "value",
         ].sort(),
       );
       expect(Number.isInteger(post.id) && Number.isInteger(post.score) && Number.isInteger(post.num_comments)).toBe(
         true,
       );
-      // Only priority and urgency are nullable (docs/api.md, "Posts").
+      // Only priority, urgency and value are nullable (docs/api.md, "Posts"); these posts' keywords have no metrics.
+      expect(post.value).toBeNull();
       for (const field of ["forum_id", "subreddit", "title", "selftext", "author", "url", "permalink"] as const)
         expect(typeof post[field]).toBe("string");
       for (const field of ["is_answered", "archived", "skipped"] as const) expect(typeof post[field]).toBe("boolean");

@@ -130,6 +130,8 @@ export async function seedWorkspace(
     priority: d.post.priority,
     urgency: d.post.urgency,
     score_reasons: d.post.scoreReasons,
+    // Its keywords carry no metrics, so no post has an opportunity value.
+    value: null,
     keywordIds: d.keywordIdx.map((k) => keywords[k]!.id),
     competitorIds: d.competitorIdx.map((c) => competitors[c]!.id),
   }));

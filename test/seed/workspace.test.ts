@@ -3,6 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedKeys, seedWorkspace, syntheticContent } from "../../scripts/seed/workspace";
+import { valueReason } from "../../src/db/posts";
 import { compileTerms, matchPost } from "../../src/monitor/match";
 import { scorePost } from "../../src/monitor/score";
 import { callJson } from "../helpers/api";
@@ -134,8 +135,13 @@ describe("seedWorkspace", () => {
     const seeded = await seedWorkspace(env, { name: "explained", keys: seedKeys("e"), content });
     const served = await callJson("/api/v1/posts?include_archived=true&limit=500", { key: seeded.keys[1] });
     const byForumId = new Map(content.posts.map((p) => [p.forumId, p]));
-    for (const post of served.body.data as { forum_id: string; score_reasons: string[] }[])
-      expect(post.score_reasons).toEqual(byForumId.get(post.forum_id)!.scoreReasons);
+    // Served, a post with an opportunity value carries one more reason, its worth (docs/insights.md).
+    for (const post of served.body.data as { forum_id: string; score_reasons: string[]; value: number | null }[])
+      expect(post.score_reasons).toEqual([
+        ...byForumId.get(post.forum_id)!.scoreReasons!,
+        ...(post.value === null ? [] : [valueReason(post.value)]),
+      ]);
+    expect(served.body.data.some((p: { value: number | null }) => p.value !== null)).toBe(true);
     expect(content.posts[0]!.scoreReasons!.at(-1)).toMatch(/^= -?\d+ points: \w+ priority/);
   });
 
