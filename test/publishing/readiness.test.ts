@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { checkEdit } from "../../src/articles";
 import type { Submission } from "../../src/forum/persona-client";
 import { type Check, forumLimitChecks, requirementChecks } from "../../src/publishing/submission";
+import { coordinatorFor } from "../../src/durable/workspace-coordinator";
 import { callJson, createTestWorkspace } from "../helpers/api";
 import { newPersona, PERSONAS, setAccount, stats, submissions, uploads } from "../helpers/forum";
 import { addPost, SYNCS, scene } from "../helpers/publishing";
@@ -279,10 +280,7 @@ describe("one browser operation at a time per workspace", () => {
     const b = await scene({ persona: { account: { delay_ms: 400 } } });
     // B's browser work is held at the forum, so A's operations run while a request of B is in flight.
     await setAccount(b.persona.account.username, { hold: true });
-    const callsB = [
-      callJson(`${SYNCS}/${b.config.id}/readiness`, { key: b.ws.writeKey, method: "POST" }),
-      callJson(`${PERSONAS}/${b.persona.id}/preflight`, { key: b.ws.writeKey, method: "POST" }),
-    ];
+    const callsB = [callJson(`${SYNCS}/${b.config.id}/readiness`, { key: b.ws.writeKey, method: "POST" })];
     const inFlightB = async () => (await stats({ group: String(b.ws.id) })).now;
     expect(await until(inFlightB, (now) => now > 0, 30_000)).toBe(1);
     const resultsA = await Promise.all([
@@ -290,6 +288,12 @@ describe("one browser operation at a time per workspace", () => {
       callJson(`${SYNCS}/${a.config.id}/readiness`, { key: a.ws.writeKey, method: "POST" }),
     ]);
     // Workspace A finished both operations while B's request was still held.
+    expect(await inFlightB()).toBe(1);
+    // A second operation of B waits in line behind the held one (a caller waits up to 30 s; A's two operations
+    // can take longer than that on a loaded machine, so it is sent now, not before them).
+    callsB.push(callJson(`${PERSONAS}/${b.persona.id}/preflight`, { key: b.ws.writeKey, method: "POST" }));
+    const coordinatorB = coordinatorFor(env, b.ws.id);
+    expect(await until(async () => (await coordinatorB.browserStatus()).waiting, (n) => n === 1, 20_000)).toBe(1);
     expect(await inFlightB()).toBe(1);
     await setAccount(b.persona.account.username, { hold: false });
     const results = [...resultsA, ...(await Promise.all(callsB))];
