@@ -5,18 +5,17 @@
 // public site and the upload host, with a registered web-app client, ids allocated at the forum's real
 // rates, a demo account and subreddit, the links of the recorded forum answers in ../shared/corpus/reddit
 // (re-dated into the last three days) and a new post about the demo workspace's terms every `--every`
-// seconds, so `npm start` with the printed variables shows posts flowing into GET /posts. On `--port`
-// itself runs the cookie-session forum the browser publishes through. docs/publishing.md walks through it.
-import fs from "node:fs";
+// seconds, so `npm start` with the printed variables shows posts flowing into GET /posts, and personas can
+// be connected through its consent page. docs/publishing.md walks through it.
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
 import { DEV_CLIENT, serveLocalForum } from "./lib/local-forum-server.mjs";
-import { CORPUS_DIR, ROOT } from "./lib/paths.mjs";
+import { CORPUS_DIR } from "./lib/paths.mjs";
 
 const USAGE = `usage: npm run dev:forum [-- --port N] [--username NAME] [--subreddit NAME] [--every S] [--corpus DIR]
 
-  --port N           port of the cookie forum; the OAuth forum's www, api, site and upload origins take
-                     the next four (default 8830)
+  --port N           the forum's www, api, site and upload origins take the four ports after N
+                     (default 8830)
   --username NAME    the demo account (default demo_author)
   --subreddit NAME   the demo subreddit (default threadwatch_demo)
   --every S          a new post about a tracked term appears every S seconds (default 30; 0: none)
@@ -116,9 +115,7 @@ runMain(async () => {
   const local = await serveLocalForum(port, {
     onRequest: (req, url, origin) => console.log(`${new Date().toISOString()} ${origin} ${req.method} ${url.pathname}`),
   });
-  const { base, control, forum, origins } = local;
-  const { cookies } = await control("/accounts", { username: values.username });
-  await control("/subreddits", { name: values.subreddit, type: "public" });
+  const { forum, origins } = local;
   await forum.control("/accounts", { username: values.username });
   await forum.control("/subreddits", { name: values.subreddit, type: "public" });
   const initial = [
@@ -135,9 +132,6 @@ runMain(async () => {
           }, console.error);
         }, every * 1000)
       : undefined;
-  const file = path.join(ROOT, ".wrangler", "dev-forum-cookies.json");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(cookies, null, 2)}\n`);
   console.log(
     [
       "local forum (Ctrl-C stops it)",
@@ -145,16 +139,15 @@ runMain(async () => {
       `  api (the OAuth host):                           ${origins.api}`,
       `  site (the public site, logged out):             ${origins.site}`,
       `  upload (the upload host):                       ${origins.upload}`,
-      `  cookie forum (browser publishing):              ${base}`,
       `  web-app client: id ${DEV_CLIENT.client_id}, secret ${DEV_CLIENT.secret} (any redirect URI; any other id works too)`,
       `  account u/${values.username}, subreddit r/${values.subreddit}; ${initial.length} posts, a new one every ${every || "∞"} s`,
-      `  cookie export of the account: ${path.relative(ROOT, file)}`,
+      `  connect u/${values.username} with POST /api/v1/actions/personas/connect (or the console's Personas page)`,
       "Run the service against it:",
       `  REDDIT_CLIENT_ID=${DEV_CLIENT.client_id} REDDIT_CLIENT_SECRET=${DEV_CLIENT.secret} \\`,
       `  REDDIT_AUTHORIZE_URL=${origins.www}/api/v1/authorize \\`,
       `  REDDIT_AUTH_URL=${origins.www}/api/v1/access_token \\`,
       `  REDDIT_API_BASE_URL=${origins.api} \\`,
-      `  FORUM_BASE_URL=${base} npm start`,
+      `  FORUM_BASE_URL=${origins.site} npm start`,
       "",
     ].join("\n"),
   );
