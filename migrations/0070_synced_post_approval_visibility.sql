@@ -16,3 +16,6 @@ ALTER TABLE `synced_posts` ADD `visibility` text;
 ALTER TABLE `synced_posts` ADD `visibility_checked_at` text;
 --> statement-breakpoint
 ALTER TABLE `synced_posts` ADD `visibility_reason` text;
+--> statement-breakpoint
+-- How many of the VISIBILITY_CHECKS_S checks are done: a check delivered twice does nothing the second time.
+ALTER TABLE `synced_posts` ADD `visibility_checks_done` integer DEFAULT 0 NOT NULL;

@@ -1,6 +1,6 @@
 // Writes of approval and publishing on synced posts (docs/blog-sync.md, "States"). Each is conditional on the post's
 // state, so a repeated or late call changes nothing it should not.
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { SyncedPostRow } from "./blog-sync-posts";
 import { nowIso, type WorkspaceDb } from "./client";
 import { type Approver, syncedPosts } from "./schema";
@@ -59,20 +59,20 @@ export async function markSubmitAttempt(w: WorkspaceDb, id: number, at: string |
   return row !== undefined;
 }
 
-/** queued → published with the forum's id and permalink (and the persona that published it). */
+/** queued → published with the forum's id and permalink (and the persona that published it); its published_at. */
 export async function markPublished(
   w: WorkspaceDb,
   id: number,
   published: { forumPostId: string; permalink: string; publishedPersonaId?: number },
-): Promise<boolean> {
+): Promise<string | null> {
   const now = nowIso();
   const row = await w.db
     .update(syncedPosts)
     .set({ state: "published", ...published, error: null, publishedAt: now, updatedAt: now })
     .where(and(post(w, id), eq(syncedPosts.state, "queued")))
-    .returning({ id: syncedPosts.id })
+    .returning({ publishedAt: syncedPosts.publishedAt })
     .get();
-  return row !== undefined;
+  return row?.publishedAt ?? null;
 }
 
 /** The reason a queued post was not submitted this time (a closed gate, a rate limit); it stays queued. */
@@ -116,20 +116,27 @@ export async function postsWithImages(w: WorkspaceDb, configId: number, limit: n
 }
 
 /**
- * Stores what a visibility check found on a published post; the visibility it had before, or undefined when
- * the post is not (or no longer) published. One batch: two checks at once each see the other's write or none.
+ * Stores what visibility check `check` (0, 1, ...) found on a published post; the visibility it had before, or
+ * undefined when the post is not (or no longer) published or that check (or a later one) is done already. One
+ * batch: two deliveries of a check at once, one of them writes.
  */
 export async function recordVisibility(
   w: WorkspaceDb,
   id: number,
   found: { visibility: NonNullable<SyncedPostRow["visibility"]>; reason: string },
+  check: number,
 ): Promise<{ before: SyncedPostRow["visibility"]; row: SyncedPostRow } | undefined> {
-  const published = and(post(w, id), eq(syncedPosts.state, "published"));
+  const published = and(post(w, id), eq(syncedPosts.state, "published"), lte(syncedPosts.visibilityChecksDone, check));
   const [before, after] = await w.db.batch([
     w.db.select({ visibility: syncedPosts.visibility }).from(syncedPosts).where(published),
     w.db
       .update(syncedPosts)
-      .set({ visibility: found.visibility, visibilityReason: found.reason, visibilityCheckedAt: nowIso() })
+      .set({
+        visibility: found.visibility,
+        visibilityReason: found.reason,
+        visibilityCheckedAt: nowIso(),
+        visibilityChecksDone: check + 1,
+      })
       .where(published)
       .returning(),
   ]);

@@ -325,6 +325,8 @@ export const syncedPosts = sqliteTable(
     visibility: text("visibility", { enum: ["live", "removed", "spam_filtered", "deleted"] }),
     visibilityCheckedAt: text("visibility_checked_at"),
     visibilityReason: text("visibility_reason"),
+    /** How many of the scheduled visibility checks are done (a repeated delivery of one does nothing). */
+    visibilityChecksDone: integer("visibility_checks_done").notNull().default(0),
   },
   (t) => [
     uniqueIndex("synced_posts_config_source_unique").on(t.configId, t.sourceUrl),

@@ -1,6 +1,5 @@
 // A visibility check of a published post (docs/publishing.md, "Visibility"), from the publish queue. Safe
-// under repeated delivery: a check already done (the post's visibility_checked_at at or after the check's due
-// moment) does nothing; a message early for its moment is sent on; a check whose forum or browser could not
+// under repeated delivery: a check already done (the post's visibility_checks_done counts it) does nothing; a message early for its moment is sent on; a check whose forum or browser could not
 // be reached is retried with backoff, and one given up on still schedules the next.
 
 import type { VisibilityCheckMessage } from "../contracts/queue-messages";
@@ -24,8 +23,8 @@ export async function consumeVisibilityCheck(message: VisibilityCheckMessage, en
   const target = await publishedPost(w, message.synced_post_id);
   if ("skip" in target) return { outcome: "ack", note: target.skip };
   const { post, publishedAt } = target;
-  if (post.visibilityCheckedAt && Date.parse(post.visibilityCheckedAt) >= due)
-    return { outcome: "ack", note: `visibility check ${message.check} already done at ${post.visibilityCheckedAt}` };
+  const done = () => ({ outcome: "ack" as const, note: `visibility check ${message.check} already done` });
+  if (post.visibilityChecksDone > message.check) return done();
   let finding: Awaited<ReturnType<typeof checkVisibility>>;
   try {
     finding = await checkVisibility(env, w, post);
@@ -35,7 +34,9 @@ export async function consumeVisibilityCheck(message: VisibilityCheckMessage, en
     if (isUnreachable(err)) return { outcome: "retry", note: `visibility not read: ${(err as Error).message}` };
     throw err;
   }
-  const alerts = await storeFinding(env, w, post.id, finding);
+  const alerts = await storeFinding(env, w, post.id, finding, message.check);
+  // Another delivery of this check stored its finding meanwhile, and schedules the next.
+  if (alerts === null) return done();
   const more = await scheduleNextCheck(env, message, publishedAt);
   return {
     outcome: "ack",

@@ -170,8 +170,8 @@ async function published(
   at: { forumPostId: string; permalink: string },
   persona: PersonaRow,
 ): Promise<void> {
-  if (await markPublished(w, postId, { ...at, publishedPersonaId: persona.id }))
-    await scheduleVisibilityChecks(env, w, postId);
+  const publishedAt = await markPublished(w, postId, { ...at, publishedPersonaId: persona.id });
+  if (publishedAt) await scheduleVisibilityChecks(env, w, postId, publishedAt);
 }
 
 async function submitOnce(

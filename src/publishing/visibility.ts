@@ -84,17 +84,20 @@ export async function scheduleNextCheck(
 }
 
 /**
- * Stores a finding on the post and, when it is no longer live (and was live or unchecked before), announces
- * it to the workspace's webhooks. Returns the number of deliveries queued.
+ * Stores the finding of check `check` on the post and, when it is no longer live (and was live or unchecked
+ * before), announces it to the workspace's webhooks. Returns the number of deliveries queued, or null when
+ * the check was done already (a repeated delivery) or the post is no longer published.
  */
 export async function storeFinding(
   env: Env,
   w: WorkspaceDb,
   syncedPostId: number,
   found: VisibilityFinding,
-): Promise<number> {
-  const stored = await recordVisibility(w, syncedPostId, found);
-  if (!stored || found.visibility === "live") return 0;
+  check: number,
+): Promise<number | null> {
+  const stored = await recordVisibility(w, syncedPostId, found, check);
+  if (!stored) return null;
+  if (found.visibility === "live") return 0;
   if (stored.before !== null && stored.before !== "live") return 0;
   const config = await getConfigRow(w, stored.row.configId);
   const { permalink } = stored.row;

@@ -20,6 +20,7 @@ import { visibilityOf } from "../../src/publishing/visibility-state";
 import { createWebhook, deliveriesOf, eventually, newReceiver } from "../helpers/alerts";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
 import { newBlog } from "../helpers/blogs";
+import { captureLogs } from "../helpers/logs";
 import { SYNCS } from "../helpers/publishing";
 
 /** A publish queue binding that keeps what is sent to it, with the delays asked for. */
@@ -62,11 +63,15 @@ describe("reading the forum's answers", () => {
 });
 
 describe("the schedule", () => {
-  it("reads VISIBILITY_CHECKS_S, falling back to 600,86400 for anything but positive whole seconds", () => {
+  it("reads VISIBILITY_CHECKS_S, falling back to 600,86400 for anything but positive whole seconds", async () => {
     expect(visibilityDelays({ VISIBILITY_CHECKS_S: "600,86400" })).toEqual([600, 86_400]);
     expect(visibilityDelays({ VISIBILITY_CHECKS_S: " 2, 1 ,2" })).toEqual([1, 2]);
-    for (const bad of ["", "0,5", "ten", "1.5", "-3", "5,"])
-      expect(visibilityDelays({ VISIBILITY_CHECKS_S: bad }), bad).toEqual([600, 86_400]);
+    expect(visibilityDelays({ VISIBILITY_CHECKS_S: "" })).toEqual([600, 86_400]);
+    for (const bad of ["0,5", "ten", "1.5", "-3", "5,"]) {
+      const { result, logs } = await captureLogs(async () => visibilityDelays({ VISIBILITY_CHECKS_S: bad }));
+      expect(result, bad).toEqual([600, 86_400]);
+      expect(logs, bad).toEqual([expect.objectContaining({ level: "warn", value: bad })]);
+    }
   });
 
   it("a check past the queue's 12 hours travels in legs: early messages are sent on with the time left", async () => {
@@ -170,13 +175,15 @@ describe("synced_post.removed", () => {
     const w = workspaceDb(env, ws.id);
 
     const live = await publishedPost();
-    expect(await storeFinding(env, w, live.id, { visibility: "live", reason: "seen" })).toBe(0);
+    expect(await storeFinding(env, w, live.id, { visibility: "live", reason: "seen" }, 0)).toBe(0);
     const post = await publishedPost();
     const reason = "the moderators of r/visibility_sr removed the post (removed_by_category: moderator)";
-    expect(await storeFinding(env, w, post.id, { visibility: "removed", reason })).toBe(2);
-    // The next check finds it removed again, or spam-filtered: nothing more is sent.
-    expect(await storeFinding(env, w, post.id, { visibility: "removed", reason })).toBe(0);
-    expect(await storeFinding(env, w, post.id, { visibility: "spam_filtered", reason: "held" })).toBe(0);
+    expect(await storeFinding(env, w, post.id, { visibility: "removed", reason }, 0)).toBe(2);
+    // The same check delivered again stores nothing; the next check finds it removed, or spam-filtered: nothing
+    // more is sent.
+    expect(await storeFinding(env, w, post.id, { visibility: "removed", reason }, 0)).toBeNull();
+    expect(await storeFinding(env, w, post.id, { visibility: "removed", reason }, 1)).toBe(0);
+    expect(await storeFinding(env, w, post.id, { visibility: "spam_filtered", reason: "held" }, 2)).toBe(0);
 
     const [got] = await eventually(async () => {
       const received = await jsonReceiver.deliveries();
