@@ -5,7 +5,7 @@ import { getComment, listComments, updateCommentState } from "../db/comments";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, jsonBody, jsonResponse, nextOffset } from "../http/openapi";
 import { notFound } from "../lib/domain-errors";
-import { PostListSchema, PostSchema } from "./posts";
+import { PostSchema, pageOf } from "./posts";
 
 const triage = PostSchema.pick({
   matched_keywords: true,
@@ -38,7 +38,7 @@ export const CommentSchema = z
   })
   .openapi("Comment");
 
-const CommentListSchema = PostListSchema.extend({ data: z.array(CommentSchema) }).openapi("CommentList");
+const CommentListSchema = pageOf(CommentSchema, "comments").openapi("CommentList");
 
 const listCommentsRoute = apiRoute({
   method: "get",

@@ -39,19 +39,20 @@ export const PostSchema = z
   })
   .openapi("Post");
 
-export const PostListSchema = z
-  .object({
-    data: z.array(PostSchema),
+/** A page of a listing (GET /posts, GET /comments): its items, the bounded count and where the next page starts. */
+export const pageOf = <T extends z.ZodTypeAny>(item: T, what: string) =>
+  z.object({
+    data: z.array(item),
     count: z.number().int().openapi({
       description: "Rows matching the filters (all pages); a lower bound when count_is_estimate is true",
     }),
     next_offset: z.number().int().nullable().openapi({ description: "Offset of the next page; null on the last page" }),
     count_is_estimate: z.boolean().openapi({
-      description:
-        "true when more posts match than the count reads (offset + limit + 1,000): count is then that lower bound, and a search ranks and sorts only its newest that many hits (docs/scaling.md)",
+      description: `true when more ${what} match than the count reads (offset + limit + 1,000): count is then that lower bound, and a search ranks and sorts only its newest that many hits (docs/scaling.md)`,
     }),
-  })
-  .openapi("PostList");
+  });
+
+const PostListSchema = pageOf(PostSchema, "posts").openapi("PostList");
 
 const listPostsRoute = apiRoute({
   method: "get",

@@ -179,6 +179,7 @@ describe("GET /api/v1/openapi.json", () => {
       serp_forum_position: "integer?",
       serp_forum_url: "string?",
       serp_checked_at: "string?",
+      subreddits: "array<string>",
       created_at: "string",
     });
     expect(shape("Competitor")).toEqual({
@@ -188,11 +189,32 @@ describe("GET /api/v1/openapi.json", () => {
       keywords: "array<string>",
       active: "boolean",
       is_ambiguous: "boolean",
+      subreddits: "array<string>",
       created_at: "string",
+    });
+    expect(shape("Comment")).toEqual({
+      id: "integer",
+      forum_id: "string",
+      post_forum_id: "string",
+      subreddit: "string",
+      thread_title: "string",
+      body: "string",
+      author: "string",
+      permalink: "string",
+      score: "integer",
+      created_utc: "string",
+      matched_keywords: "array<string>",
+      mentioned_competitors: "array<string>",
+      is_answered: "boolean",
+      archived: "boolean",
+      skipped: "boolean",
+      priority: "string?",
+      urgency: "string?",
+      score_reasons: "array<string>",
     });
     const list = (path: string) =>
       resolve(served, served.paths[path].get.responses["200"].content["application/json"].schema);
-    for (const path of ["/posts", "/keywords", "/competitors"]) {
+    for (const path of ["/posts", "/comments", "/keywords", "/competitors"]) {
       expect(list(path).required, path).toEqual(expect.arrayContaining(["data", "count"]));
       expect(list(path).properties.count.type).toBe("integer");
     }
