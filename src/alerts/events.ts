@@ -1,5 +1,6 @@
 // What an alert says and when it is sent again: the event bodies of docs/alerts.md ("Events"), which priorities reach
 // which webhook, the retry schedule and how a receiver's answer is kept. Pure: no bindings.
+import type { CommentView } from "../db/comments";
 import type { PostView } from "../db/posts";
 import { toHex } from "../lib/crypto";
 
@@ -8,6 +9,7 @@ export type WebhookFormat = "json" | "slack";
 
 export type AlertEvent =
   | { id: string; type: "post.created"; created_at: string; data: { post: PostView } }
+  | { id: string; type: "comment.created"; created_at: string; data: { comment: CommentView } }
   | { id: string; type: "webhook.test"; created_at: string; data: { webhook_id: number } };
 
 export const newEventId = () => `evt_${toHex(crypto.getRandomValues(new Uint8Array(12)))}`;

@@ -1,10 +1,11 @@
-// Newly stored posts become `post.created` events (docs/alerts.md, "Events"): one per post at or above a webhook's
-// min_priority, stored as pending deliveries and handed to the alerts queue. Ingestion only waits for
+// Newly stored posts and comments become `post.created` and `comment.created` events (docs/alerts.md, "Events"):
+// one per item at or above a webhook's min_priority, stored as pending deliveries and handed to the alerts queue. Ingestion only waits for
 // these writes, never for a receiver.
 
 import type { AlertDeliverMessage } from "../contracts/queue-messages";
 import type { WorkspaceDb } from "../db/client";
 import { nowIso } from "../db/client";
+import { commentViewsByForumIds } from "../db/comments";
 import {
   activeWebhookRows,
   failDeliveries,
@@ -28,15 +29,57 @@ export async function alertNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]
   const hooks = await activeWebhookRows(w);
   if (hooks.length === 0) return 0;
   const posts = await postViewsByForumIds(w, forumIds);
+  return announce(
+    env,
+    w,
+    hooks,
+    posts.map((post) => ({
+      priority: post.priority,
+      event: { id: newEventId(), type: "post.created", created_at: nowIso(), data: { post } },
+      link: { postId: post.id, commentId: null },
+    })),
+  );
+}
+
+/** As alertNewPosts, for comments just stored for the first time: one `comment.created` event each. */
+export async function alertNewComments(env: Env, w: WorkspaceDb, forumIds: string[]): Promise<number> {
+  if (forumIds.length === 0) return 0;
+  const hooks = await activeWebhookRows(w);
+  if (hooks.length === 0) return 0;
+  const comments = await commentViewsByForumIds(w, forumIds);
+  return announce(
+    env,
+    w,
+    hooks,
+    comments.map((comment) => ({
+      priority: comment.priority,
+      event: { id: newEventId(), type: "comment.created", created_at: nowIso(), data: { comment } },
+      link: { postId: null, commentId: comment.id },
+    })),
+  );
+}
+
+interface Announcement {
+  priority: string | null;
+  event: AlertEvent;
+  /** What the delivery names (unique per webhook, so nothing is announced twice). */
+  link: { postId: number | null; commentId: number | null };
+}
+
+/** Stores a pending delivery per event and webhook it reaches, and queues them. */
+async function announce(
+  env: Env,
+  w: WorkspaceDb,
+  hooks: Awaited<ReturnType<typeof activeWebhookRows>>,
+  items: Announcement[],
+): Promise<number> {
   const rows: NewDelivery[] = [];
-  for (const post of posts) {
-    const targets = hooks.filter((h) => reaches(post.priority as Priority | null, h.minPriority));
-    if (targets.length === 0) continue;
-    // One event per post: every webhook of the workspace gets the same event id.
-    const event: AlertEvent = { id: newEventId(), type: "post.created", created_at: nowIso(), data: { post } };
+  for (const { priority, event, link } of items) {
+    const targets = hooks.filter((h) => reaches(priority as Priority | null, h.minPriority));
+    // One event per item: every webhook of the workspace gets the same event id.
     const payload = JSON.stringify(event);
     for (const hook of targets)
-      rows.push({ webhookId: hook.id, eventId: event.id, type: event.type, postId: post.id, payload });
+      rows.push({ webhookId: hook.id, eventId: event.id, type: event.type, ...link, payload });
   }
   const ids = await insertDeliveries(w, rows);
   const messages: AlertDeliverMessage[] = ids.map((id) => ({

@@ -28,11 +28,15 @@ export const MonitorPassMessage = z.strictObject({
   workspace_id: id,
 });
 
-/** Re-matching a workspace's stored posts after a term changed: one bounded batch after `after_post_id`. */
+/**
+ * Re-matching a workspace's stored posts, then its comments, after a term or an exclusion changed: one bounded
+ * batch after `after_post_id`; once the posts are done, batches of comments after `after_comment_id`.
+ */
 export const MonitorRematchMessage = z.strictObject({
   type: z.literal("monitor.rematch"),
   workspace_id: id,
   after_post_id: z.number().int().min(0),
+  after_comment_id: z.number().int().min(0).optional(),
 });
 
 /** Measuring keywords' metrics (a new keyword, or the weekly cron's stale ones). */

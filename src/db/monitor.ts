@@ -4,6 +4,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { type Database, nowIso, type WorkspaceDb } from "./client";
 import { competitors, keywords, monitorCursors, monitorRuns, posts } from "./schema";
+import { monitorExclusions } from "./schema-comments";
 
 export type MonitorRunRow = typeof monitorRuns.$inferSelect;
 export type MonitorCursorRow = typeof monitorCursors.$inferSelect;
@@ -103,6 +104,8 @@ export interface ActiveKeyword {
   cpc: string | null;
   serpForumPosition: number | null;
   serpForumUrl: string | null;
+  /** Only matches in these subreddits count; empty: everywhere. */
+  subreddits?: string[];
 }
 
 export interface ActiveCompetitor {
@@ -110,12 +113,20 @@ export interface ActiveCompetitor {
   name: string;
   keywords: string[];
   isAmbiguous: boolean;
+  subreddits?: string[];
 }
 
+export interface WorkspaceExclusions {
+  terms: string[];
+  subreddits: string[];
+  authors: string[];
+}
+
+/** The workspace's active terms and its exclusions (none when it never set any), in one round trip. */
 export async function activeTerms(
   w: WorkspaceDb,
-): Promise<{ keywords: ActiveKeyword[]; competitors: ActiveCompetitor[] }> {
-  const [kws, comps] = await w.db.batch([
+): Promise<{ keywords: ActiveKeyword[]; competitors: ActiveCompetitor[]; exclusions: WorkspaceExclusions }> {
+  const [kws, comps, excluded] = await w.db.batch([
     w.db
       .select({
         id: keywords.id,
@@ -125,6 +136,7 @@ export async function activeTerms(
         cpc: keywords.cpc,
         serpForumPosition: keywords.serpForumPosition,
         serpForumUrl: keywords.serpForumUrl,
+        subreddits: keywords.subreddits,
       })
       .from(keywords)
       .where(and(eq(keywords.workspaceId, w.workspaceId), eq(keywords.active, true)))
@@ -135,12 +147,21 @@ export async function activeTerms(
         name: competitors.name,
         keywords: competitors.keywords,
         isAmbiguous: competitors.isAmbiguous,
+        subreddits: competitors.subreddits,
       })
       .from(competitors)
       .where(and(eq(competitors.workspaceId, w.workspaceId), eq(competitors.active, true)))
       .orderBy(asc(competitors.id)),
+    w.db
+      .select({
+        terms: monitorExclusions.terms,
+        subreddits: monitorExclusions.subreddits,
+        authors: monitorExclusions.authors,
+      })
+      .from(monitorExclusions)
+      .where(eq(monitorExclusions.workspaceId, w.workspaceId)),
   ]);
-  return { keywords: kws, competitors: comps };
+  return { keywords: kws, competitors: comps, exclusions: excluded[0] ?? { terms: [], subreddits: [], authors: [] } };
 }
 
 /** The cron's fan-out: every workspace with at least one active keyword or competitor. */
@@ -229,21 +250,34 @@ async function existingForumIds(w: WorkspaceDb, forumIds: string[]): Promise<Set
   return found;
 }
 
-const POST_ID = "(SELECT id FROM posts WHERE workspace_id = ? AND forum_id = ?)";
+/** Where an item's matches are linked: a post's in post_keywords / post_competitors, a comment's beside them. */
+export type MatchedKind = "posts" | "comments";
+const LINKS = {
+  posts: { keywords: "post_keywords", competitors: "post_competitors", item: "post_id" },
+  comments: { keywords: "comment_keywords", competitors: "comment_competitors", item: "comment_id" },
+} as const;
 
-/** The statements that make a post's links exactly these keywords and competitors (of the same workspace). */
-function linkStatements(w: WorkspaceDb, forumId: string, keywordIds: number[], competitorIds: number[]) {
+/** The statements that make an item's links exactly these keywords and competitors (of the same workspace). */
+export function linkStatements(
+  w: WorkspaceDb,
+  forumId: string,
+  keywordIds: number[],
+  competitorIds: number[],
+  kind: MatchedKind = "posts",
+) {
   const ws = w.workspaceId;
+  const l = LINKS[kind];
+  const itemId = `(SELECT id FROM ${kind} WHERE workspace_id = ? AND forum_id = ?)`;
   const statements = [
-    w.d1.prepare(`DELETE FROM post_keywords WHERE post_id = ${POST_ID}`).bind(ws, forumId),
-    w.d1.prepare(`DELETE FROM post_competitors WHERE post_id = ${POST_ID}`).bind(ws, forumId),
+    w.d1.prepare(`DELETE FROM ${l.keywords} WHERE ${l.item} = ${itemId}`).bind(ws, forumId),
+    w.d1.prepare(`DELETE FROM ${l.competitors} WHERE ${l.item} = ${itemId}`).bind(ws, forumId),
   ];
   for (const k of keywordIds)
     statements.push(
       w.d1
         .prepare(
-          `INSERT INTO post_keywords (workspace_id, post_id, keyword_id)
-           SELECT ?, ${POST_ID}, id FROM keywords WHERE workspace_id = ? AND id = ?`,
+          `INSERT INTO ${l.keywords} (workspace_id, ${l.item}, keyword_id)
+           SELECT ?, ${itemId}, id FROM keywords WHERE workspace_id = ? AND id = ?`,
         )
         .bind(ws, ws, forumId, ws, k),
     );
@@ -251,8 +285,8 @@ function linkStatements(w: WorkspaceDb, forumId: string, keywordIds: number[], c
     statements.push(
       w.d1
         .prepare(
-          `INSERT INTO post_competitors (workspace_id, post_id, competitor_id)
-           SELECT ?, ${POST_ID}, id FROM competitors WHERE workspace_id = ? AND id = ?`,
+          `INSERT INTO ${l.competitors} (workspace_id, ${l.item}, competitor_id)
+           SELECT ?, ${itemId}, id FROM competitors WHERE workspace_id = ? AND id = ?`,
         )
         .bind(ws, ws, forumId, ws, c),
     );
@@ -358,6 +392,9 @@ export async function youngForumIds(w: WorkspaceDb, sinceIso: string, limit = 10
 export interface StoredPostForMatch {
   id: number;
   forumId: string;
+  subreddit: string;
+  author: string;
+  skipped: boolean;
   title: string;
   selftext: string;
   permalink: string;
@@ -374,6 +411,9 @@ export async function postsForRematch(w: WorkspaceDb, afterId: number, limit: nu
     .select({
       id: posts.id,
       forumId: posts.forumId,
+      subreddit: posts.subreddit,
+      author: posts.author,
+      skipped: posts.skipped,
       title: posts.title,
       selftext: posts.selftext,
       permalink: posts.permalink,
@@ -391,35 +431,40 @@ export async function postsForRematch(w: WorkspaceDb, afterId: number, limit: nu
   return rows.map((r) => ({
     ...r,
     permalink: r.permalink ?? "",
+    author: r.author ?? "[deleted]",
     keywordIds: (JSON.parse(r.keywordIds) as number[]).sort((a, b) => a - b),
     competitorIds: (JSON.parse(r.competitorIds) as number[]).sort((a, b) => a - b),
   }));
 }
 
-/** Replaces the links (and the score) of stored posts whose matches changed. */
+export interface MatchChange {
+  forumId: string;
+  keywordIds: number[];
+  competitorIds: number[];
+  priority: "high" | "medium" | "low";
+  urgency: "urgent" | "not_urgent";
+  scoreReasons: string[];
+  /** The workspace's exclusions now keep the item out: it becomes skipped (never deleted, never unskipped here). */
+  skip?: boolean;
+}
+
+/** Replaces the links (and the score) of stored posts, or comments, whose matches changed. */
 export async function replacePostMatches(
   w: WorkspaceDb,
-  changes: {
-    forumId: string;
-    keywordIds: number[];
-    competitorIds: number[];
-    priority: "high" | "medium" | "low";
-    urgency: "urgent" | "not_urgent";
-    scoreReasons: string[];
-  }[],
+  changes: MatchChange[],
+  kind: MatchedKind = "posts",
 ): Promise<void> {
   const now = nowIso();
   for (let i = 0; i < changes.length; i += POSTS_PER_BATCH) {
-    const statements = changes
-      .slice(i, i + POSTS_PER_BATCH)
-      .flatMap((c) => [
-        w.d1
-          .prepare(
-            "UPDATE posts SET priority = ?, urgency = ?, score_reasons = ?, updated_at = ? WHERE workspace_id = ? AND forum_id = ?",
-          )
-          .bind(c.priority, c.urgency, JSON.stringify(c.scoreReasons), now, w.workspaceId, c.forumId),
-        ...linkStatements(w, c.forumId, c.keywordIds, c.competitorIds),
-      ]);
+    const statements = changes.slice(i, i + POSTS_PER_BATCH).flatMap((c) => [
+      w.d1
+        .prepare(
+          `UPDATE ${kind} SET priority = ?, urgency = ?, score_reasons = ?, skipped = (skipped OR ?), updated_at = ?
+             WHERE workspace_id = ? AND forum_id = ?`,
+        )
+        .bind(c.priority, c.urgency, JSON.stringify(c.scoreReasons), c.skip ? 1 : 0, now, w.workspaceId, c.forumId),
+      ...linkStatements(w, c.forumId, c.keywordIds, c.competitorIds, kind),
+    ]);
     if (statements.length > 0) await w.d1.batch(statements);
   }
 }

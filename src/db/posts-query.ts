@@ -18,6 +18,24 @@ export interface PostFilters {
   sortOrder: "asc" | "desc";
   limit: number;
   offset: number;
+  /** What is listed: posts (the default) or comments (GET /comments), through the same statements. */
+  source?: ListingSource;
+}
+
+/**
+ * The tables of one listing. Posts and comments are stored alike (migrations 0074-0075 mirror the posts'
+ * columns, indexes, links and full-text index), so one builder writes both listings' statements.
+ */
+export interface ListingSource {
+  table: "posts" | "comments";
+  fts: "posts_fts" | "comments_fts";
+  keywordLinks: "post_keywords" | "comment_keywords";
+  /** The link table's column naming the item. */
+  linkItem: "post_id" | "comment_id";
+  /** The narrow index a keyword's count checks (see countFrom). */
+  idFiltersIndex: "posts_id_filters_idx" | "comments_id_filters_idx";
+  /** The columns a row of the listing answers (read as `p`). */
+  columns: string;
 }
 
 export interface BuiltQuery {
@@ -42,6 +60,30 @@ export const POST_COLUMNS = `p.id, p.forum_id, p.subreddit, p.title, p.selftext,
   p.created_utc, p.permalink, p.is_answered, p.archived, p.skipped, p.priority, p.urgency, p.score_reasons,
   p.matched_keywords, p.mentioned_competitors, p.value`;
 
+export const COMMENT_COLUMNS = `p.id, p.forum_id, p.post_forum_id, p.subreddit, p.thread_title, p.body, p.author,
+  p.permalink, p.score, p.created_utc, p.is_answered, p.archived, p.skipped, p.priority, p.urgency, p.score_reasons,
+  p.matched_keywords, p.mentioned_competitors`;
+
+export const POSTS_SOURCE: ListingSource = {
+  table: "posts",
+  fts: "posts_fts",
+  keywordLinks: "post_keywords",
+  linkItem: "post_id",
+  idFiltersIndex: "posts_id_filters_idx",
+  columns: POST_COLUMNS,
+};
+
+export const COMMENTS_SOURCE: ListingSource = {
+  table: "comments",
+  fts: "comments_fts",
+  keywordLinks: "comment_keywords",
+  linkItem: "comment_id",
+  idFiltersIndex: "comments_id_filters_idx",
+  columns: COMMENT_COLUMNS,
+};
+
+const sourceOf = (f: Pick<PostFilters, "source">) => f.source ?? POSTS_SOURCE;
+
 /**
  * posts_fts's rowid (migration 0066): the post's date in whole seconds times 2^31, plus its id, so FTS5
  * keeps every term's hits in the listing's date order (date, then id). Such a rowid is beyond JavaScript's
@@ -65,17 +107,18 @@ function whereClause(
   workspaceId: number,
   f: PostFilters,
 ): { from: string; where: string; params: (string | number)[] } {
+  const s = sourceOf(f);
   const params: (string | number)[] = [workspaceId];
   const conditions = ["p.workspace_id = ?"];
-  let from = "posts p";
+  let from = `${s.table} p`;
   if (f.search !== undefined) {
     // CROSS JOIN fixes the join order, FTS first. Left to the planner, SQLite 3.51 runs the MATCH once per
     // post of the workspace (seconds at 100,000 posts); which SQLite production D1 runs is not ours to choose.
     // Each hit's row is read once, by primary key (its id is the rowid's low bits). The MATCH already keeps
     // the workspace's posts, the subreddit and `archived` (searchExpression); the row checks below repeat
     // them at no cost, and add the filters the index does not hold.
-    from = `posts_fts CROSS JOIN posts p NOT INDEXED ON p.id = (posts_fts.rowid & ${FTS_POST_ID_MASK})`;
-    conditions.push("posts_fts MATCH ?");
+    from = `${s.fts} CROSS JOIN ${s.table} p NOT INDEXED ON p.id = (${s.fts}.rowid & ${FTS_POST_ID_MASK})`;
+    conditions.push(`${s.fts} MATCH ?`);
     params.push(searchExpression(workspaceId, f));
   }
   if (!f.includeArchived) conditions.push("p.archived = 0");
@@ -91,7 +134,7 @@ function whereClause(
   if (f.answered !== undefined) conditions.push(`p.is_answered = ${f.answered ? 1 : 0}`);
   if (f.keywordId !== undefined) {
     // Driven from post_keywords_keyword_idx (the keyword's posts), not one probe per post of the workspace.
-    conditions.push("p.id IN (SELECT pk.post_id FROM post_keywords pk WHERE pk.keyword_id = ?)");
+    conditions.push(`p.id IN (SELECT pk.${s.linkItem} FROM ${s.keywordLinks} pk WHERE pk.keyword_id = ?)`);
     params.push(f.keywordId);
   }
   if (f.hasCompetitors !== undefined) {
@@ -182,7 +225,8 @@ export function boundedCount(counted: number, q: Pick<PostsQueries, "countBound"
  */
 function countFrom(from: string, f: PostFilters): string {
   const keywordOnly = f.keywordId !== undefined && f.search === undefined && noRowFilters(f);
-  return keywordOnly ? "posts p INDEXED BY posts_id_filters_idx" : from;
+  const s = sourceOf(f);
+  return keywordOnly ? `${s.table} p INDEXED BY ${s.idFiltersIndex}` : from;
 }
 
 /**
@@ -241,17 +285,18 @@ function onePassPage(
     sql:
       `WITH c AS (SELECT count(*) AS n, group_concat(printf('%${ID_DIGITS}d', ids.id), ',') AS ids ` +
       `FROM (${orderedIds} LIMIT ? OFFSET ?) AS ids) ` +
-      `SELECT ${POST_COLUMNS}, ? + c.n AS total_count ` +
-      `FROM c CROSS JOIN json_each('[' || substr(c.ids, 1, ? * ${width} - 1) || ']') AS pg CROSS JOIN posts p ON p.id = pg.value ` +
+      `SELECT ${sourceOf(f).columns}, ? + c.n AS total_count ` +
+      `FROM c CROSS JOIN json_each('[' || substr(c.ids, 1, ? * ${width} - 1) || ']') AS pg CROSS JOIN ${sourceOf(f).table} p ON p.id = pg.value ` +
       "WHERE p.workspace_id = ? ORDER BY pg.key",
     params: [...params, countBound - f.offset, f.offset, f.offset, f.limit, workspaceId],
   };
 }
 
 function keywordLinksQueries(workspaceId: number, keywordId: number, f: PostFilters, countBound: number): PostsQueries {
-  const links = "FROM post_keywords pk WHERE pk.keyword_id = ? AND pk.workspace_id = ? AND pk.archived = 0";
+  const s = sourceOf(f);
+  const links = `FROM ${s.keywordLinks} pk WHERE pk.keyword_id = ? AND pk.workspace_id = ? AND pk.archived = 0`;
   const dir = f.sortOrder === "asc" ? "ASC" : "DESC";
-  const orderedIds = `SELECT pk.post_id AS id ${links} ORDER BY pk.created_utc ${dir}, pk.post_id ${dir}`;
+  const orderedIds = `SELECT pk.${s.linkItem} AS id ${links} ORDER BY pk.created_utc ${dir}, pk.${s.linkItem} ${dir}`;
   return {
     page: onePassPage(orderedIds, [keywordId, workspaceId], workspaceId, f, countBound),
     count: {
@@ -270,7 +315,7 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
   if (f.search !== undefined && hitsFromIndexAlone(f)) return indexedSearchQueries(workspaceId, f, countBound);
   const { from, where, params } = whereClause(workspaceId, f);
   // A search's candidates are its newest hits: FTS5 walks the rowids (date order) backwards and stops at the bound.
-  const candidates = f.search !== undefined ? " ORDER BY posts_fts.rowid DESC" : "";
+  const candidates = f.search !== undefined ? ` ORDER BY ${sourceOf(f).fts}.rowid DESC` : "";
   const count = {
     sql: `SELECT count(*) AS count FROM (SELECT 1 FROM ${countFrom(from, f)} WHERE ${where}${candidates} LIMIT ?)`,
     params: [...params, countBound],
@@ -291,7 +336,7 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
   // those rows only.
   return {
     page: {
-      sql: `SELECT ${POST_COLUMNS} FROM (${orderedIds} LIMIT ? OFFSET ?) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
+      sql: `SELECT ${sourceOf(f).columns} FROM (${orderedIds} LIMIT ? OFFSET ?) AS pg JOIN ${sourceOf(f).table} p ON p.id = pg.id ORDER BY ${orderClause(f, ROW_COLUMNS)}`,
       params: [...params, f.limit, f.offset],
     },
     count,
@@ -308,11 +353,12 @@ export function buildPostsQueries(workspaceId: number, f: PostFilters): PostsQue
  */
 function searchIds(from: string, where: string, f: PostFilters): string {
   const relevance = ranksByRelevance(f);
+  const fts = sourceOf(f).fts;
   const sortKey = f.sortBy !== undefined && f.sortBy !== "date" ? `, ${SORT_COLUMN[f.sortBy]} AS sort_key` : "";
   // `rank` is the table's bm25 with the facets column weighed 0 (migration 0066), as in the ranked search.
   const hits =
-    `SELECT p.id AS id, p.created_utc AS created_utc${sortKey}${relevance ? ", posts_fts.rank AS relevance" : ""} ` +
-    `FROM ${from} WHERE ${where} ORDER BY posts_fts.rowid DESC LIMIT ?`;
+    `SELECT p.id AS id, p.created_utc AS created_utc${sortKey}${relevance ? `, ${fts}.rank AS relevance` : ""} ` +
+    `FROM ${from} WHERE ${where} ORDER BY ${fts}.rowid DESC LIMIT ?`;
   return `SELECT h.id AS id FROM (${hits}) AS h ORDER BY ${orderClause(f, HIT_COLUMNS)}`;
 }
 
@@ -328,11 +374,11 @@ const hitsFromIndexAlone = (f: PostFilters) =>
   byDate(f);
 
 /** The hits a search reads, newest first (rowid order), at most the bound. */
-const newestHits = (match: string) =>
-  `SELECT rowid AS k FROM posts_fts WHERE posts_fts MATCH ${match} ORDER BY rowid DESC LIMIT ?`;
+const newestHits = (s: ListingSource) =>
+  `SELECT rowid AS k FROM ${s.fts} WHERE ${s.fts} MATCH ? ORDER BY rowid DESC LIMIT ?`;
 
 /** The candidates' count and lowest rowid, from one walk of the newest hits (parameters: match, bound). */
-const candidateBounds = `SELECT count(*) AS n, min(h.k) AS low FROM (${newestHits("?")}) AS h`;
+const candidateBounds = (s: ListingSource) => `SELECT count(*) AS n, min(h.k) AS low FROM (${newestHits(s)}) AS h`;
 
 /**
  * The statements of a search the index answers alone (`hitsFromIndexAlone`). Its candidates are its newest
@@ -348,9 +394,10 @@ const candidateBounds = `SELECT count(*) AS n, min(h.k) AS low FROM (${newestHit
  */
 function indexedSearchQueries(workspaceId: number, f: PostFilters, countBound: number): PostsQueries {
   const match = searchExpression(workspaceId, f);
-  const count = { sql: `SELECT count(*) AS count FROM (${newestHits("?")})`, params: [match, countBound] };
+  const s = sourceOf(f);
+  const count = { sql: `SELECT count(*) AS count FROM (${newestHits(s)})`, params: [match, countBound] };
   if (!ranksByRelevance(f) && f.sortOrder === "desc") {
-    const orderedIds = `SELECT (rowid & ${FTS_POST_ID_MASK}) AS id FROM posts_fts WHERE posts_fts MATCH ? ORDER BY rowid DESC`;
+    const orderedIds = `SELECT (rowid & ${FTS_POST_ID_MASK}) AS id FROM ${s.fts} WHERE ${s.fts} MATCH ? ORDER BY rowid DESC`;
     return { page: onePassPage(orderedIds, [match], workspaceId, f, countBound), count, countInPage: true, countBound };
   }
   if (!ranksByRelevance(f)) {
@@ -359,10 +406,10 @@ function indexedSearchQueries(workspaceId: number, f: PostFilters, countBound: n
     return {
       page: {
         sql:
-          `WITH cand AS MATERIALIZED (${candidateBounds}) ` +
-          `SELECT ${POST_COLUMNS}, (SELECT n FROM cand) AS total_count FROM (SELECT rowid AS k, rowid & ${FTS_POST_ID_MASK} AS id ` +
-          "FROM posts_fts WHERE posts_fts MATCH ? AND rowid >= (SELECT low FROM cand) ORDER BY rowid ASC LIMIT ? OFFSET ?) AS pg " +
-          "CROSS JOIN posts p ON p.id = pg.id WHERE p.workspace_id = ? ORDER BY pg.k",
+          `WITH cand AS MATERIALIZED (${candidateBounds(s)}) ` +
+          `SELECT ${s.columns}, (SELECT n FROM cand) AS total_count FROM (SELECT rowid AS k, rowid & ${FTS_POST_ID_MASK} AS id ` +
+          `FROM ${s.fts} WHERE ${s.fts} MATCH ? AND rowid >= (SELECT low FROM cand) ORDER BY rowid ASC LIMIT ? OFFSET ?) AS pg ` +
+          `CROSS JOIN ${s.table} p ON p.id = pg.id WHERE p.workspace_id = ? ORDER BY pg.k`,
         params: [match, countBound, match, f.limit, f.offset, workspaceId],
       },
       count,
@@ -376,14 +423,14 @@ function indexedSearchQueries(workspaceId: number, f: PostFilters, countBound: n
     candidates: {
       sql:
         `SELECT count(*) AS total_count, group_concat(printf('%.17g %d %d', h.r, h.k >> ${FTS_ID_BITS}, h.k & ${FTS_POST_ID_MASK}), ',') AS hits ` +
-        "FROM (SELECT rowid AS k, rank AS r FROM posts_fts WHERE posts_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AS h",
+        `FROM (SELECT rowid AS k, rank AS r FROM ${s.fts} WHERE ${s.fts} MATCH ? ORDER BY rowid DESC LIMIT ?) AS h`,
       params: [match, countBound],
     },
     // Each id is one primary-key lookup beside its json_each step (200 rows read for 100 posts; a literal
     // IN list reads the same, through a temporary index of the ids). No ORDER BY: sorting the rows back
     // into the ids' order would read each once more, so the runner orders them.
     page: (ids: number[]) => ({
-      sql: `SELECT ${POST_COLUMNS} FROM json_each(?) AS pg CROSS JOIN posts p ON p.id = pg.value WHERE p.workspace_id = ?`,
+      sql: `SELECT ${s.columns} FROM json_each(?) AS pg CROSS JOIN ${s.table} p ON p.id = pg.value WHERE p.workspace_id = ?`,
       params: [JSON.stringify(ids), workspaceId],
     }),
   };
@@ -489,9 +536,9 @@ function orderHits(hits: RankedHit[], f: PostFilters): RankedHit[] {
   });
 }
 
-export function buildPostByIdQuery(workspaceId: number, postId: number): BuiltQuery {
+export function buildPostByIdQuery(workspaceId: number, postId: number, s = POSTS_SOURCE): BuiltQuery {
   return {
-    sql: `SELECT ${POST_COLUMNS} FROM posts p WHERE p.workspace_id = ? AND p.id = ?`,
+    sql: `SELECT ${s.columns} FROM ${s.table} p WHERE p.workspace_id = ? AND p.id = ?`,
     params: [workspaceId, postId],
   };
 }

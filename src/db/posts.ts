@@ -5,6 +5,7 @@ import {
   type BuiltQuery,
   buildPostByIdQuery,
   buildPostsQueries,
+  POSTS_SOURCE,
   type PostFilters,
   runOnD1,
   runPostsQueries,
@@ -81,10 +82,11 @@ const isFtsSyntaxError = (err: unknown) =>
  * that can fail for no other reason, so a broken schema ("no such column" of a real table) stays a 500.
  */
 async function isMalformedSearch(w: WorkspaceDb, filters: PostFilters): Promise<boolean> {
+  const fts = (filters.source ?? POSTS_SOURCE).fts;
   try {
     // Asked of the query as the listing ran it: its words tagged for the workspace, its facets beside it.
     await w.d1
-      .prepare("SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? AND rowid = 0")
+      .prepare(`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? AND rowid = 0`)
       .bind(searchExpression(w.workspaceId, filters))
       .all();
     return false;
@@ -93,7 +95,7 @@ async function isMalformedSearch(w: WorkspaceDb, filters: PostFilters): Promise<
   }
 }
 
-const prepare = (d1: D1Database, q: BuiltQuery) => d1.prepare(q.sql).bind(...q.params);
+export const prepare = (d1: D1Database, q: BuiltQuery) => d1.prepare(q.sql).bind(...q.params);
 
 const malformedSearch = () =>
   new DomainError("invalid_input", "search is not a valid full-text query", {
@@ -114,6 +116,18 @@ export async function listPosts(
   w: WorkspaceDb,
   filters: PostFilters,
 ): Promise<{ data: PostView[]; count: number; countIsEstimate: boolean }> {
+  const page = await listRows(w, { ...filters, source: POSTS_SOURCE });
+  return { ...page, data: page.rows.map((r) => serializePost(r as unknown as PostRow)) };
+}
+
+/**
+ * One page of the listing `filters.source` names (posts or comments), as rows, with the bounded count: the
+ * statements of posts-query.ts and the refusal of a malformed search, the same for both.
+ */
+export async function listRows(
+  w: WorkspaceDb,
+  filters: PostFilters,
+): Promise<{ rows: Record<string, unknown>[]; count: number; countIsEstimate: boolean }> {
   const q = buildPostsQueries(w.workspaceId, filters);
   let page: Awaited<ReturnType<typeof runPostsQueries>>;
   try {
@@ -122,7 +136,7 @@ export async function listPosts(
     if (filters.search !== undefined && (await isMalformedSearch(w, filters))) throw malformedSearch();
     throw err;
   }
-  const rows = page.rows as unknown as PostRow[];
+  const rows = page.rows;
   // An empty page may not have parsed the search at all: when the posts table is empty, SQLite ends the
   // one-pass statement at its first step (its empty-table check on the posts it would read by id comes
   // before the hits' co-routine), so a malformed search must be asked about on its own. A search by
@@ -134,7 +148,7 @@ export async function listPosts(
     (await isMalformedSearch(w, filters))
   )
     throw malformedSearch();
-  return { data: rows.map(serializePost), count: page.count, countIsEstimate: page.countIsEstimate };
+  return { rows, count: page.count, countIsEstimate: page.countIsEstimate };
 }
 
 export async function getPost(w: WorkspaceDb, postId: number): Promise<PostView | undefined> {

@@ -55,6 +55,8 @@ export const keywords = sqliteTable(
     serpCheckedAt: text("serp_checked_at"),
     // Migration 0081 adds a virtual column serp_forum_path (serp_forum_url written as a permalink) that only
     // the opportunity value's SQL reads; it is left out here so no statement of the code selects it.
+    /** Only matches in these subreddits count (migration 0076); empty: everywhere. */
+    subreddits: text("subreddits", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [
@@ -76,6 +78,8 @@ export const competitors = sqliteTable(
     keywords: text("keywords", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     isAmbiguous: integer("is_ambiguous", { mode: "boolean" }).notNull().default(false),
+    /** Only matches in these subreddits count (migration 0076); empty: everywhere. */
+    subreddits: text("subreddits", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [uniqueIndex("competitors_workspace_name_unique").on(t.workspaceId, sql`lower(${t.name})`)],
@@ -480,8 +484,10 @@ export const webhookDeliveries = sqliteTable(
       .references(() => webhooks.id, { onDelete: "cascade" }),
     /** `evt_...`, the same for every attempt (receivers de-duplicate on it). */
     eventId: text("event_id").notNull(),
-    type: text("type", { enum: ["post.created", "webhook.test"] }).notNull(),
+    type: text("type", { enum: ["post.created", "comment.created", "webhook.test"] }).notNull(),
     postId: integer("post_id"),
+    /** The comment a `comment.created` delivery announces (migration 0074); unique per webhook. */
+    commentId: integer("comment_id"),
     /** The event as JSON (`{id, type, created_at, data}`), fixed when the event happened. */
     payload: text("payload").notNull(),
     status: text("status", { enum: ["pending", "delivered", "failed"] })

@@ -12,6 +12,7 @@ export const serializeKeyword = (k: KeywordRow) => ({
   keyword: k.keyword,
   active: k.active,
   is_ambiguous: k.isAmbiguous,
+  subreddits: k.subreddits,
   search_volume: k.searchVolume,
   cpc: k.cpc,
   serp_forum_position: k.serpForumPosition,
@@ -27,6 +28,7 @@ export const serializeCompetitor = (c: CompetitorRow) => ({
   keywords: c.keywords,
   active: c.active,
   is_ambiguous: c.isAmbiguous,
+  subreddits: c.subreddits,
   created_at: c.createdAt,
 });
 
@@ -78,6 +80,23 @@ export function foldAliases(aliases: string[]): string[] {
   });
 }
 
+/**
+ * Subreddit names as stored: without `r/`, case-insensitive duplicates folded into the first spelling given
+ * (names are compared case-insensitively when matching).
+ */
+export function subredditList(names: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of names) {
+    const name = raw.trim().replace(/^\/?r\//i, "");
+    const key = name.toLowerCase();
+    if (name === "" || seen.has(key)) continue;
+    seen.add(key);
+    out.push(name);
+  }
+  return out;
+}
+
 const keywordTexts = (w: WorkspaceDb) =>
   w.db
     .select({ id: keywords.id, text: keywords.keyword })
@@ -114,6 +133,7 @@ export interface KeywordInput {
   keyword: string;
   active?: boolean;
   is_ambiguous?: boolean;
+  subreddits?: string[];
 }
 
 export async function createKeyword(w: WorkspaceDb, input: KeywordInput): Promise<KeywordView> {
@@ -126,6 +146,7 @@ export async function createKeyword(w: WorkspaceDb, input: KeywordInput): Promis
         keyword: input.keyword,
         active: input.active ?? true,
         isAmbiguous: input.is_ambiguous ?? false,
+        subreddits: subredditList(input.subreddits ?? []),
       })
       .returning()
       .get(),
@@ -159,6 +180,7 @@ export async function updateKeyword(
         keyword: patch.keyword,
         active: patch.active,
         isAmbiguous: patch.is_ambiguous,
+        subreddits: patch.subreddits && subredditList(patch.subreddits),
         ...(renamed ? UNMEASURED : {}),
       })
       .where(and(eq(keywords.workspaceId, w.workspaceId), eq(keywords.id, id)))
@@ -206,6 +228,7 @@ export interface CompetitorInput {
   keywords?: string[];
   active?: boolean;
   is_ambiguous?: boolean;
+  subreddits?: string[];
 }
 
 export async function createCompetitor(w: WorkspaceDb, input: CompetitorInput): Promise<CompetitorView> {
@@ -220,6 +243,7 @@ export async function createCompetitor(w: WorkspaceDb, input: CompetitorInput): 
         keywords: foldAliases(input.keywords ?? []),
         active: input.active ?? true,
         isAmbiguous: input.is_ambiguous ?? false,
+        subreddits: subredditList(input.subreddits ?? []),
       })
       .returning()
       .get(),
@@ -246,6 +270,7 @@ export async function updateCompetitor(
         keywords: patch.keywords && foldAliases(patch.keywords),
         active: patch.active,
         isAmbiguous: patch.is_ambiguous,
+        subreddits: patch.subreddits && subredditList(patch.subreddits),
       })
       .where(and(eq(competitors.workspaceId, w.workspaceId), eq(competitors.id, id)))
       .returning()

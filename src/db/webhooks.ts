@@ -135,6 +135,8 @@ export interface NewDelivery {
   eventId: string;
   type: DeliveryRow["type"];
   postId: number | null;
+  /** The comment a `comment.created` delivery announces (null for other events). */
+  commentId?: number | null;
   payload: string;
 }
 
@@ -148,11 +150,21 @@ export async function insertDeliveries(w: WorkspaceDb, rows: NewDelivery[]): Pro
   const statements = rows.map((r) =>
     w.d1
       .prepare(
-        `INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, type, post_id, payload, status, created_at)
-         SELECT ?, id, ?, ?, ?, ?, 'pending', ? FROM webhooks WHERE workspace_id = ? AND id = ? AND active = 1
+        `INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, type, post_id, comment_id, payload, status, created_at)
+         SELECT ?, id, ?, ?, ?, ?, ?, 'pending', ? FROM webhooks WHERE workspace_id = ? AND id = ? AND active = 1
          ON CONFLICT DO NOTHING RETURNING id`,
       )
-      .bind(w.workspaceId, r.eventId, r.type, r.postId, r.payload, now, w.workspaceId, r.webhookId),
+      .bind(
+        w.workspaceId,
+        r.eventId,
+        r.type,
+        r.postId,
+        r.commentId ?? null,
+        r.payload,
+        now,
+        w.workspaceId,
+        r.webhookId,
+      ),
   );
   const ids: number[] = [];
   for (let i = 0; i < statements.length; i += 50) {

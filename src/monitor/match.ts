@@ -8,6 +8,11 @@ export interface TrackedTerm {
   id: number;
   text: string;
   ambiguous: boolean;
+  /**
+   * Only matches in these subreddits count for the term (docs/monitoring.md, "Targeting"); empty or left out:
+   * everywhere. Compared case-insensitively, without `r/`.
+   */
+  subreddits?: readonly string[];
 }
 
 export interface MatchResult {
@@ -73,9 +78,24 @@ export function compileTerms(terms: TrackedTerm[]): CompiledTerm[] {
  * only when a non-ambiguous term also occurs in the post; two ambiguous terms give each other no context.
  */
 export function matchPost(post: { title: string; selftext: string }, terms: CompiledTerm[]): MatchResult {
-  const title = normalizeText(post.title);
-  const body = normalizeText(post.selftext);
-  const hits = terms.filter((t) => t.pattern.test(title) || t.pattern.test(body));
+  return countedMatch(termHits({ title: post.title, body: post.selftext }, terms));
+}
+
+/** The terms whose pattern occurs in the title or body (normalized here). */
+export function termHits<T extends { pattern: RegExp }>(
+  item: { title: string; body: string },
+  terms: readonly T[],
+): T[] {
+  const title = normalizeText(item.title);
+  const body = normalizeText(item.body);
+  return terms.filter((t) => t.pattern.test(title) || t.pattern.test(body));
+}
+
+/**
+ * What the hits count for: an ambiguous hit only when a non-ambiguous one is among them (two ambiguous terms
+ * give each other no context). The ids come sorted, the texts in the hits' order.
+ */
+export function countedMatch(hits: readonly CompiledTerm[]): MatchResult {
   const context = hits.some((t) => !t.ambiguous);
   const counted = context ? hits : [];
   const keywordIds = new Set<number>();

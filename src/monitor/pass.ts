@@ -3,8 +3,6 @@
 import { alertNewPosts } from "../alerts/post-alerts";
 import type { WorkspaceDb } from "../db/client";
 import {
-  type ActiveCompetitor,
-  type ActiveKeyword,
   activeTerms,
   claimMonitorRun,
   deleteCursorsExcept,
@@ -33,8 +31,7 @@ import {
 import { threadUrl } from "../forum/thread-url";
 import { DomainError, invalidState } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
-import { type CompiledTerm, compileTerms, matchedAnything, matchPost, type TrackedTerm } from "./match";
-import { type KeywordSignal, scorePost } from "./score";
+import { ingestLink, trackedTerms, type WorkspaceRules } from "./decide";
 import { batchQueries } from "./search-queries";
 import { trackedTermsChanged } from "./term-changes";
 
@@ -74,55 +71,10 @@ function budgetOf(env: Env, options: PassOptions): number {
   return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_BUDGET_MS;
 }
 
-/** The terms a pass tracks, as the matcher wants them, and the keyword signals the score reads. */
-export function trackedTerms(kws: ActiveKeyword[], comps: ActiveCompetitor[]) {
-  const terms: TrackedTerm[] = [
-    ...kws.map((k) => ({ kind: "keyword" as const, id: k.id, text: k.keyword, ambiguous: k.isAmbiguous })),
-    ...comps.flatMap((c) =>
-      [c.name, ...c.keywords].map((text) => ({
-        kind: "competitor" as const,
-        id: c.id,
-        text,
-        ambiguous: c.isAmbiguous,
-      })),
-    ),
-  ];
-  const signals = new Map<number, KeywordSignal>(
-    kws.map((k) => [
-      k.id,
-      {
-        text: k.keyword,
-        searchVolume: k.searchVolume,
-        cpc: k.cpc === null ? null : Number.parseFloat(k.cpc),
-        serpForumPosition: k.serpForumPosition,
-        serpForumUrl: k.serpForumUrl,
-      },
-    ]),
-  );
-  const competitorNames = new Map(comps.map((c) => [c.id, c.name]));
-  return { terms, compiled: compileTerms(terms), signals, competitorNames };
-}
+// The workspace's rules and the one match decision live in decide.ts; a pass, refresh and re-match all use them.
+export { ingestLink, trackedTerms } from "./decide";
 
-type Tracked = ReturnType<typeof trackedTerms>;
-
-/** Matches and scores one post; null when it mentions nothing tracked. */
-export function ingestLink(
-  link: { title: string; selftext: string; permalink: string; score: number; numComments: number; createdUtc: string },
-  tracked: Pick<Tracked, "compiled" | "signals" | "competitorNames">,
-  now: number,
-) {
-  const match = matchPost(link, tracked.compiled as CompiledTerm[]);
-  if (!matchedAnything(match)) return null;
-  const scored = scorePost(
-    {
-      ...link,
-      keywords: match.keywordIds.map((id) => tracked.signals.get(id)).filter((k): k is KeywordSignal => !!k),
-      competitors: match.competitorIds.map((id) => tracked.competitorNames.get(id) ?? String(id)),
-    },
-    now,
-  );
-  return { match, scored };
-}
+type Tracked = WorkspaceRules;
 
 // Whole seconds, as the forum gives them (`1489294607.0`): the full-text index keys a post by its second and
 // id, which is then exactly the listing's order (migration 0066, docs/scaling.md).
@@ -137,14 +89,15 @@ function toPost(link: ForumLink, tracked: Tracked, now: number): IngestedPost | 
     numComments: link.num_comments,
     createdUtc: createdIso(link),
   };
-  const result = ingestLink(fields, tracked, now);
+  // The forum names a removed account "[deleted]"; an author it leaves out entirely is written the same way.
+  const author = link.author ?? "[deleted]";
+  const result = ingestLink({ ...fields, subreddit: link.subreddit, author }, tracked, now);
   if (!result) return null;
   return {
     ...fields,
     forumId: link.id,
     subreddit: link.subreddit,
-    // The forum names a removed account "[deleted]"; an author it leaves out entirely is written the same way.
-    author: link.author ?? "[deleted]",
+    author,
     url: link.url ?? threadUrl(link.permalink),
     priority: result.scored.priority,
     urgency: result.scored.urgency,
@@ -275,11 +228,11 @@ async function announceNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]): P
  * re-match that change queued may have run already, and the pass's later writes (a re-seen or refreshed post is
  * re-linked) put the old matches back: the stored posts are re-matched once more, now that the pass is done.
  */
-async function rematchIfTermsChanged(env: Env, w: WorkspaceDb, used: TrackedTerm[]): Promise<void> {
+async function rematchIfTermsChanged(env: Env, w: WorkspaceDb, used: unknown): Promise<void> {
   try {
-    const { keywords, competitors } = await activeTerms(w);
-    if (JSON.stringify(trackedTerms(keywords, competitors).terms) !== JSON.stringify(used))
-      await trackedTermsChanged(env, w.workspaceId);
+    const { keywords, competitors, exclusions } = await activeTerms(w);
+    const now = trackedTerms(keywords, competitors, exclusions);
+    if (JSON.stringify([now.terms, exclusions]) !== JSON.stringify(used)) await trackedTermsChanged(env, w.workspaceId);
   } catch (err) {
     log("error", "could not compare the tracked terms after a pass", {
       workspaceId: w.workspaceId,
@@ -305,9 +258,11 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
   const counts = () => pass?.counts ?? { requests: 0, queries: 0, fetched: 0, matched: 0, created: 0, updated: 0 };
   let pass: Pass | undefined;
   let tracked: Tracked | undefined;
+  let usedRules: unknown;
   try {
-    const { keywords, competitors } = await activeTerms(w);
-    tracked = trackedTerms(keywords, competitors);
+    const { keywords, competitors, exclusions } = await activeTerms(w);
+    tracked = trackedTerms(keywords, competitors, exclusions);
+    usedRules = [tracked.terms, exclusions];
     const queries = batchQueries(tracked.terms.map((t) => t.text));
     const api = new ForumApi(env, config, {
       deadline,
@@ -356,6 +311,6 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
     return finishMonitorRun(w, runId, "failed", counts(), shown);
   } finally {
     const { created, updated } = counts();
-    if (tracked && created + updated > 0) await rematchIfTermsChanged(env, w, tracked.terms);
+    if (tracked && created + updated > 0) await rematchIfTermsChanged(env, w, usedRules);
   }
 }

@@ -80,6 +80,55 @@ const HOUR = 3_600_000;
 const normUrl = (u: string) => u.replace(/^https?:\/\/(www\.|old\.|new\.)?reddit\.com/i, "").replace(/\/+$/, "");
 
 export function scorePost(input: ScoreInput, now: number): ScoreResult {
+  return scoreItem(
+    { ...input, intentText: input, question: input.title.includes("?") ? "the title asks a question" : null },
+    now,
+  );
+}
+
+/** What the score needs of a matched comment (docs/monitoring.md, "Score of a comment"). */
+export interface CommentScoreInput {
+  body: string;
+  /** The thread's permalink (`serp_forum_url` names threads, not comments). */
+  threadPermalink: string;
+  score: number;
+  createdUtc: string;
+  keywords: KeywordSignal[];
+  competitors: string[];
+}
+
+/**
+ * A comment is scored by the same table as a post, read on the comment's own words: buying intent and a
+ * question in its body, its own age and score, the thread's search rank. The forum gives a comment no count
+ * of replies, so there is no engagement signal, and urgency does not look at one.
+ */
+export function scoreComment(input: CommentScoreInput, now: number): ScoreResult {
+  return scoreItem(
+    {
+      ...input,
+      intentText: { title: "", selftext: input.body },
+      question: input.body.includes("?") ? "the comment asks a question" : null,
+      permalink: input.threadPermalink,
+      numComments: null,
+    },
+    now,
+  );
+}
+
+interface ScoreItem {
+  intentText: { title: string; selftext: string };
+  /** The reason of the question signal, or null when the item asks none. */
+  question: string | null;
+  permalink: string;
+  score: number;
+  /** null: unknown (a comment), no engagement signal. */
+  numComments: number | null;
+  createdUtc: string;
+  keywords: KeywordSignal[];
+  competitors: string[];
+}
+
+function scoreItem(input: ScoreItem, now: number): ScoreResult {
   const reasons: string[] = [];
   let points = 0;
   const add = (n: number, reason: string) => {
@@ -87,11 +136,42 @@ export function scorePost(input: ScoreInput, now: number): ScoreResult {
     reasons.push(`${n >= 0 ? "+" : ""}${n} ${reason}`);
   };
 
-  const intent = matchPost(input, BUYING_INTENT).terms;
+  const intent = matchPost(input.intentText, BUYING_INTENT).terms;
   if (intent.length > 0) add(WEIGHTS.buyingIntent, `buying intent ("${intent.slice(0, 3).join('", "')}")`);
-  if (input.title.includes("?")) add(WEIGHTS.question, "the title asks a question");
+  if (input.question) add(WEIGHTS.question, input.question);
   if (input.competitors.length > 0) add(WEIGHTS.competitor, `mentions ${input.competitors.join(", ")}`);
+  addMetricSignals(input, add);
 
+  const ageHours = Math.max(0, (now - Date.parse(input.createdUtc)) / HOUR);
+  if (ageHours < 6) add(WEIGHTS.fresh, "posted under 6 hours ago");
+  else if (ageHours < 24) add(WEIGHTS.recent, "posted under 24 hours ago");
+  else if (ageHours > 72) add(WEIGHTS.old, "older than 3 days");
+
+  if (input.numComments === 0) add(WEIGHTS.unanswered, "no comments yet");
+  else if (input.numComments !== null && input.numComments >= 50)
+    add(WEIGHTS.crowded, `${input.numComments} comments already`);
+  if (input.score >= 20) add(WEIGHTS.popular, `score ${input.score}`);
+
+  const priority = points >= HIGH_AT ? "high" : points >= MEDIUM_AT ? "medium" : "low";
+  // Urgent: worth answering now, while the thread is young and a reply is still seen.
+  const crowded = input.numComments !== null && input.numComments >= 20;
+  const urgent = ageHours < 24 && points >= MEDIUM_AT && !crowded;
+  const rule =
+    input.numComments === null
+      ? "urgent (under 24 hours old, medium or high)"
+      : "urgent (under 24 hours old, medium or high, under 20 comments)";
+  reasons.push(
+    `= ${points} points: ${priority} priority (${HIGH_AT}+ high, ${MEDIUM_AT}+ medium)` +
+      `; ${urgent ? rule : "not urgent"}`,
+  );
+  return { points, priority, urgency: urgent ? "urgent" : "not_urgent", reasons };
+}
+
+/** Search volume, cost per click and search rank of the matched keywords (the highest of each counts). */
+function addMetricSignals(
+  input: Pick<ScoreItem, "keywords" | "permalink">,
+  add: (n: number, reason: string) => void,
+): void {
   const volume = Math.max(-1, ...input.keywords.map((k) => k.searchVolume ?? -1));
   const volumeKw = input.keywords.find((k) => k.searchVolume === volume);
   if (volumeKw && volume >= 10_000)
@@ -120,22 +200,4 @@ export function scorePost(input: ScoreInput, now: number): ScoreResult {
       WEIGHTS.forumRanks,
       `the forum ranks #${forumRanked.serpForumPosition} in search results for "${forumRanked.text}"`,
     );
-
-  const ageHours = Math.max(0, (now - Date.parse(input.createdUtc)) / HOUR);
-  if (ageHours < 6) add(WEIGHTS.fresh, "posted under 6 hours ago");
-  else if (ageHours < 24) add(WEIGHTS.recent, "posted under 24 hours ago");
-  else if (ageHours > 72) add(WEIGHTS.old, "older than 3 days");
-
-  if (input.numComments === 0) add(WEIGHTS.unanswered, "no comments yet");
-  else if (input.numComments >= 50) add(WEIGHTS.crowded, `${input.numComments} comments already`);
-  if (input.score >= 20) add(WEIGHTS.popular, `score ${input.score}`);
-
-  const priority = points >= HIGH_AT ? "high" : points >= MEDIUM_AT ? "medium" : "low";
-  // Urgent: worth answering now, while the thread is young and a reply is still seen.
-  const urgent = ageHours < 24 && points >= MEDIUM_AT && input.numComments < 20;
-  reasons.push(
-    `= ${points} points: ${priority} priority (${HIGH_AT}+ high, ${MEDIUM_AT}+ medium)` +
-      `; ${urgent ? "urgent (under 24 hours old, medium or high, under 20 comments)" : "not urgent"}`,
-  );
-  return { points, priority, urgency: urgent ? "urgent" : "not_urgent", reasons };
 }

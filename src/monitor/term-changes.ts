@@ -4,6 +4,7 @@
 
 import type { MonitorMetricsMessage, MonitorRematchMessage } from "../contracts/queue-messages";
 import type { WorkspaceDb } from "../db/client";
+import { type ExclusionsView, putExclusions } from "../db/exclusions";
 import {
   type CompetitorInput,
   type CompetitorView,
@@ -11,8 +12,10 @@ import {
   createKeyword,
   deleteCompetitor,
   deleteKeyword,
+  foldAliases,
   type KeywordInput,
   type KeywordView,
+  subredditList,
   updateCompetitor,
   updateKeyword,
 } from "../db/tracking";
@@ -98,6 +101,21 @@ export async function deleteTrackedKeyword(env: Env, w: WorkspaceDb, id: number)
 /** False: no such competitor in the workspace (nothing is queued). As a deleted keyword, re-matched. */
 export async function deleteTrackedCompetitor(env: Env, w: WorkspaceDb, id: number): Promise<boolean> {
   return followed(env, w, await deleteCompetitor(w, id));
+}
+
+/**
+ * Replaces the workspace's exclusions (names without `r/` and `u/`, duplicates folded, terms as given) and,
+ * when they changed, re-matches its stored posts and comments: an item they now exclude becomes skipped.
+ */
+export async function replaceExclusions(env: Env, w: WorkspaceDb, input: ExclusionsView): Promise<ExclusionsView> {
+  const folded = {
+    terms: foldAliases(input.terms.map((t) => t.trim())),
+    subreddits: subredditList(input.subreddits),
+    authors: foldAliases(input.authors.map((a) => a.trim().replace(/^\/?u\//i, ""))),
+  };
+  const { exclusions, changed } = await putExclusions(w, folded);
+  if (changed) await trackedTermsChanged(env, w.workspaceId);
+  return exclusions;
 }
 
 /** What a write of tracked terms returned, once what follows is queued; nothing is when it found no term. */

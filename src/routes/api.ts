@@ -1,8 +1,10 @@
 import { requireApiKey } from "../http/auth-middleware";
 import { createRouter } from "../http/openapi";
 import { blogSyncsRouter } from "./blog-syncs";
+import { commentsRouter } from "./comments";
 import { competitorsRouter } from "./competitors";
 import { insightsRouter } from "./insights";
+import { exclusionsRouter } from "./exclusions";
 import { keywordsRouter } from "./keywords";
 import { monitoringRouter } from "./monitoring";
 import { personasRouter } from "./personas";
@@ -18,10 +20,12 @@ export function createApiRouter() {
   const api = createRouter();
   api.use("*", requireApiKey);
   api.route("/", postsRouter);
+  api.route("/", commentsRouter);
   api.route("/", keywordsRouter);
   api.route("/", competitorsRouter);
   api.route("/", blogSyncsRouter);
   api.route("/", monitoringRouter);
+  api.route("/", exclusionsRouter);
   api.route("/", personasRouter);
   api.route("/", publishingRouter);
   api.route("/", webhooksRouter);

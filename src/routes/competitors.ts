@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { idParam, listEnvelope } from "../contracts/params";
-import { CompetitorCreate, CompetitorPatch } from "../contracts/tracking";
+import { CompetitorCreate, CompetitorPatch, termSubreddits } from "../contracts/tracking";
 import { getCompetitor, listCompetitors } from "../db/tracking";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, jsonBody, jsonResponse } from "../http/openapi";
@@ -15,6 +15,7 @@ export const CompetitorSchema = z
     keywords: z.array(z.string()).openapi({ description: "Other names the competitor is mentioned by" }),
     active: z.boolean(),
     is_ambiguous: z.boolean(),
+    subreddits: termSubreddits,
     created_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("Competitor");

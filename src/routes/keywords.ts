@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { idParam, listEnvelope } from "../contracts/params";
-import { KeywordCreate, KeywordPatch } from "../contracts/tracking";
+import { KeywordCreate, KeywordPatch, termSubreddits } from "../contracts/tracking";
 import { getKeyword, listKeywords } from "../db/tracking";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, jsonBody, jsonResponse } from "../http/openapi";
@@ -23,6 +23,7 @@ export const KeywordSchema = z
       .nullable()
       .openapi({ description: "Position of the forum in search results for the keyword" }),
     serp_forum_url: z.string().nullable(),
+    subreddits: termSubreddits,
     serp_checked_at: z.string().nullable().openapi({ format: "date-time" }),
     created_at: z.string().openapi({ format: "date-time" }),
   })

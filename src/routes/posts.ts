@@ -39,7 +39,7 @@ export const PostSchema = z
   })
   .openapi("Post");
 
-const PostListSchema = z
+export const PostListSchema = z
   .object({
     data: z.array(PostSchema),
     count: z.number().int().openapi({

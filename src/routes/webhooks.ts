@@ -46,7 +46,7 @@ export const DeliverySchema = z
   .object({
     id: z.number().int(),
     event_id: z.string().openapi({ description: "`evt_...`, the same on every attempt: receivers de-duplicate on it" }),
-    type: z.enum(["post.created", "webhook.test"]),
+    type: z.enum(["post.created", "comment.created", "webhook.test"]),
     status: z.enum(["pending", "delivered", "failed"]),
     attempts: z.number().int(),
     last_status_code: z.number().int().nullable(),
