@@ -128,7 +128,7 @@ runMain(async () => {
     for (const c of CASES) {
       const days = c.days ?? 90;
       const since = new Date(now - days * DAY_MS).toISOString();
-      const query = `group_by=${c.group_by}&interval=${c.interval}&since=${since}`;
+      const query = `group_by=${c.group_by}&interval=${c.interval}&since=${since}&until=${new Date(now).toISOString()}`;
       const r = await timed(`${origin}/api/v1/insights/mentions?${query}`, auth, samples);
       const from = r.body.since.slice(0, 10);
       const to = r.body.until.slice(0, 10);

@@ -49,6 +49,8 @@ const tableRows = (page: Page, caption: string) =>
     caption,
   );
 
+const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? "");
+
 type Point = { t: string; posts: number; comments: number; share?: number | null };
 type Series = { key: string; points: Point[] };
 const percent = (s: number | null | undefined) => (s === null || s === undefined ? "–" : `${(s * 100).toFixed(1)} %`);
@@ -59,7 +61,7 @@ describe("Insights page in Chromium", () => {
     expect(status).toBe(200);
     expect(await page.$eval("nav a[aria-current=page]", (a) => a.getAttribute("href"))).toBe("/app/insights");
     const charts = await page.$$eval("svg.chart[role=img]", (svgs) =>
-      svgs.map((svg) => document.getElementById(svg.getAttribute("aria-labelledby") ?? "")?.textContent ?? ""),
+      svgs.map((svg) => svg.ownerDocument.getElementById(svg.getAttribute("aria-labelledby") ?? "")?.textContent ?? ""),
     );
     expect(charts).toHaveLength(3);
     expect(charts[0]).toContain("Share of voice");
@@ -128,10 +130,10 @@ describe("Insights page in Chromium", () => {
 
   it("reads at 360 px wide: no sideways scrolling of the page, charts within the screen, axe-clean", async () => {
     const { page } = await openInsights(360, "?interval=day");
-    const widths = await page.evaluate(() => ({
-      page: document.documentElement.scrollWidth,
-      charts: [...document.querySelectorAll("svg.chart")].map((svg) => svg.getBoundingClientRect().right),
-    }));
+    const widths = {
+      page: await page.$eval("html", (html) => html.scrollWidth),
+      charts: await page.$$eval("svg.chart", (svgs) => svgs.map((svg) => svg.getBoundingClientRect().right)),
+    };
     expect(widths.page).toBeLessThanOrEqual(360);
     for (const right of widths.charts) expect(right).toBeLessThanOrEqual(360);
     await expectAccessible(page);
@@ -143,7 +145,7 @@ describe("Insights page in Chromium", () => {
     const { page, status } = await openInsights(1280, "?since=2026-11-10&until=2026-11-01");
     expect(status).toBe(400);
     const api = await h.api(h.readKey, "GET", "/insights/mentions?since=2026-11-10&until=2026-11-01");
-    expect(await page.$eval("#i-since-error", (el) => el.textContent)).toBe(api.body.error.details[0].message);
+    expect(await text(page, "#i-since-error")).toBe(api.body.error.details[0].message);
     expect(await page.$eval("#i-since", (el) => el.getAttribute("aria-invalid"))).toBe("true");
     await expectAccessible(page);
     await page.close();

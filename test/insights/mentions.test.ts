@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeContent } from "../../scripts/seed/workspace";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { forumComment, ingestComments } from "../helpers/comments";
 
 let ws: TestWorkspace;
 let other: TestWorkspace;
@@ -190,5 +191,32 @@ describe("GET /insights/mentions", () => {
     // 366 days exactly is allowed.
     expect((await mentions("since=2025-01-01&until=2026-01-02&interval=week")).status).toBe(200);
     expect((await callJson("/api/v1/insights/mentions")).status).toBe(401);
+  });
+
+  it("counts stored comments beside posts, in share of voice too, and forgets a deleted one (migration 0082)", async () => {
+    const at = Date.parse("2026-11-24T12:00:00.000Z") / 1000;
+    const stored = await ingestComments(
+      ws.id,
+      [
+        forumComment("c1", "Moving our email marketing off Mailchimp", { subreddit: "SaaS", created_utc: at }),
+        forumComment("c2", "Klaviyo does this better", { subreddit: "marketing", created_utc: at + 60 }),
+      ],
+      (at + 3600) * 1000,
+    );
+    expect(stored).toBeDefined();
+    const keywords = series((await mentions(`interval=week&${RANGE}`)).body);
+    expect(keywords["email marketing"]!.map((p) => p.comments)).toEqual([0, 0, 0, 1]);
+    const competitors = series((await mentions(`group_by=competitor&interval=week&${RANGE}`)).body);
+    // Week of 11-23: Brevo's post p6, Mailchimp's comment c1, Klaviyo's comment c2: a third each.
+    expect(competitors.Mailchimp!.at(-1)).toEqual({ t: WEEKS[3], posts: 0, comments: 1, share: 0.3333 });
+    expect(competitors.Brevo!.at(-1)).toEqual({ t: WEEKS[3], posts: 1, comments: 0, share: 0.3333 });
+    const subreddits = series((await mentions(`group_by=subreddit&interval=week&${RANGE}`)).body);
+    expect(subreddits.marketing!.at(-1)).toMatchObject({ posts: 0, comments: 1 });
+    await env.DB.prepare("DELETE FROM comments WHERE workspace_id = ? AND forum_id = 'c1'").bind(ws.id).run();
+    const after = series((await mentions(`group_by=competitor&interval=week&${RANGE}`)).body);
+    expect(after.Mailchimp!.at(-1)).toMatchObject({ comments: 0, share: 0 });
+    expect(after.Klaviyo!.at(-1)).toMatchObject({ comments: 1, share: 0.5 });
+    const kwAfter = series((await mentions(`interval=week&${RANGE}`)).body);
+    expect(kwAfter["email marketing"]!.map((p) => p.comments)).toEqual([0, 0, 0, 0]);
   });
 });
