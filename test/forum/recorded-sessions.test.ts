@@ -22,8 +22,10 @@ import userAboutRec from "../fixtures/forum/recorded/user_about.json";
 import { localForum } from "../helpers/forum";
 import { api, apiJson, grant, postForm, tokenRequest } from "./forum-helpers";
 
-type Recorded = { interactions: { source: string; status: number; headers: Record<string, string>; body: any }[] };
-const body = (rec: Recorded, i = 0) => rec.interactions[i]!.body;
+type Interaction = { source: string; status: number; headers: Record<string, string | undefined>; body: any };
+/** The recorded interaction `i` of an extract (JSON imports type each file's literal shape; read them alike). */
+const recorded = (file: unknown, i = 0) => (file as { interactions: Interaction[] }).interactions[i]!;
+const body = (file: unknown, i = 0) => recorded(file, i).body;
 
 const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
@@ -70,25 +72,25 @@ describe("the stand-in's answers have the recorded shapes", () => {
     const app = await tokenRequest(client.basic, { grant_type: "client_credentials" });
     expect(shapeDiff(app.body, body(accessTokenRec, 2))).toEqual([]);
     const bad = await tokenRequest(client.basic, { grant_type: "authorization_code", code: "nope", redirect_uri: "x" });
-    expect(bad).toEqual({ status: accessTokenRec.interactions[4]!.status, body: body(accessTokenRec, 4) });
+    expect(bad).toEqual({ status: recorded(accessTokenRec, 4).status, body: body(accessTokenRec, 4) });
     const revoked = await fetch(`${localForum.origins().www}/api/v1/revoke_token`, {
       method: "POST",
       headers: { authorization: client.basic },
       body: new URLSearchParams({ token: token.access_token }),
     });
-    expect(revoked.status).toBe(revokeRec.interactions[0]!.status);
+    expect(revoked.status).toBe(recorded(revokeRec, 0).status);
     expect(await revoked.text()).toBe(body(revokeRec));
   });
 
   it("the OAuth host's errors: 401 with an invalid token, 403 insufficient_scope, 429", async () => {
     const unauthorized = await api("not-a-token", "/api/v1/me");
-    const rec401 = errorsRec.interactions[1]!;
+    const rec401 = recorded(errorsRec, 1);
     expect(unauthorized.status).toBe(rec401.status);
     expect(await unauthorized.json()).toEqual(rec401.body);
     expect(unauthorized.headers.get("www-authenticate")).toBe(rec401.headers["www-authenticate"]);
     const { token } = await grant({ scope: "read", client: { limit: 1 } });
     const forbidden = await api(token.access_token, "/api/v1/me");
-    const rec403 = errorsRec.interactions[0]!;
+    const rec403 = recorded(errorsRec, 0);
     expect(forbidden.status).toBe(rec403.status);
     expect(forbidden.headers.get("www-authenticate")).toBe(rec403.headers["www-authenticate"]);
     const limited = await api(token.access_token, "/api/v1/me");
@@ -120,10 +122,10 @@ describe("the stand-in's answers have the recorded shapes", () => {
     const sr = await localForum.subreddit({ requirements: { title_blacklisted_strings: ["dfgfdgfdgdf"] } });
     const form = { api_type: "json", kind: "self", sr, title: "Hello there", text: "body", validate_on_submit: "true" };
     const ok = await postForm(token.access_token, "/api/submit", form);
-    expect(ok.status).toBe(submitRec.interactions[0]!.status);
+    expect(ok.status).toBe(recorded(submitRec, 0).status);
     expect(shapeDiff(await ok.json(), body(submitRec, 0), 3)).toEqual([]);
     const refused = await postForm(token.access_token, "/api/submit", { ...form, title: "dfgfdgfdgdf" });
-    const rec = submitRec.interactions[2]!;
+    const rec = recorded(submitRec, 2);
     expect(refused.status).toBe(rec.status);
     expect(await refused.json()).toEqual(rec.body);
   });
@@ -140,7 +142,7 @@ describe("the stand-in's answers have the recorded shapes", () => {
     for (const f of lease.args.fields) form.append(f.name, f.value);
     form.append("file", new File(["GIF89a"], "test.gif", { type: "image/gif" }));
     const res = await fetch(`http:${lease.args.action}`, { method: "POST", body: form });
-    const rec = uploadRec.interactions[0]!;
+    const rec = recorded(uploadRec, 0);
     expect(res.status).toBe(rec.status);
     expect(res.headers.get("content-type")).toBe(rec.headers["content-type"]);
     expect(res.headers.get("location")).not.toBeNull();
