@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { checkEdit } from "../../src/articles";
+import { coordinatorFor } from "../../src/durable/workspace-coordinator";
 import type { Submission } from "../../src/forum/persona-client";
 import { type Check, forumLimitChecks, requirementChecks } from "../../src/publishing/submission";
-import { coordinatorFor } from "../../src/durable/workspace-coordinator";
 import { callJson, createTestWorkspace } from "../helpers/api";
 import { newPersona, PERSONAS, setAccount, stats, submissions, uploads } from "../helpers/forum";
 import { addPost, SYNCS, scene } from "../helpers/publishing";
@@ -293,7 +293,13 @@ describe("one browser operation at a time per workspace", () => {
     // can take longer than that on a loaded machine, so it is sent now, not before them).
     callsB.push(callJson(`${PERSONAS}/${b.persona.id}/preflight`, { key: b.ws.writeKey, method: "POST" }));
     const coordinatorB = coordinatorFor(env, b.ws.id);
-    expect(await until(async () => (await coordinatorB.browserStatus()).waiting, (n) => n === 1, 20_000)).toBe(1);
+    expect(
+      await until(
+        async () => (await coordinatorB.browserStatus()).waiting,
+        (n) => n === 1,
+        20_000,
+      ),
+    ).toBe(1);
     expect(await inFlightB()).toBe(1);
     await setAccount(b.persona.account.username, { hold: false });
     const results = [...resultsA, ...(await Promise.all(callsB))];
