@@ -1,31 +1,35 @@
 #!/usr/bin/env node
 // npm run bench:publish [-- --posts N] [--port N] [--forum-port N] [--inspector-port N]
 // Times the browser operations through a local service (wrangler dev, fresh database) and real Chromium
-// against the local forum: a persona check, readiness and a publish preflight, each cold (first) and warm
-// (again), then N queued, approved posts published one after another by the publish queue. The workspace
+// against the local forum on its four origins: connecting a persona (consent answered through the forum's
+// control API, then the Worker's callback), a persona check, readiness and a publish preflight, each cold
+// (first) and warm (again, --repeats times), then N queued, approved posts published one after another by
+// the publish queue. It counts the requests each origin of the forum received: the forum API calls (api),
+// the browser's pages as a logged-out visitor (site) and the token endpoint (www). The workspace
 // keeps its browser warm between operations (BROWSER_KEEP_WARM_SECONDS, here --keep-warm): the Chromium
 // processes are counted before the run, right after it, and once the warm period is over: a browser still
 // open then is a leak.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
 import { callApi, startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
+import { serveLocalForum, workerVars } from "../scripts/lib/local-forum-server.mjs";
 import { ROOT } from "../scripts/lib/paths.mjs";
 import { progress } from "../scripts/lib/progress.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
 import { queryLocal } from "../scripts/lib/wrangler.mjs";
 
-const USAGE = `usage: npm run bench:publish -- [--posts N] [--keep-warm S] [--port N] [--forum-port N] [--inspector-port N]
+const USAGE = `usage: npm run bench:publish -- [--posts N] [--keep-warm S] [--port N] [--forum-port N] [--repeats N] [--inspector-port N]
 
   --posts N        queued, approved posts to publish (1..50, default 20)
   --keep-warm S    seconds the workspace keeps its browser after an operation (0..120, default 10; the
                    service's default is 60): the bench waits that long before the last Chromium count
   --port N         port for the temporary wrangler dev (default 8834)
-  --forum-port N   port for the local forum (default 8835)
+  --forum-port N   the local forum's four origins take the four ports after N (default 8835)
+  --repeats N      warm repeats of readiness and preflight (1..20, default 4)
   --inspector-port N   wrangler dev's DevTools inspector port (default: wrangler's own)`;
 
 const ADMIN = "bench-admin-token";
@@ -63,29 +67,29 @@ runMain(async () => {
     "keep-warm": { type: "string", default: "10" },
     port: { type: "string", default: "8834" },
     "forum-port": { type: "string", default: "8835" },
+    repeats: { type: "string", default: "4" },
     "inspector-port": { type: "string" },
   });
+  const repeats = integerOption("repeats", values.repeats, { min: 1, max: 20 });
   const posts = integerOption("posts", values.posts, { min: 1, max: 50 });
   const keepWarm = integerOption("keep-warm", values["keep-warm"], { min: 0, max: 120 });
   const port = integerOption("port", values.port, { min: 1, max: 65535 });
   const forumPort = integerOption("forum-port", values["forum-port"], { min: 1, max: 65535 });
   execFileSync(process.execPath, [path.join(ROOT, "scripts", "setup-browser.mjs")], { cwd: ROOT, stdio: "ignore" });
 
-  const { createLocalForum } = await import(path.join(ROOT, "test", "fixtures", "forum", "local-forum.ts"));
-  const forum = createLocalForum("");
-  const forumServer = http.createServer((req, res) =>
-    forum.handle(req, res, new URL(req.url ?? "/", "http://127.0.0.1")).catch((e) => res.writeHead(500).end(String(e))),
-  );
-  await new Promise((r) => forumServer.listen(forumPort, "127.0.0.1", r));
-  const forumBase = `http://127.0.0.1:${forumPort}`;
-  const control = async (p, body) =>
-    (
-      await fetch(`${forumBase}/__control${p}`, {
-        method: body ? "POST" : "GET",
-        headers: { "content-type": "application/json" },
-        body: body ? JSON.stringify(body) : undefined,
-      })
-    ).json();
+  const requests = { www: 0, api: 0, site: 0, upload: 0 };
+  const local = await serveLocalForum(forumPort, {
+    onRequest: (_req, _url, origin) => {
+      requests[origin] = (requests[origin] ?? 0) + 1;
+    },
+  });
+  const forumBase = local.base;
+  const control = (p, body) => local.control(p, body);
+  const counted = () => ({ ...requests });
+  const delta = (before) =>
+    Object.entries(requests)
+      .map(([k, v]) => `${k} ${v - before[k]}`)
+      .join(", ");
 
   const persistTo = fs.mkdtempSync(path.join(os.tmpdir(), "threadwatch-bench-publish-"));
   let server;
@@ -101,7 +105,7 @@ runMain(async () => {
       capture: true,
       vars: {
         ALLOW_PRIVATE_FETCH: "true",
-        FORUM_BASE_URL: forumBase,
+        ...workerVars(local.origins),
         ADMIN_TOKEN: ADMIN,
         SESSION_KEY: Buffer.from("bench-session-key-32-bytes-long!").toString("base64"),
         BROWSER_KEEP_WARM_SECONDS: String(keepWarm),
@@ -123,9 +127,21 @@ runMain(async () => {
 
     const sr = "bench_publish";
     await control("/subreddits", { name: sr, type: "public" });
-    const { cookies } = await control("/accounts", { username: "bench_author" });
-    const persona = (await call("POST", "/api/v1/actions/personas", { username: "bench_author", cookies })).json;
+    await control("/accounts", { username: "bench_author" });
+    const connectStarted = performance.now();
+    const connection = (await call("POST", "/api/v1/actions/personas/connect", {})).json;
+    const { location } = await control("/consent", {
+      authorize_url: connection.authorize_url,
+      username: "bench_author",
+    });
+    const callback = await fetch(location);
+    if (callback.status !== 200) throw new Error(`connecting failed: ${await callback.text()}`);
+    await callback.arrayBuffer();
+    const connectMs = performance.now() - connectStarted;
+    const persona = (await call("GET", "/api/v1/actions/personas")).json.data[0];
+    let before = counted();
     const check = await call("POST", `/api/v1/actions/personas/${persona.id}/preflight`);
+    const checkRequests = delta(before);
     if (!check.json.persona.browser_ready) throw new Error(`persona check failed: ${check.json.persona.last_error}`);
     await call("POST", `/admin/v1/workspaces/${workspaceId}/personas/${persona.id}/approve`, undefined, ADMIN);
     const config = (
@@ -149,30 +165,28 @@ runMain(async () => {
     const items = (await call("GET", `/api/v1/actions/blog-subreddit-syncs/${config.id}/items?limit=500`)).json.data;
 
     console.log(`bench:publish: wrangler dev on ${base} (fresh database), local forum on ${forumBase}, real Chromium`);
-    console.log(`persona check (first browser launch of the run): ${ms(check.ms)}`);
+    console.log(`connect (authorize URL, consent, callback: code exchange and who am I): ${ms(connectMs)}`);
+    console.log(`persona check (first browser launch of the run): ${ms(check.ms)}; forum requests: ${checkRequests}`);
+    const range = (runs) => {
+      const warm = runs.slice(1).map((r) => r.ms);
+      return `cold ${ms(runs[0].ms)}, warm ${ms(Math.min(...warm))}–${ms(Math.max(...warm))} (${warm.length} runs)`;
+    };
+    before = counted();
     const readiness = [];
-    for (let i = 0; i < 3; i++)
+    for (let i = 0; i <= repeats; i++)
       readiness.push(await call("POST", `/api/v1/actions/blog-subreddit-syncs/${config.id}/readiness`));
     if (!readiness[0].json.ready) throw new Error(`not ready: ${JSON.stringify(readiness[0].json.checks)}`);
+    console.log(`readiness: ${range(readiness)}; forum requests per run: ${delta(before)} over ${repeats + 1} runs`);
+    before = counted();
     const preflight = [];
-    for (let i = 0; i < 3; i++)
+    for (let i = 0; i <= repeats; i++)
       preflight.push(
         await call("POST", `/api/v1/actions/blog-subreddit-syncs/${config.id}/publish-preflight`, {
           synced_post_id: items[0].id,
         }),
       );
-    console.log(
-      `readiness: cold ${ms(readiness[0].ms)}, warm ${readiness
-        .slice(1)
-        .map((r) => ms(r.ms))
-        .join(", ")}`,
-    );
-    console.log(
-      `publish preflight: cold ${ms(preflight[0].ms)}, warm ${preflight
-        .slice(1)
-        .map((r) => ms(r.ms))
-        .join(", ")}`,
-    );
+    console.log(`publish preflight: ${range(preflight)}; forum requests: ${delta(before)} over ${repeats + 1} runs`);
+    before = counted();
 
     const started = performance.now();
     for (const item of items)
@@ -191,8 +205,10 @@ runMain(async () => {
     const total = performance.now() - started;
     const submitted = (await control("/submissions")).data.length;
     console.log(
-      `${posts} approved posts: ${published} published in ${(total / 1000).toFixed(1)} s (${ms(total / posts)} per post, one browser turn each), forum received ${submitted} submissions`,
+      `${posts} approved posts: ${published} published in ${(total / 1000).toFixed(1)} s (${ms(total / posts)} per post, one browser slot turn each, no page opened), forum received ${submitted} submissions; forum requests: ${delta(before)}`,
     );
+    const offences = await control("/offences");
+    console.log(`cookies sent to the forum: ${offences.cookie}, modhashes sent: ${offences.modhash}`);
     const chromeAfter = chromiumUnder(server.pid);
     // The warm period, then the coordinator's alarm closes the browser (a little slack for the close itself).
     await new Promise((r) => setTimeout(r, keepWarm * 1000 + 5000));
@@ -202,10 +218,11 @@ runMain(async () => {
     );
     const warm = Math.max(...preflight.slice(1).map((r) => r.ms));
     console.log(`target: warm preflight < 2 s: ${ms(warm)} -> ${warm < 2000 ? "met" : "NOT met"}`);
-    return published === posts && submitted === posts && chromeIdle === chromeBefore ? 0 : 1;
+    const clean = offences.cookie === 0 && offences.modhash === 0;
+    return published === posts && submitted === posts && chromeIdle === chromeBefore && clean ? 0 : 1;
   } finally {
     if (server) await stopDevServer(server);
-    forumServer.close();
+    await local.close();
     fs.rmSync(persistTo, { recursive: true, force: true });
   }
 }, USAGE);

@@ -13,14 +13,14 @@ import { parseCommandLine, runMain } from "./lib/cli.mjs";
 import { ensureDemoWorkspace } from "./lib/demo-workspace.mjs";
 import { callApi, startDevServer, stopDevServer, waitUntilReady } from "./lib/dev-server.mjs";
 import { copyMigratedDatabase } from "./lib/local-d1.mjs";
-import { serveLocalForum } from "./lib/local-forum-server.mjs";
+import { serveLocalForum, workerVars } from "./lib/local-forum-server.mjs";
 import { ROOT } from "./lib/paths.mjs";
 
 const USAGE = `usage: npm run docs:screenshots [-- --out DIR]
 
   --out DIR   where the PNGs go (default docs/console)`;
 
-const PORT = 8895; // the service; the sample blog and the forum take the next two
+const PORT = 8895; // the service; the sample blog the next port, the forum's four origins the four after it
 const ADMIN_TOKEN = "docs-screenshots-admin-token";
 const SESSION_KEY = "ZG9jcy1zY3JlZW5zaG90cy1zZXNzaW9uLWtleS0zMmI="; // base64 of 32 bytes
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -40,10 +40,10 @@ async function startSampleBlog(port) {
 
 /** The local forum of `npm run dev:forum`, in this process, with one account and one subreddit. */
 async function startForum(port) {
-  const { server, base, control } = await serveLocalForum(port);
-  const { cookies } = await control("/accounts", { username: "northwind_dev" });
+  const { close, control, origins } = await serveLocalForum(port);
+  await control("/accounts", { username: "northwind_dev" });
   await control("/subreddits", { name: "northwind_queues", type: "public" });
-  return { server, base, username: "northwind_dev", subreddit: "northwind_queues", cookies };
+  return { close, control, origins, username: "northwind_dev", subreddit: "northwind_queues" };
 }
 
 /** Every page a person meets, each saved as `<name>.png` in `out`. */
@@ -95,9 +95,18 @@ async function shoot(browser, { base, demo, blog, forum, out }) {
   await p.goto(review);
   await save(p, "review");
 
-  // Every gate open: a persona signed in on the forum, checked and approved, and a config that publishes.
-  const persona = await api("POST", "/actions/personas", { username: forum.username, cookies: forum.cookies });
+  // Every gate open: a persona connected through the forum's consent page, checked and approved, and a
+  // config that publishes.
+  await p.goto(`${base}/app/personas`);
+  await submit(p, "form[action='/app/personas/connect'] button[type=submit]");
+  await p.type("input[name=username]", forum.username);
+  await save(p, "personas-consent");
+  await submit(p, "button[value=Allow]");
+  await save(p, "personas-connected");
+  const persona = (await api("GET", "/actions/personas")).data[0];
   await api("POST", `/actions/personas/${persona.id}/preflight`);
+  await p.goto(`${base}/app/personas`);
+  await save(p, "personas");
   await callApi(base, ADMIN_TOKEN, "POST", `/admin/v1/workspaces/${demo.workspace_id}/personas/${persona.id}/approve`);
   await api("POST", "/actions/blog-subreddit-syncs", {
     id: config.id,
@@ -127,12 +136,12 @@ runMain(async () => {
     const blogChild = await startSampleBlog(PORT + 1);
     stops.push(() => blogChild.kill());
     const forum = await startForum(PORT + 2);
-    stops.push(() => forum.server.close());
+    stops.push(() => forum.close());
     const server = startDevServer({
       port: PORT,
       persistTo,
       capture: true,
-      vars: { ADMIN_TOKEN, SESSION_KEY, ALLOW_PRIVATE_FETCH: "true", FORUM_BASE_URL: forum.base },
+      vars: { ADMIN_TOKEN, SESSION_KEY, ALLOW_PRIVATE_FETCH: "true", ...workerVars(forum.origins) },
     });
     stops.push(() => stopDevServer(server));
     const base = `http://localhost:${PORT}`;

@@ -12,6 +12,7 @@ import { ensureDemoWorkspace } from "./lib/demo-workspace.mjs";
 import { devOutputFilter } from "./lib/dev-output.mjs";
 import { portTaken, portTakenError, startDevServer, stopDevServer, waitUntilReady } from "./lib/dev-server.mjs";
 import { ensureDevVars } from "./lib/dev-vars.mjs";
+import { describeSettings, forumSettings } from "./lib/forum-settings.mjs";
 import { ensureLocalDatabase } from "./lib/local-d1.mjs";
 import { DEFAULT_PERSIST_DIR, ROOT } from "./lib/paths.mjs";
 
@@ -51,17 +52,8 @@ function banner(port, demo, adminToken, devVarsFile) {
   ].join("\n");
 }
 
-/** Monitoring's settings (docs/monitoring.md), passed from this process's environment when set. */
-const MONITORING_VARS = [
-  "REDDIT_CLIENT_ID",
-  "REDDIT_CLIENT_SECRET",
-  "REDDIT_USER_AGENT",
-  "REDDIT_AUTH_URL",
-  "REDDIT_API_BASE_URL",
-  "DATAFORSEO_LOGIN",
-  "DATAFORSEO_PASSWORD",
-  "DATAFORSEO_BASE_URL",
-];
+/** Monitoring's metrics provider (docs/monitoring.md), passed from this process's environment when set. */
+const MONITORING_VARS = ["DATAFORSEO_LOGIN", "DATAFORSEO_PASSWORD", "DATAFORSEO_BASE_URL"];
 const monitoringVars = () =>
   Object.fromEntries(MONITORING_VARS.filter((name) => process.env[name]).map((name) => [name, process.env[name]]));
 
@@ -101,11 +93,10 @@ runMain(async () => {
   const demo = await ensureDemoWorkspace(persistTo ?? DEFAULT_PERSIST_DIR);
 
   step(`starting wrangler dev on port ${port}`);
-  // FORUM_BASE_URL from the environment points the browser operations at another forum (npm run dev:forum).
-  const forum = process.env.FORUM_BASE_URL ? { FORUM_BASE_URL: process.env.FORUM_BASE_URL } : {};
-  if (forum.FORUM_BASE_URL) step(`forum: ${forum.FORUM_BASE_URL}`);
-  // VISIBILITY_CHECKS_S from the environment shortens the checks of published posts (docs/publishing.md, "Visibility").
-  if (process.env.VISIBILITY_CHECKS_S) forum.VISIBILITY_CHECKS_S = process.env.VISIBILITY_CHECKS_S;
+  // The forum's settings (npm run dev:forum prints them): from the environment, else the last ones given.
+  const { settings: forum, file: forumFile } = forumSettings(persistTo ?? DEFAULT_PERSIST_DIR);
+  if (Object.keys(forum).length > 0)
+    step(`forum settings (remembered in ${path.relative(ROOT, forumFile)}): ${describeSettings(forum).join(" ")}`);
   const secrets = devVarsFile ? { ADMIN_TOKEN: vars.ADMIN_TOKEN, SESSION_KEY: vars.SESSION_KEY } : {};
   const child = startDevServer({
     port,

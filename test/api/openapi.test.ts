@@ -73,7 +73,9 @@ describe("GET /api/v1/openapi.json", () => {
     expect(inner.properties.code.enum.sort()).toEqual(
       [
         "browser_busy",
+        "browser_unavailable",
         "forbidden",
+        "forum_unreachable",
         "internal_error",
         "invalid_json",
         "invalid_state",

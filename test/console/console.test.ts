@@ -314,9 +314,11 @@ describe("web console in Chromium", () => {
 
     // A persona signed in on the forum and browser-ready, not yet approved for the customer: still disabled.
     const account = "console_author";
-    const { cookies } = await h.forum("/accounts", { username: account });
-    const persona = await h.api(h.writeKey, "POST", "/actions/personas", { username: account, cookies });
-    expect(persona.status).toBe(201);
+    await h.forum("/accounts", { username: account });
+    const connected = await h.connect(account);
+    expect(connected.status, connected.html).toBe(200);
+    const persona = { body: (await h.api(h.writeKey, "GET", "/actions/personas")).body.data[0] };
+    expect(persona.body.username).toBe(account);
     const checked = await h.api(h.writeKey, "POST", `/actions/personas/${persona.body.id}/preflight`);
     expect(checked.body.persona).toMatchObject({ auth_completed: true, browser_ready: true, approved: false });
     await page.reload();

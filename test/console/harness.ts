@@ -14,6 +14,7 @@ import { startDevServer, stopDevServer, waitUntilReady } from "../../scripts/lib
 import { copyMigratedDatabase, openLocalD1 } from "../../scripts/lib/local-d1.mjs";
 // @ts-expect-error: see above
 import { seedWorkspace } from "../../scripts/lib/seed-workspace.mjs";
+import { type LocalForum, startLocalForum } from "../fixtures/forum/serve";
 import { type FixtureServer, startFixtureServer } from "../fixtures/server";
 
 /** The console tests' port and inspector port (8880-8889 and 9238 are this suite's). */
@@ -21,11 +22,15 @@ const PORT = Number(process.env.CONSOLE_TEST_PORT ?? 8881);
 const INSPECTOR_PORT = 9238;
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ADMIN_TOKEN = "console-test-admin-token";
+/** The forum app of the console tests on the local forum (its redirect URI is this Worker's callback). */
+const FORUM_CLIENT = { client_id: "console-test-client", secret: "console-test-secret" };
 const SESSION_KEY = "Y29uc29sZS10ZXN0LXNlc3Npb24ta2V5LTMyYnl0ZXM="; // base64 of 32 bytes
 
 export interface Harness {
   base: string;
   fixtureOrigin: string;
+  /** The local forum's four origins (test/fixtures/forum/serve.ts). */
+  forumOrigins: LocalForum["origins"];
   workspaceId: number;
   writeKey: string;
   readKey: string;
@@ -34,8 +39,10 @@ export interface Harness {
   api(key: string, method: string, pathname: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** An /admin/v1 call with the admin token. */
   admin(method: string, pathname: string, body?: unknown): Promise<{ status: number; body: any }>;
-  /** A call to the local forum's /__control (accounts, subreddits, submissions); GET without a body. */
+  /** A call to the local forum's /__control (accounts, subreddits, submissions, consent); GET without a body. */
   forum(pathname: string, body?: unknown): Promise<any>;
+  /** Connects `username` (an account of the local forum) to the workspace: connect, consent, callback. */
+  connect(username: string): Promise<{ status: number; html: string }>;
   close(): Promise<void>;
 }
 
@@ -79,6 +86,10 @@ export async function startHarness(
 ): Promise<Harness> {
   const persistTo = fs.mkdtempSync(path.join(os.tmpdir(), "threadwatch-console-"));
   const fixtures: FixtureServer = await startFixtureServer();
+  const base = `http://localhost:${PORT}`;
+  const localForum = await startLocalForum({
+    clients: [{ ...FORUM_CLIENT, redirect_uris: [`${base}/oauth/forum/callback`] }],
+  });
   let server: ReturnType<typeof startDevServer> | undefined;
   let browser: Browser | undefined;
   try {
@@ -94,12 +105,17 @@ export async function startHarness(
         ADMIN_TOKEN,
         SESSION_KEY,
         ALLOW_PRIVATE_FETCH: "true",
-        // The local forum (test/fixtures/forum/) of the fixture server: personas, readiness and preflights.
-        FORUM_BASE_URL: `${fixtures.origin}/forum`,
+        // The local forum (test/fixtures/forum/serve.ts) on its four origins: personas, readiness, preflights.
+        FORUM_BASE_URL: localForum.origins.site,
+        REDDIT_AUTHORIZE_URL: `${localForum.origins.www}/api/v1/authorize`,
+        REDDIT_AUTH_URL: `${localForum.origins.www}/api/v1/access_token`,
+        REDDIT_API_BASE_URL: localForum.origins.api,
+        REDDIT_CLIENT_ID: FORUM_CLIENT.client_id,
+        REDDIT_CLIENT_SECRET: FORUM_CLIENT.secret,
+        REDDIT_USER_AGENT: "test:threadwatch-console:1.0 (by threadwatch tests)",
       },
       extraArgs: ["--inspector-port", String(INSPECTOR_PORT)],
     });
-    const base = `http://localhost:${PORT}`;
     await waitUntilReady(server, `${base}/`);
     if (process.env.CONSOLE_TEST_TIMINGS) console.log(`migrations ${t1 - t0} ms, seed+server ${Date.now() - t1} ms`);
     browser = await puppeteer.launch({
@@ -111,6 +127,7 @@ export async function startHarness(
     return {
       base,
       fixtureOrigin: fixtures.origin,
+      forumOrigins: localForum.origins,
       workspaceId: seeded.workspaceId,
       writeKey: seeded.keys[0]!,
       readKey: seeded.keys[1]!,
@@ -118,7 +135,7 @@ export async function startHarness(
       api: (key, method, pathname, body) => call(`${base}/api/v1${pathname}`, key, method, body),
       admin: (method, pathname, body) => call(`${base}/admin/v1${pathname}`, ADMIN_TOKEN, method, body),
       async forum(pathname, body) {
-        const res = await fetch(`${fixtures.origin}/forum/__control${pathname}`, {
+        const res = await fetch(`${localForum.origins.www}/__control${pathname}`, {
           method: body === undefined ? "GET" : "POST",
           headers: { "content-type": "application/json" },
           body: body === undefined ? undefined : JSON.stringify(body),
@@ -126,9 +143,20 @@ export async function startHarness(
         if (res.status >= 300) throw new Error(`forum control ${pathname}: ${res.status} ${await res.text()}`);
         return res.json();
       },
+      async connect(username) {
+        const started = await call(`${base}/api/v1/actions/personas/connect`, seeded.keys[0]!, "POST", {});
+        if (started.status !== 201) throw new Error(`connect: ${started.status} ${JSON.stringify(started.body)}`);
+        const { location } = await localForum.control("/consent", {
+          authorize_url: started.body.authorize_url,
+          username,
+        });
+        const res = await fetch(location);
+        return { status: res.status, html: await res.text() };
+      },
       async close() {
         await started.browser.close().catch(() => {});
         await stopDevServer(started.server);
+        await localForum.close();
         await fixtures.close();
         fs.rmSync(persistTo, { recursive: true, force: true });
       },
@@ -136,6 +164,7 @@ export async function startHarness(
   } catch (err) {
     await browser?.close().catch(() => {});
     if (server) await stopDevServer(server);
+    await localForum.close();
     await fixtures.close();
     fs.rmSync(persistTo, { recursive: true, force: true });
     throw err;

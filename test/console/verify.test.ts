@@ -21,10 +21,12 @@ beforeAll(async () => {
   const started = Date.now();
   h = await startHarness();
   timings("harness", started);
-  const { cookies } = await h.forum("/accounts", { username: ACCOUNT });
+  await h.forum("/accounts", { username: ACCOUNT });
   await h.forum("/subreddits", { name: SUBREDDIT, type: "public" });
-  const persona = await h.api(h.writeKey, "POST", "/actions/personas", { username: ACCOUNT, cookies });
-  expect(persona.status).toBe(201);
+  const connected = await h.connect(ACCOUNT);
+  expect(connected.status, connected.html).toBe(200);
+  const persona = { body: (await h.api(h.writeKey, "GET", "/actions/personas")).body.data[0] };
+  expect(persona.body.username).toBe(ACCOUNT);
   const checked = await h.api(h.writeKey, "POST", `/actions/personas/${persona.body.id}/preflight`);
   expect(checked.body.persona.browser_ready, JSON.stringify(checked.body)).toBe(true);
   timings("persona checked", started);

@@ -3,63 +3,7 @@
 // test/fixtures/SOURCES.md "Local forum" credits.
 import { describe, expect, it } from "vitest";
 import { localForum, unique } from "../helpers/forum";
-
-const REDIRECT = "https://app.example/oauth/forum/callback";
-const SCOPES = "identity read submit flair history";
-
-async function newClient(options: Record<string, unknown> = {}) {
-  const id = unique("client");
-  await localForum.resetClient(id, { secret: "s3cret", redirect_uris: [REDIRECT], ...options });
-  return { id, basic: `Basic ${btoa(`${id}:s3cret`)}` };
-}
-
-function authorizeUrl(clientId: string, extra: Record<string, string> = {}) {
-  const q = new URLSearchParams({
-    client_id: clientId,
-    response_type: "code",
-    state: "st-1",
-    redirect_uri: REDIRECT,
-    duration: "permanent",
-    scope: SCOPES,
-    ...extra,
-  });
-  return `${localForum.origins().www}/api/v1/authorize?${q}`;
-}
-
-async function tokenRequest(basic: string, form: Record<string, string>) {
-  const res = await fetch(`${localForum.origins().www}/api/v1/access_token`, {
-    method: "POST",
-    headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(form),
-  });
-  return { status: res.status, body: await res.json<any>() };
-}
-
-/** A client, an account and a permanent grant of every publishing scope (or `scope`). */
-async function grant(
-  options: { scope?: string; account?: Record<string, unknown>; client?: Record<string, unknown> } = {},
-) {
-  const client = await newClient(options.client);
-  const username = await localForum.account(options.account ?? {});
-  const location = await localForum.consent(authorizeUrl(client.id, { scope: options.scope ?? SCOPES }), username);
-  const code = new URL(location).searchParams.get("code")!;
-  const token = await tokenRequest(client.basic, { grant_type: "authorization_code", code, redirect_uri: REDIRECT });
-  expect(token.status).toBe(200);
-  return { client, username, code, token: token.body };
-}
-
-const api = (token: string, path: string, init: RequestInit = {}) =>
-  fetch(`${localForum.origins().api}${path}`, {
-    ...init,
-    headers: { authorization: `bearer ${token}`, "user-agent": "test:local-forum:1.0", ...(init.headers ?? {}) },
-  });
-
-const form = (token: string, path: string, body: Record<string, string>) =>
-  api(token, path, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(body),
-  });
+import { api, authorizeUrl, postForm as form, grant, newClient, REDIRECT, SCOPES, tokenRequest } from "./forum-helpers";
 
 describe("the consent page and the token endpoint", () => {
   it("validates the authorize request as the forum does: unknown client, other redirect URI, bad scope", async () => {

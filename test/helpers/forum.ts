@@ -229,8 +229,14 @@ export const localForum = {
   },
   /** Removes a post as a moderator would, as the spam filter would, or as its author deleting it. */
   remove: (id: string, by: "moderator" | "spam" | "deleted") => forumControl("/remove", { id, by }),
-  siteFault: (fault: "block" | "challenge" | "forbidden" | "ratelimited" | null, count?: number) =>
-    forumControl("/site-fault", { fault, count }),
+  /**
+   * The public site answers a fault for requests about `account` (its profile, its posts), or for every
+   * request without one; `count`: that many times, then the real answers again (else until set to null).
+   */
+  siteFault: (
+    fault: "block" | "challenge" | "forbidden" | "ratelimited" | null,
+    o: { account?: string; count?: number } = {},
+  ) => forumControl("/site-fault", { fault, ...o }),
   /** The consent page's answer for `username` (allow or decline): the redirect location. */
   consent: async (authorize_url: string, username: string, decision: "allow" | "decline" = "allow") =>
     (await forumControl<{ location: string }>("/consent", { authorize_url, username, decision })).location,

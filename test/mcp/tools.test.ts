@@ -19,7 +19,8 @@ describe("tool names (docs/mcp.md), readiness and preflight included", () => {
     ["POST", "/actions/blog-subreddit-syncs/{id}/readiness", "post_blog_subreddit_syncs_id_readiness"],
     ["POST", "/actions/blog-subreddit-syncs/{id}/publish-preflight", "post_blog_subreddit_syncs_id_publish_preflight"],
     ["GET", "/actions/blog-subreddit-syncs/{id}/items", "get_blog_subreddit_syncs_id_items"],
-    ["PUT", "/actions/personas/{id}/session", "put_personas_id_session"],
+    ["POST", "/actions/personas/connect", "post_personas_connect"],
+    ["DELETE", "/actions/personas/{id}", "delete_personas_id"],
   ])("%s %s → %s", (method, path, name) => {
     expect(toolName(method, path)).toBe(name);
   });

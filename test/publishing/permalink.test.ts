@@ -1,4 +1,4 @@
-// The permalink a published post keeps leads to the post: the local forum (test/fixtures/forum/local-forum.ts)
+// The permalink a published post keeps leads to the post: the local forum's public site (test/fixtures/forum/site.ts)
 // serves the thread at the address its submit answer names, as the real forum does.
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";

@@ -310,11 +310,12 @@ describe("the persona check", () => {
 
   it("a block page or an unreachable forum is 502 forum_unreachable naming the address, and changes no flag", async () => {
     const ws = await createTestWorkspace();
-    const { id } = await newPersona(ws, { check: true });
+    const { id, account } = await newPersona(ws, { check: true });
     const before = await callJson(`${PERSONAS}/${id}`, { key: ws.readKey });
-    await localForum.siteFault("block", 2);
+    // Two: the warm browser's attempt and the fresh browser's one.
+    await localForum.siteFault("block", { account: account.username, count: 2 });
     const blocked = await callJson(`${PERSONAS}/${id}/preflight`, { key: ws.writeKey, method: "POST" });
-    await localForum.siteFault(null);
+    await localForum.siteFault(null, { account: account.username });
     expect(blocked.status, JSON.stringify(blocked.body)).toBe(502);
     expect(blocked.body.error.code).toBe("forum_unreachable");
     expect(blocked.body.error.message).toContain(`${env.FORUM_BASE_URL}/user/`);

@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getSyncedPost } from "../../src/db/blog-sync-posts";
 import { workspaceDb } from "../../src/db/client";
+import { updatePersona } from "../../src/db/personas";
 import { ADMIN_TOKEN, callJson } from "../helpers/api";
-import { seedSubmission, setAccount, submissions, uploads } from "../helpers/forum";
+import { localForum, seedSubmission, setAccount, submissions, uploads } from "../helpers/forum";
 import { expectLogged } from "../helpers/logs";
 import { addPost, deliver, item, SYNCS, scene, task } from "../helpers/publishing";
 
@@ -21,6 +22,7 @@ describe("approval and publishing", () => {
     const approved = await approve(s, post.id);
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ id: post.id, state: "queued" });
+    const offences = await localForum.offences();
     // The same task twice in one batch, and once more later: one submission.
     const { result, ids } = await deliver([task(s, post.id), task(s, post.id)]);
     expect(result.explicitAcks.sort()).toEqual(ids.sort());
@@ -34,7 +36,11 @@ describe("approval and publishing", () => {
       text: post.bodyMarkdown,
       sendreplies: "true",
       api_type: "json",
+      validate_on_submit: "true",
     });
+    // Sent with the persona's bearer token only: no cookie, no modhash.
+    expect(sent[0].form.uh).toBeUndefined();
+    expect(await localForum.offences()).toEqual(offences);
     const published = await item(s, post.id);
     expect(published).toMatchObject({
       state: "published",
@@ -84,11 +90,8 @@ describe("approval and publishing", () => {
       method: "POST",
       headers: admin,
     });
-    await callJson(`/api/v1/actions/personas/${s.persona.id}/session`, {
-      key: s.ws.writeKey,
-      method: "PUT",
-      body: { cookies: s.persona.account.cookies },
-    });
+    // The persona's visitor check is no longer confirmed (as after a failed check).
+    await updatePersona(w, s.persona.id, { browserReady: false });
     await save({ persona_id: s.persona.id });
     await check("persona not ready", /gate closed: persona u\/\S+: .*preflight/);
     // Another browser job holds the workspace's browser: the task waits its turn (rescheduled), submits nothing.
@@ -194,7 +197,7 @@ describe("approval and publishing", () => {
     expect((await item(s, post.id)).state).toBe("published");
   }, 120_000);
 
-  it("a private subreddit or an expired session keeps the post queued with the reason; a refusal fails it", async () => {
+  it("a private subreddit or a grant the forum revoked keeps the post queued with the reason", async () => {
     const s = await scene({ subreddit: { type: "private" } });
     const post = await addPost(s, { approvedAt: new Date().toISOString() });
     await deliver([task(s, post.id)]);
@@ -203,9 +206,12 @@ describe("approval and publishing", () => {
     await deliver([task(s, post.id)]);
     const after = await item(s, post.id);
     expect(after.state).toBe("queued");
-    expect(after.error).toMatch(/persona session: the forum says nobody is logged in/);
+    expect(after.error).toMatch(
+      /gate closed: persona u\/\S+: .*the forum revoked this connection; connect the account again/,
+    );
     const persona = await callJson(`/api/v1/actions/personas/${s.persona.id}`, { key: s.ws.readKey });
-    expect(persona.body).toMatchObject({ auth_completed: false, browser_ready: false });
+    expect(persona.body).toMatchObject({ auth_completed: false });
+    expect(persona.body.last_error).toMatch(/revoked this connection/);
     expect(await submissions(s.persona.account.username)).toHaveLength(0);
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { checkEdit } from "../../src/articles";
 import type { Submission } from "../../src/forum/persona-client";
 import { type Check, forumLimitChecks, requirementChecks } from "../../src/publishing/submission";
+import { coordinatorFor } from "../../src/durable/workspace-coordinator";
 import { callJson, createTestWorkspace } from "../helpers/api";
 import { newPersona, PERSONAS, setAccount, stats, submissions, uploads } from "../helpers/forum";
 import { addPost, SYNCS, scene } from "../helpers/publishing";
@@ -13,7 +14,7 @@ const failed = (checks: Check[]) => Object.fromEntries(checks.filter((c) => !c.o
 describe("readiness", () => {
   it("a given persona that is not ready is 409 persona_not_ready with no browser work; unknown or foreign: 404", async () => {
     const s = await scene();
-    const fresh = await newPersona(s.ws); // never checked
+    const fresh = await newPersona(s.ws); // connected, never checked
     const before = await stats({ account: fresh.account.username });
     const res = await callJson(`${SYNCS}/${s.config.id}/readiness`, {
       key: s.ws.writeKey,
@@ -22,7 +23,7 @@ describe("readiness", () => {
     });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("persona_not_ready");
-    expect(res.body.error.details.map((d: any) => d.path)).toEqual(["persona.auth_completed", "persona.browser_ready"]);
+    expect(res.body.error.details.map((d: any) => d.path)).toEqual(["persona.browser_ready"]);
     expect((await stats({ account: fresh.account.username })).total).toBe(before.total);
     // Inactive, even though checked: no fallback to the config's ready persona.
     await callJson(`${PERSONAS}/${s.persona.id}`, { key: s.ws.writeKey, method: "PATCH", body: { active: false } });
@@ -51,7 +52,7 @@ describe("readiness", () => {
     );
   });
 
-  it("checks session and destination, lists flair templates when flair is required, never submits or changes the config", async () => {
+  it("checks the persona's grant, its visibility and the destination, lists flair templates when flair is required, never submits or changes the config", async () => {
     const s = await scene({
       subreddit: {
         requirements: { is_flair_required: true },
@@ -72,7 +73,8 @@ describe("readiness", () => {
     });
     expect(res.body.checks.map((c: Check) => c.name)).toEqual([
       "persona",
-      "session",
+      "visible",
+      "identity",
       "subreddit",
       "text_posts",
       "post_requirements",
@@ -99,7 +101,7 @@ describe("readiness", () => {
     expect(await uploads(s.persona.account.username)).toHaveLength(0);
   }, 120_000);
 
-  it("a private or banned subreddit and an expired session each fail with a reason", async () => {
+  it("a private or banned subreddit and a revoked grant each fail with a reason", async () => {
     const s = await scene({ subreddit: { type: "private" } });
     const privateRes = await callJson(`${SYNCS}/${s.config.id}/readiness`, { key: s.ws.writeKey, method: "POST" });
     expect(failed(privateRes.body.checks).subreddit).toMatch(/is private and this account is not an approved member/);
@@ -112,7 +114,9 @@ describe("readiness", () => {
     await setAccount(s.persona.account.username, { expired: true });
     const expired = await callJson(`${SYNCS}/${s.config.id}/readiness`, { key: s.ws.writeKey, method: "POST" });
     expect(expired.body.ready).toBe(false);
-    expect(failed(expired.body.checks).session).toMatch(/nobody is logged in/);
+    expect(failed(expired.body.checks).identity).toMatch(
+      /the forum revoked this connection; connect the account again/,
+    );
   }, 120_000);
 
   it("uploads the drafts' images only with verify_media_upload=true; a credentialed image URL is never fetched", async () => {
@@ -276,10 +280,7 @@ describe("one browser operation at a time per workspace", () => {
     const b = await scene({ persona: { account: { delay_ms: 400 } } });
     // B's browser work is held at the forum, so A's operations run while a request of B is in flight.
     await setAccount(b.persona.account.username, { hold: true });
-    const callsB = [
-      callJson(`${SYNCS}/${b.config.id}/readiness`, { key: b.ws.writeKey, method: "POST" }),
-      callJson(`${PERSONAS}/${b.persona.id}/preflight`, { key: b.ws.writeKey, method: "POST" }),
-    ];
+    const callsB = [callJson(`${SYNCS}/${b.config.id}/readiness`, { key: b.ws.writeKey, method: "POST" })];
     const inFlightB = async () => (await stats({ group: String(b.ws.id) })).now;
     expect(await until(inFlightB, (now) => now > 0, 30_000)).toBe(1);
     const resultsA = await Promise.all([
@@ -287,6 +288,12 @@ describe("one browser operation at a time per workspace", () => {
       callJson(`${SYNCS}/${a.config.id}/readiness`, { key: a.ws.writeKey, method: "POST" }),
     ]);
     // Workspace A finished both operations while B's request was still held.
+    expect(await inFlightB()).toBe(1);
+    // A second operation of B waits in line behind the held one (a caller waits up to 30 s; A's two operations
+    // can take longer than that on a loaded machine, so it is sent now, not before them).
+    callsB.push(callJson(`${PERSONAS}/${b.persona.id}/preflight`, { key: b.ws.writeKey, method: "POST" }));
+    const coordinatorB = coordinatorFor(env, b.ws.id);
+    expect(await until(async () => (await coordinatorB.browserStatus()).waiting, (n) => n === 1, 20_000)).toBe(1);
     expect(await inFlightB()).toBe(1);
     await setAccount(b.persona.account.username, { hold: false });
     const results = [...resultsA, ...(await Promise.all(callsB))];

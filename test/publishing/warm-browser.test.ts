@@ -1,7 +1,7 @@
 // The workspace's warm browser when it is going away (docs/publishing.md, "A warm browser"), against the real
 // Chromium of wrangler's local Browser Rendering: a browser that is closing still accepts the connection and
 // then fails its first command, so the operation must start a fresh one; a browser that cannot start at all
-// checked nothing about a persona.
+// checked nothing about a persona (503 browser_unavailable, after one retry on a fresh one).
 
 import { env } from "cloudflare:workers";
 import puppeteer from "@cloudflare/puppeteer";
@@ -11,10 +11,10 @@ import { workspaceDb } from "../../src/db/client";
 import { getPersonaRow } from "../../src/db/personas";
 import { coordinatorFor } from "../../src/durable/workspace-coordinator";
 import { callJson, callJsonWith, createTestWorkspace } from "../helpers/api";
-import { newPersona, PERSONAS } from "../helpers/forum";
-import { captureLogs } from "../helpers/logs";
+import { newAccount, newPersona, PERSONAS } from "../helpers/forum";
 
-const landingUrl = () => `${env.FORUM_BASE_URL}/api/me.json`;
+/** A profile as a logged-out visitor opens it (the persona check's page). */
+const profileOf = (username: string) => `${env.FORUM_BASE_URL}/user/${username}/about.json`;
 
 /** A browser left open and disconnected, as an operation leaves the one the workspace keeps warm. */
 async function leftOpen(): Promise<string> {
@@ -33,6 +33,7 @@ describe("a warm browser that is going away", () => {
   // 0 ms: the close has only just been asked for; 100 ms: Chromium is shutting down.
   for (const delayMs of [0, 100]) {
     it(`an operation lent a browser that is closing does its work in a fresh one (${delayMs} ms in)`, async () => {
+      const { username } = await newAccount();
       const warm = await leftOpen();
       const closing = closeBrowserSession(env.BROWSER, warm);
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
@@ -40,8 +41,7 @@ describe("a warm browser that is going away", () => {
       const status = await withForumPage(
         env.BROWSER,
         {
-          landingUrl: landingUrl(),
-          cookies: [],
+          landingUrl: profileOf(username),
           reuse: {
             sessionId: warm,
             keepWarmMs: 20_000,
@@ -50,7 +50,7 @@ describe("a warm browser that is going away", () => {
             },
           },
         },
-        async (session) => (await session.request({ method: "GET", url: landingUrl() })).status,
+        async (session) => session.landing.status,
       );
       await closing;
       expect(status).toBe(200);
@@ -72,8 +72,10 @@ describe("a warm browser that is going away", () => {
     await closing;
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.checks).toEqual([
-      { name: "browser", ok: true, reason: null },
-      { name: "session", ok: true, reason: null },
+      { name: "grant", ok: true, reason: null },
+      { name: "identity", ok: true, reason: null },
+      { name: "scopes", ok: true, reason: null },
+      { name: "visible", ok: true, reason: null },
     ]);
     expect(res.body.persona).toMatchObject({ auth_completed: true, browser_ready: true, last_error: null });
     const now = (await coordinator.browserStatus()).warm;
@@ -81,21 +83,32 @@ describe("a warm browser that is going away", () => {
     expect(now!.sessionId).not.toBe(warm!.sessionId);
   }, 60_000);
 
-  it("a browser that cannot start changes nothing about the persona", async () => {
+  it("a browser that cannot start, twice, is 503 browser_unavailable and changes nothing about the persona", async () => {
     const ws = await createTestWorkspace();
     const { id } = await newPersona(ws, { check: true });
     const before = await getPersonaRow(workspaceDb(env, ws.id), id);
     expect(before).toMatchObject({ authCompleted: true, browserReady: true, lastError: null });
-    const { result: res, logs } = await captureLogs(() =>
-      callJsonWith(`${PERSONAS}/${id}/preflight`, { BROWSER: refusingBrowser }, { key: ws.writeKey, method: "POST" }),
+    let launches = 0;
+    const counting = {
+      fetch: async (...args: Parameters<typeof refusingBrowser.fetch>) => {
+        launches++;
+        return refusingBrowser.fetch(...args);
+      },
+    } as unknown as typeof env.BROWSER;
+    // The warm browser the first check left cannot be reached through this binding either: a fresh launch is
+    // tried, and tried once more.
+    const res = await callJsonWith(
+      `${PERSONAS}/${id}/preflight`,
+      { BROWSER: counting },
+      { key: ws.writeKey, method: "POST" },
     );
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.checks).toEqual([
-      { name: "browser", ok: false, reason: expect.stringMatching(/the browser could not be started: .*429/) },
-      { name: "session", ok: false, reason: "not checked: the forum did not open" },
-    ]);
-    expect(res.body.persona).toMatchObject({ auth_completed: true, browser_ready: true, last_error: null });
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expect(res.body.error).toMatchObject({
+      code: "browser_unavailable",
+      message: expect.stringMatching(/the browser could not be started.*429/),
+    });
+    expect(res.res.headers.get("retry-after")).toBe("30");
+    expect(launches).toBeGreaterThanOrEqual(2);
     expect(await getPersonaRow(workspaceDb(env, ws.id), id)).toEqual(before);
-    expect(logs).toEqual([expect.objectContaining({ level: "error", msg: "browser operation failed unexpectedly" })]);
   }, 60_000);
 });
