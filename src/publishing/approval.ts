@@ -3,7 +3,6 @@
 // records who approved and the hash of the content approved, moves a draft of a config that publishes into
 // the queue at once, sends the publish task of a queued post, and says what happens next.
 
-import type { AuthContext } from "../auth/keys";
 import type { PublishPostMessage } from "../contracts/queue-messages";
 import type { SyncConfigRow } from "../db/blog-sync-configs";
 import {
@@ -34,7 +33,7 @@ export async function contentHashOf(
 }
 
 /** The approver of a request signed with an API key (the API, and the console's key session). */
-export async function keyApprover(env: Pick<Env, "DB">, auth: AuthContext): Promise<Approver> {
+export async function keyApprover(env: Pick<Env, "DB">, auth: { keyId: number }): Promise<Approver> {
   return { type: "key", id: auth.keyId, name: (await keyNameById(env.DB, auth.keyId)) ?? `key ${auth.keyId}` };
 }
 

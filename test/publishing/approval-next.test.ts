@@ -7,6 +7,7 @@ import { getSyncedPost, updateSyncedContent } from "../../src/db/blog-sync-posts
 import { workspaceDb } from "../../src/db/client";
 import { contentHashOf } from "../../src/publishing/approval";
 import { ADMIN_TOKEN, callJson } from "../helpers/api";
+import { getPage, signedIn } from "../helpers/console-client";
 import { submissions } from "../helpers/forum";
 import { addPost, item, type Scene, SYNCS, scene } from "../helpers/publishing";
 import { until } from "../helpers/until";
@@ -78,6 +79,12 @@ describe("approval says what happens next", () => {
       "stays a draft: not published while a gate is closed: the sync does not publish: turn on “Queue new drafts for publishing” in its settings",
     );
     expect(res.body.approved_by).toMatchObject({ type: "key", name: "write" });
+    // The review page says who approved it and when.
+    const path = `/app/syncs/${s.config.id}/items/${draft.id}`;
+    const session = await signedIn(s.ws.readKey, path);
+    const html = await (await getPage(path, session.cookie)).text();
+    expect(html).toContain("Approved by API key “write”");
+    expect(html).toContain(`<time datetime="${res.body.approved_at}">`);
 
     // The config publishes again: approving the approved draft again queues it, the approval unchanged.
     expect((await save(s, { publish_immediately: true, active: false })).status).toBe(200);

@@ -90,7 +90,7 @@ describe("visibility checks of published posts", () => {
     const path = `/app/syncs/${s.config.id}/items/${row.id}`;
     const session = await signedIn(s.ws.readKey, path);
     const html = await (await getPage(path, session.cookie)).text();
-    expect(html).toContain('aria-label="Visibility"');
+    expect(html).toContain('id="visibility"');
     expect(html).toContain("the moderators of r/");
     expect(html).toMatch(/<span class="badge removed">removed<\/span>/);
   }, 120_000);

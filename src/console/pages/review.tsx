@@ -119,7 +119,7 @@ function ApprovalLine({ post }: { post: SyncedPostView }) {
     ? `${post.approved_by.type === "key" ? "API key" : "person"} “${post.approved_by.name}”`
     : "someone (not recorded)";
   return (
-    <p aria-label="Approval">
+    <p id="approval">
       Approved by {who}, {when(post.approved_at)}
       {post.approved_content_hash ? <> · content {post.approved_content_hash.slice(0, 12)}</> : null}
     </p>
@@ -129,10 +129,9 @@ function ApprovalLine({ post }: { post: SyncedPostView }) {
 /** What a logged-out visitor sees of the published post, from its last visibility check. */
 function VisibilityLine({ post }: { post: SyncedPostView }) {
   if (post.state !== "published") return null;
-  if (!post.visibility)
-    return <p aria-label="Visibility">On the forum: not checked yet (about 10 minutes after publishing).</p>;
+  if (!post.visibility) return <p id="visibility">On the forum: not checked yet.</p>;
   return (
-    <p aria-label="Visibility" class={post.visibility === "live" ? undefined : "error"}>
+    <p id="visibility" class={post.visibility === "live" ? undefined : "error"}>
       On the forum: <Badge value={post.visibility} />, checked {when(post.visibility_checked_at)}
       {post.visibility_reason ? `: ${post.visibility_reason}` : ""}
     </p>
