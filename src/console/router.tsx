@@ -13,7 +13,7 @@ import {
   withSigningKey,
 } from "./context";
 import { Page } from "./layout";
-import { inboxPage, triagePost } from "./pages/posts";
+import { inboxPage, triageComment, triagePost } from "./pages/posts";
 import { approveItem, editItem, reviewItemPage } from "./pages/review";
 import { apiSettingsPage, createApiKey, revokeApiKey } from "./pages/settings";
 import { signIn, signInPage, signOut } from "./pages/sign-in";
@@ -61,6 +61,7 @@ export function createConsoleRouter() {
   app.use("*", requireWrite);
   app.get("/posts", inboxPage);
   app.post("/posts/:id", triagePost);
+  app.post("/comments/:id", triageComment);
   app.get("/keywords", keywordsPage);
   app.post("/keywords", addKeyword);
   app.post("/keywords/:id", editKeyword);
