@@ -13,6 +13,8 @@ header.top nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25re
 header.top nav a[aria-current="page"] { font-weight: 700; text-decoration: none; color: var(--fg); }
 header.top .who { margin-left: auto; display: flex; gap: .5rem; align-items: center; color: var(--muted); }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
+nav.tabs { display: flex; gap: 1rem; margin: 0 0 .75rem; }
+nav.tabs a[aria-current="page"] { font-weight: 700; text-decoration: none; color: var(--fg); border-bottom: 2px solid var(--fg); }
 h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 .75rem; }

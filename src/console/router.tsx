@@ -15,7 +15,7 @@ import {
 import { Page } from "./layout";
 import { checkFromConsole, connectFromConsole, deleteFromConsole, personasListPage } from "./pages/personas";
 import { insightsPage } from "./pages/insights";
-import { inboxPage, triagePost } from "./pages/posts";
+import { inboxPage, triageComment, triagePost } from "./pages/posts";
 import { approveItem, editItem, reviewItemPage } from "./pages/review";
 import { apiSettingsPage, createApiKey, revokeApiKey } from "./pages/settings";
 import { signIn, signInPage, signOut } from "./pages/sign-in";
@@ -63,6 +63,7 @@ export function createConsoleRouter() {
   app.use("*", requireWrite);
   app.get("/posts", inboxPage);
   app.post("/posts/:id", triagePost);
+  app.post("/comments/:id", triageComment);
   app.get("/insights", insightsPage);
   app.get("/keywords", keywordsPage);
   app.post("/keywords", addKeyword);

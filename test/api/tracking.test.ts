@@ -39,6 +39,7 @@ describe("keywords", () => {
       serp_forum_position: null,
       serp_forum_url: null,
       serp_checked_at: null,
+      subreddits: [],
       created_at: expect.stringMatching(ISO),
     });
     const body = await list("/keywords");
@@ -193,6 +194,7 @@ describe("competitors", () => {
       keywords: [],
       active: true,
       is_ambiguous: false,
+      subreddits: [],
       created_at: expect.stringMatching(ISO),
     });
     const full = await write("/competitors", "POST", {

@@ -1,7 +1,10 @@
-// Inbox (/app/posts): GET /posts's filters, sorts, search and paging, and the triage buttons of PATCH /posts/:id.
+// Inbox (/app/posts): GET /posts's filters, sorts, search and paging, and the triage buttons of PATCH /posts/:id;
+// with `kind=comments`, the same for GET /comments and PATCH /comments/:id (one inbox, a switch between the two).
 
+import { CommentsQuery, commentFilters } from "../../contracts/comments";
 import { PostPatch, PostsQuery, postFilters } from "../../contracts/posts";
 import type { WorkspaceDb } from "../../db/client";
+import { type CommentView, listComments, updateCommentState } from "../../db/comments";
 import { listPosts, type PostView, updatePostState } from "../../db/posts";
 import { listKeywords } from "../../db/tracking";
 import { notFound } from "../../lib/domain-errors";
@@ -15,7 +18,10 @@ type Options = [value: string, text: string][];
 function filterSelects(
   keywords: { id: number; keyword: string }[],
   searching: boolean,
+  kind: InboxKind = "posts",
 ): { name: string; label: string; options: Options }[] {
+  const sorts =
+    kind === "posts" ? ["date", "priority", "urgency", "score", "comments"] : ["date", "priority", "urgency", "score"];
   const any = (...options: Options): Options => [["", "any"], ...options];
   const same = (...values: string[]): Options => values.map((v) => [v, v]);
   return [
@@ -38,7 +44,7 @@ function filterSelects(
     {
       name: "sort_by",
       label: "Sort by",
-      options: [["", searching ? "best match" : "date"], ...same("date", "priority", "urgency", "score", "comments")],
+      options: [["", searching ? "best match" : "date"], ...same(...sorts)],
     },
     {
       name: "sort_order",
@@ -56,12 +62,21 @@ const PLACED_FIELDS = ["search", ...filterSelects([], false).map((select) => sel
 
 export const CONSOLE_PAGE_SIZE = 25;
 
+/** What the inbox lists: forum posts (the default) or comments (`?kind=comments`). */
+type InboxKind = "posts" | "comments";
+
 /** The inbox's query string: an empty field of the filter form means "no filter". */
 function filterQuery(url: string): FormValues {
   const out: FormValues = {};
   // `done` is the confirmation of the triage just made (post/redirect/get), not a filter.
   for (const [name, value] of new URL(url).searchParams) if (value !== "" && name !== "done") out[name] = value;
   return out;
+}
+
+/** The listing's own query: the filters without the switch between posts and comments. */
+function listingQuery(query: FormValues): { kind: InboxKind; filters: FormValues } {
+  const { kind, ...filters } = query;
+  return { kind: kind === "comments" ? "comments" : "posts", filters };
 }
 
 const withQuery = (query: FormValues, change: FormValues) => {
@@ -105,16 +120,6 @@ function Select(props: {
 function PostCard({ c, post, back }: { c: ConsoleContext; post: PostView; back: string }) {
   const session = c.get("session");
   const thread = new URL(post.permalink, c.env.FORUM_BASE_URL).href;
-  const reasons = (post as PostView & { score_reasons?: string[] }).score_reasons ?? [];
-  const toggle = (field: "is_answered" | "archived" | "skipped", on: string, off: string) => (
-    <PostForm session={session} action={`/app/posts/${post.id}`} class="inline">
-      <input type="hidden" name="back" value={back} />
-      <input type="hidden" name={field} value={post[field] ? "false" : "true"} />
-      <button type="submit" class={post[field] ? "secondary" : ""}>
-        {post[field] ? off : on}
-      </button>
-    </PostForm>
-  );
   return (
     <article class="card post" id={`post-${post.id}`}>
       <h3>
@@ -135,42 +140,122 @@ function PostCard({ c, post, back }: { c: ConsoleContext; post: PostView; back: 
           {post.selftext}
         </section>
       ) : null}
+      <Matched item={post} />
+      {session.canWrite ? <TriageButtons c={c} item={post} action={`/app/posts/${post.id}`} back={back} /> : null}
+    </article>
+  );
+}
+
+function CommentCard({ c, comment, back }: { c: ConsoleContext; comment: CommentView; back: string }) {
+  const session = c.get("session");
+  const link = new URL(comment.permalink, c.env.FORUM_BASE_URL).href;
+  const title = comment.thread_title || `a thread in r/${comment.subreddit}`;
+  return (
+    <article class="card post comment" id={`comment-${comment.id}`}>
+      <h3>
+        <a href={link} rel="noopener noreferrer">
+          Comment on {title}
+        </a>
+      </h3>
       <p class="meta">
-        {post.matched_keywords.length > 0 ? <>Keywords: {post.matched_keywords.join(", ")}. </> : null}
-        {post.mentioned_competitors.length > 0 ? <>Competitors: {post.mentioned_competitors.join(", ")}.</> : null}
+        r/{comment.subreddit} · u/{comment.author} · {when(comment.created_utc)} · {comment.score} points{" "}
+        <Badge value={comment.priority} label={comment.priority ? `${comment.priority} priority` : undefined} />{" "}
+        <Badge value={comment.urgency} />
+        {comment.is_answered ? <> · answered</> : null}
+        {comment.archived ? <> · archived</> : null}
+        {comment.skipped ? <> · skipped</> : null}
       </p>
-      {reasons.length > 0 ? (
-        <ul class="reasons" aria-label="Why this priority">
-          {reasons.map((r) => (
-            <li>{r}</li>
-          ))}
-        </ul>
-      ) : null}
+      <section class="body" tabindex={0} aria-label={`Text of the comment on ${title}`}>
+        {comment.body}
+      </section>
+      <Matched item={comment} />
       {session.canWrite ? (
-        <div class="actions">
-          {toggle("is_answered", "Mark answered", "Mark unanswered")}
-          {toggle("archived", "Archive", "Unarchive")}
-          {toggle("skipped", "Skip", "Unskip")}
-        </div>
+        <TriageButtons c={c} item={comment} action={`/app/comments/${comment.id}`} back={back} />
       ) : null}
     </article>
   );
 }
 
-/** The page of posts the query asks for, through GET /posts's schema and listing; refusals as field errors. */
-async function loadInbox(w: WorkspaceDb, query: FormValues) {
-  // A person reads 25 posts at a time; `limit` still pages like GET /posts when given.
-  const parsed = PostsQuery.safeParse({ limit: String(CONSOLE_PAGE_SIZE), ...query });
-  const errors: FieldErrors = parsed.success ? {} : zodFieldErrors(parsed.error);
-  const page = { posts: [] as PostView[], count: 0, countIsEstimate: false, offset: 0, limit: CONSOLE_PAGE_SIZE };
-  if (!parsed.success) return { ...page, errors };
+type Triaged = Pick<
+  PostView,
+  "id" | "is_answered" | "archived" | "skipped" | "matched_keywords" | "mentioned_competitors" | "score_reasons"
+>;
+
+function Matched({ item }: { item: Triaged }) {
+  return (
+    <>
+      <p class="meta">
+        {item.matched_keywords.length > 0 ? <>Keywords: {item.matched_keywords.join(", ")}. </> : null}
+        {item.mentioned_competitors.length > 0 ? <>Competitors: {item.mentioned_competitors.join(", ")}.</> : null}
+      </p>
+      {item.score_reasons.length > 0 ? (
+        <ul class="reasons" aria-label="Why this priority">
+          {item.score_reasons.map((r) => (
+            <li>{r}</li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
+function TriageButtons({ c, item, action, back }: { c: ConsoleContext; item: Triaged; action: string; back: string }) {
+  const session = c.get("session");
+  const toggle = (field: "is_answered" | "archived" | "skipped", on: string, off: string) => (
+    <PostForm session={session} action={action} class="inline">
+      <input type="hidden" name="back" value={back} />
+      <input type="hidden" name={field} value={item[field] ? "false" : "true"} />
+      <button type="submit" class={item[field] ? "secondary" : ""}>
+        {item[field] ? off : on}
+      </button>
+    </PostForm>
+  );
+  return (
+    <div class="actions">
+      {toggle("is_answered", "Mark answered", "Mark unanswered")}
+      {toggle("archived", "Archive", "Unarchive")}
+      {toggle("skipped", "Skip", "Unskip")}
+    </div>
+  );
+}
+
+type InboxItems = { kind: "posts"; items: PostView[] } | { kind: "comments"; items: CommentView[] };
+
+/** One page of the listing, through GET /posts's or GET /comments's schema and listing. */
+async function listInbox(w: WorkspaceDb, kind: InboxKind, query: FormValues) {
+  // A person reads 25 items at a time; `limit` still pages like the API when given.
+  const input = { limit: String(CONSOLE_PAGE_SIZE), ...query };
+  if (kind === "comments") {
+    const parsed = CommentsQuery.safeParse(input);
+    if (!parsed.success) return { error: parsed.error } as const;
+    const filters = commentFilters(parsed.data);
+    return { filters, run: async () => ({ kind, ...(await listComments(w, filters)) }) } as const;
+  }
+  const parsed = PostsQuery.safeParse(input);
+  if (!parsed.success) return { error: parsed.error } as const;
   const filters = postFilters(parsed.data);
+  return { filters, run: async () => ({ kind, ...(await listPosts(w, filters)) }) } as const;
+}
+
+/** The page of items the query asks for; refusals as field errors. */
+async function loadInbox(w: WorkspaceDb, kind: InboxKind, query: FormValues) {
+  const listing = await listInbox(w, kind, query);
+  const errors: FieldErrors = "error" in listing && listing.error ? zodFieldErrors(listing.error) : {};
+  const page = {
+    items: { kind, items: [] } as InboxItems,
+    count: 0,
+    countIsEstimate: false,
+    offset: 0,
+    limit: CONSOLE_PAGE_SIZE,
+  };
+  if (!("run" in listing) || !listing.run) return { ...page, errors };
+  const filters = listing.filters;
   try {
-    const listed = await listPosts(w, filters);
+    const listed = await listing.run();
     return {
       ...page,
       ...filters,
-      posts: listed.data,
+      items: { kind: listed.kind, items: listed.data } as InboxItems,
       count: listed.count,
       countIsEstimate: listed.countIsEstimate,
       errors,
@@ -191,11 +276,13 @@ interface FilterFormProps {
   query: FormValues;
   errors: FieldErrors;
   keywords: { id: number; keyword: string }[];
+  kind: InboxKind;
 }
 
-function FilterForm({ query, errors, keywords }: FilterFormProps) {
+function FilterForm({ query, errors, keywords, kind }: FilterFormProps) {
   return (
-    <form method="get" action="/app/posts" class="card" aria-label="Filter posts">
+    <form method="get" action="/app/posts" class="card" aria-label={`Filter ${kind}`}>
+      {kind === "comments" ? <input type="hidden" name="kind" value="comments" /> : null}
       <div class="row">
         <div>
           <label for="q-search">Search</label>
@@ -218,11 +305,11 @@ function FilterForm({ query, errors, keywords }: FilterFormProps) {
           <label for="q-subreddit">Subreddit</label>
           <input id="q-subreddit" name="subreddit" value={query.subreddit ?? ""} />
         </div>
-        {filterSelects(keywords, Boolean(query.search)).map((select) => (
+        {filterSelects(keywords, Boolean(query.search), kind).map((select) => (
           <Select {...select} value={query[select.name]} errors={errors} />
         ))}
         <button type="submit">Apply</button>
-        <a href="/app/posts">Reset</a>
+        <a href={kind === "comments" ? "/app/posts?kind=comments" : "/app/posts"}>Reset</a>
       </div>
       {Object.entries(errors)
         .filter(([field]) => !PLACED_FIELDS.includes(field))
@@ -242,53 +329,86 @@ const DONE: Record<string, string> = {
   not_skipped: "Unskipped.",
 };
 
+/** The switch between the inbox's two listings; each keeps its own filters out of the other. */
+function KindSwitch({ kind }: { kind: InboxKind }) {
+  return (
+    <nav class="tabs" aria-label="Show">
+      <a href="/app/posts" aria-current={kind === "posts" ? "page" : undefined}>
+        Posts
+      </a>{" "}
+      <a href="/app/posts?kind=comments" aria-current={kind === "comments" ? "page" : undefined}>
+        Comments
+      </a>
+    </nav>
+  );
+}
+
 export async function inboxPage(c: ConsoleContext) {
   const session = c.get("session");
   const w = sessionDb(c);
   const query = filterQuery(c.req.url);
-  const [keywords, { posts, count, countIsEstimate, offset, limit, errors }] = await Promise.all([
+  const { kind, filters } = listingQuery(query);
+  const [keywords, { items, count, countIsEstimate, offset, limit, errors }] = await Promise.all([
     listKeywords(w),
-    loadInbox(w, query),
+    loadInbox(w, kind, filters),
   ]);
   const back = withQuery(query, {});
   const status = Object.keys(errors).length > 0 ? 400 : 200;
+  const shown = items.items.length;
   return c.html(
     <Page title="Inbox" section="/app/posts" session={session}>
       <Done done={c.req.query("done")} messages={DONE} />
-      <FilterForm query={query} errors={errors} keywords={keywords} />
+      <KindSwitch kind={kind} />
+      <FilterForm query={query} errors={errors} keywords={keywords} kind={kind} />
       <p class="meta" aria-live="polite">
         {count === 0
-          ? "No posts match."
-          : `${offset + 1}–${offset + posts.length} of ${count}${countIsEstimate ? "+" : ""} posts`}
+          ? `No ${kind} match.`
+          : `${offset + 1}–${offset + shown} of ${count}${countIsEstimate ? "+" : ""} ${kind}`}
       </p>
-      {posts.map((post) => (
-        <PostCard c={c} post={post} back={back} />
-      ))}
+      {items.kind === "posts"
+        ? items.items.map((post) => <PostCard c={c} post={post} back={back} />)
+        : items.items.map((comment) => <CommentCard c={c} comment={comment} back={back} />)}
       <nav class="pager" aria-label="Pages">
         {offset > 0 ? (
           <a href={withQuery(query, { offset: String(Math.max(0, offset - limit)) })}>← Newer page</a>
         ) : null}
-        {offset + posts.length < count ? (
-          <a href={withQuery(query, { offset: String(offset + limit) })}>Next page →</a>
-        ) : null}
+        {offset + shown < count ? <a href={withQuery(query, { offset: String(offset + limit) })}>Next page →</a> : null}
       </nav>
     </Page>,
     status,
   );
 }
 
-/** Triage: one of answered / archived / skipped, through the same schema and update as PATCH /posts/:id. */
-export async function triagePost(c: ConsoleContext) {
+/** The triage form's change, through the same schema as PATCH /posts/:id and PATCH /comments/:id. */
+async function triageForm(c: ConsoleContext) {
   const form = await formValues(c);
   const patch: Record<string, boolean> = {};
   for (const field of ["is_answered", "archived", "skipped"]) {
     if (form[field] !== undefined) patch[field] = form[field] === "true";
   }
-  const parsed = PostPatch.safeParse(patch);
+  const back = form.back?.startsWith("/app/posts") ? form.back : "/app/posts";
+  return { parsed: PostPatch.safeParse(patch), back };
+}
+
+const doneOf = (patch: Record<string, boolean | undefined>) => {
+  const [field, on] = Object.entries(patch)[0] ?? [];
+  return `${on ? "" : "not_"}${field}`;
+};
+
+/** Triage of a post: one of answered / archived / skipped, as PATCH /posts/:id. */
+export async function triagePost(c: ConsoleContext) {
+  const { parsed, back } = await triageForm(c);
   if (!parsed.success) return c.text(`Bad request: ${parsed.error.issues[0]?.message}`, 400);
   const id = pathIdOf(c, "id", "post");
   if (!(await updatePostState(sessionDb(c), id, parsed.data))) throw notFound("post");
-  const back = form.back?.startsWith("/app/posts") ? form.back : "/app/posts";
-  const [field, on] = Object.entries(parsed.data)[0] ?? [];
-  return c.redirect(afterChange(back, `${on ? "" : "not_"}${field}`, `post-${id}`), 303);
+  return c.redirect(afterChange(back, doneOf(parsed.data), `post-${id}`), 303);
+}
+
+/** Triage of a comment, as PATCH /comments/:id; back to the comments' listing. */
+export async function triageComment(c: ConsoleContext) {
+  const { parsed, back } = await triageForm(c);
+  if (!parsed.success) return c.text(`Bad request: ${parsed.error.issues[0]?.message}`, 400);
+  const id = pathIdOf(c, "id", "comment");
+  if (!(await updateCommentState(sessionDb(c), id, parsed.data))) throw notFound("comment");
+  return c.redirect(afterChange(back, doneOf(parsed.data), `comment-${id}`), 303);
 }
