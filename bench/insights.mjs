@@ -114,7 +114,11 @@ runMain(async () => {
   const ws = target.workspaceId;
   let failures = 0;
   try {
-    await Promise.all([waitUntilReady(service, `${origin}/`), waitUntilReady(bare, `${bareOrigin}/`)]);
+    // Two wrangler dev processes on a loaded machine: allow them 5 minutes to answer.
+    await Promise.all([
+      waitUntilReady(service, `${origin}/`, 300_000),
+      waitUntilReady(bare, `${bareOrigin}/`, 300_000),
+    ]);
     const page = await getJson(`${bareOrigin}/posts?ws=${ws}&f=${encodeURIComponent(JSON.stringify(DEFAULT_FILTERS))}`);
     const budget = page.body.rows_read;
     const route = await timed(`${origin}/api/v1/posts`, auth, samples);

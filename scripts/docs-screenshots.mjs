@@ -78,6 +78,14 @@ async function shoot(browser, { base, demo, blog, forum, out }) {
   await save(p, "keywords");
   await p.goto(`${base}/app/competitors`);
   await save(p, "competitors");
+  // The Insights page whole, on a large screen and at 360 px wide.
+  await p.goto(`${base}/app/insights`);
+  await p.screenshot({ path: path.join(out, "insights.png"), fullPage: true });
+  step(`wrote ${path.relative(ROOT, path.join(out, "insights.png"))}`);
+  await p.setViewport({ width: 360, height: 800 });
+  await p.screenshot({ path: path.join(out, "insights-360.png"), fullPage: true });
+  step(`wrote ${path.relative(ROOT, path.join(out, "insights-360.png"))}`);
+  await p.setViewport({ width: 1200, height: 900 });
 
   const config = await api("POST", "/actions/blog-subreddit-syncs", {
     blog_url: `${blog}/`,

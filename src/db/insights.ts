@@ -2,7 +2,7 @@
 // migrations 0081 and 0082) and the open posts of highest opportunity value (posts.value, same migration).
 import type { WorkspaceDb } from "./client";
 import { type PostRow, type PostView, serializePost } from "./posts";
-import { COUNT_LOOKAHEAD, POST_COLUMNS } from "./posts-query";
+import { COUNT_LOOKAHEAD, onePassPage } from "./posts-query";
 
 export type MentionKind = "keyword" | "competitor" | "subreddit";
 
@@ -54,31 +54,38 @@ const OPEN_VALUED =
 
 /**
  * One page of the open posts with a value, highest value first (ties: newer first, then higher id), and
- * their count, exact up to `offset + limit + COUNT_LOOKAHEAD` as GET /posts counts. Both statements read
- * posts_ws_open_value_idx; the page's rows are read by primary key for its ids only.
+ * their count, exact up to `offset + limit + COUNT_LOOKAHEAD` as GET /posts counts. Page and count are one
+ * walk of posts_ws_open_value_idx (the listing's one-pass page, posts-query.ts); the page's rows are read by
+ * primary key for its ids only. A page past the last one carries no count, which is then asked alone.
  */
 export async function listOpportunities(
   w: WorkspaceDb,
   page: { limit: number; offset: number },
 ): Promise<{ data: PostView[]; count: number; countIsEstimate: boolean } & RowsRead> {
   const bound = page.offset + page.limit + COUNT_LOOKAHEAD;
-  const order = "p.value DESC, p.created_utc DESC, p.id DESC";
-  const ids = `SELECT p.id FROM posts p INDEXED BY posts_ws_open_value_idx WHERE ${OPEN_VALUED} ORDER BY ${order} LIMIT ? OFFSET ?`;
-  const [rows, counted] = await w.d1.batch<Record<string, unknown>>([
-    w.d1
-      .prepare(`SELECT ${POST_COLUMNS} FROM (${ids}) AS pg JOIN posts p ON p.id = pg.id ORDER BY ${order}`)
-      .bind(w.workspaceId, page.limit, page.offset),
-    w.d1
-      .prepare(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM posts p INDEXED BY posts_ws_open_value_idx WHERE ${OPEN_VALUED} LIMIT ?)`,
-      )
-      .bind(w.workspaceId, bound),
-  ]);
-  const n = Number((counted?.results[0] as { n?: number } | undefined)?.n ?? 0);
+  const from = `FROM posts p INDEXED BY posts_ws_open_value_idx WHERE ${OPEN_VALUED}`;
+  const orderedIds = `SELECT p.id AS id ${from} ORDER BY p.value DESC, p.created_utc DESC, p.id DESC`;
+  const filters = { includeArchived: false, sortOrder: "desc" as const, ...page };
+  const q = onePassPage(orderedIds, [w.workspaceId], w.workspaceId, filters, bound);
+  const result = await w.d1
+    .prepare(q.sql)
+    .bind(...q.params)
+    .all<Record<string, unknown>>();
+  let rowsRead = result.meta.rows_read ?? 0;
+  const rows = result.results ?? [];
+  let n = rows.length > 0 ? Number(rows[0]?.total_count) : 0;
+  if (rows.length === 0 && page.offset > 0) {
+    const counted = await w.d1
+      .prepare(`SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)`)
+      .bind(w.workspaceId, bound)
+      .all<{ n: number }>();
+    rowsRead += counted.meta.rows_read ?? 0;
+    n = Number(counted.results[0]?.n ?? 0);
+  }
   return {
-    data: ((rows?.results ?? []) as unknown as PostRow[]).map(serializePost),
+    data: (rows as unknown as PostRow[]).map(serializePost),
     count: Math.min(n, bound),
     countIsEstimate: n >= bound,
-    rowsRead: (rows?.meta.rows_read ?? 0) + (counted?.meta.rows_read ?? 0),
+    rowsRead,
   };
 }

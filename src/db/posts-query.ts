@@ -273,7 +273,7 @@ const ID_DIGITS = 10;
  * `group_concat(... ORDER BY ...)`, would sort them again and read each once more);
  * test/api/posts-query-plans.test.ts checks the plan and test/api/posts.test.ts the order of the pages.
  */
-function onePassPage(
+export function onePassPage(
   orderedIds: string,
   params: (string | number)[],
   workspaceId: number,

@@ -144,6 +144,9 @@ describe("GET /insights/opportunities", () => {
     const rest = await callJson("/api/v1/insights/opportunities?limit=2&offset=2", { key: ws.readKey });
     expect(rest.body.data.map((p: { id: number; value: number }) => [p.id, p.value])).toEqual([[ids.d1!, 156.6]]);
     expect(rest.body.next_offset).toBeNull();
+    // Past the last page: no rows, the count still right.
+    const past = await callJson("/api/v1/insights/opportunities?offset=10", { key: ws.readKey });
+    expect(past.body).toEqual({ data: [], count: 3, next_offset: null, count_is_estimate: false });
   });
 
   it("drops a post once it is answered, archived or skipped", async () => {

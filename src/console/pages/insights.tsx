@@ -146,7 +146,7 @@ function KeywordMentions({ answer }: { answer: MentionsAnswer }) {
             title={`Mentions per ${answer.interval} of the ${drawn.length} most mentioned keywords`}
             labels={drawn[0]!.points.map((p) => bucketLabel(p.t))}
             series={drawn.map((s) => ({ name: s.key, values: s.points.map(mentionsOf) }))}
-            tick={(v) => String(Math.round(v))}
+            tick={(v) => (Number.isInteger(v) ? String(v) : v.toFixed(1))}
           />
           <Legend names={drawn.map((s) => s.key)} />
         </div>
