@@ -3,6 +3,7 @@
 // point the Worker at it.
 
 import { clientStats, plant } from "../../test/fixtures/forum/control.ts";
+import { SEARCH_PASS_WORLD } from "../../test/fixtures/forum/search-world.ts";
 import { startLocalForum } from "../../test/fixtures/forum/serve.ts";
 
 /** Listens on 127.0.0.1:`port`; resolves once listening, rejects when the port is taken. */
@@ -14,25 +15,10 @@ export async function listen(server, port) {
 }
 
 /**
- * The world of today's search benchmarks unless `options` say otherwise: 100 requests a minute, a search
- * without lag or cap, no generated items (the forum's own defaults are its real ones: 1,000 per 600 s, a
- * search that lags and stops at 250, ids allocated at the peak rates).
- */
-export const SEARCH_BENCH_WORLD = {
-  limit: 100,
-  window_s: 60,
-  token_ttl_s: 3600,
-  search_lag_s: 0,
-  search_cap: null,
-  posts: { per_minute: 0 },
-  comments: { per_minute: 0 },
-};
-
-/**
  * Starts the local forum for the OAuth client `client` (secret "bench"). Returns `forum` (addPosts,
  * stats, its world for anything else), a `server` to close, the www origin and the wrangler dev vars.
  */
-export async function startForumApi(port, client, options = SEARCH_BENCH_WORLD) {
+export async function startForumApi(port, client, options = SEARCH_PASS_WORLD) {
   const local = await startLocalForum({
     ports: { www: port },
     clients: [{ client_id: client, secret: "bench", ...options }],

@@ -88,7 +88,7 @@ describe("the stand-in's answers have the recorded shapes", () => {
     expect(unauthorized.status).toBe(rec401.status);
     expect(await unauthorized.json()).toEqual(rec401.body);
     expect(unauthorized.headers.get("www-authenticate")).toBe(rec401.headers["www-authenticate"]);
-    const { token } = await grant({ scope: "read", client: { limit: 1 } });
+    const { token } = await grant({ scope: "read", client: { limit: 1, window_s: 86_400 } });
     const forbidden = await api(token.access_token, "/api/v1/me");
     const rec403 = recorded(errorsRec, 0);
     expect(forbidden.status).toBe(rec403.status);

@@ -1,6 +1,8 @@
 // Steering the local forum (test/fixtures/forum/serve.ts) from tests, and personas connected on it.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { PlantInput } from "../fixtures/forum/control.ts";
+import type { AccountOptions, ClientOptions, SubredditOptions } from "../fixtures/forum/world.ts";
 import { ADMIN_TOKEN, call, callJson, type TestWorkspace } from "./api";
 
 let counter = 0;
@@ -104,80 +106,11 @@ async function forumControl<T = any>(path: string, body?: unknown): Promise<T> {
   return answer;
 }
 
-/** Flags and faults of a forum account (test/fixtures/forum/world.ts AccountOptions). */
-export interface LocalAccountOptions {
-  suspended?: boolean;
-  suspension_expiration_utc?: number | null;
-  shadow_banned?: boolean;
-  group?: string;
-  delay_ms?: number;
-  hold?: boolean;
-  ratelimit_seconds?: number[];
-  crash_after_submit?: boolean;
-  expired?: boolean;
-  upload_fails?: boolean;
-}
-
-export interface LocalSubredditOptions {
-  type?: "public" | "restricted" | "private";
-  banned?: boolean;
-  submission_type?: "any" | "self" | "link";
-  allow_images?: boolean;
-  contributors?: string[];
-  banned_users?: string[];
-  requirements?: Record<string, unknown>;
-  flairs?: { id: string; text: string }[];
-  flairs_forbidden?: boolean;
-  spam_filter?: boolean;
-}
-
-/** An item to plant in a client's world (test/fixtures/forum/control.ts PlantInput). */
-export interface PlantInput {
-  kind?: "t3" | "t1";
-  id?: string;
-  title?: string;
-  selftext?: string;
-  body?: string;
-  link_id?: string;
-  subreddit?: string;
-  author?: string;
-  url?: string;
-  score?: number;
-  num_comments?: number;
-  created_utc?: number;
-  visible_after_s?: number;
-  never_visible?: boolean;
-  removed_by_category?: "moderator" | "reddit" | "deleted" | null;
-  without?: string[];
-}
-
-/** A client's settings (test/fixtures/forum/world.ts ClientOptions). */
-export interface LocalClientOptions {
-  secret?: string;
-  redirect_uris?: string[];
-  limit?: number;
-  window_s?: number;
-  token_ttl_s?: number;
-  force429?: number;
-  force429_reset?: number;
-  stall_ms?: number;
-  search_lag_s?: number;
-  search_cap?: number | null;
-  posts?: Partial<GeneratorOptions>;
-  comments?: Partial<GeneratorOptions>;
-  clock?: { now_ms?: number; factor?: number };
-  first_post?: number;
-  first_comment?: number;
-}
-
-export interface GeneratorOptions {
-  per_minute: number;
-  late_share: number;
-  late_delay_s: [number, number];
-  never_share: number;
-  topics: string[];
-  topic_share: number;
-}
+/** Flags and faults of a forum account, a subreddit's settings, a client's settings, an item to plant. */
+export type LocalAccountOptions = Omit<AccountOptions, "username">;
+export type LocalSubredditOptions = Omit<SubredditOptions, "name">;
+export type LocalClientOptions = Omit<ClientOptions, "client_id">;
+export type { PlantInput };
 
 export interface LocalClientStats {
   tokenRequests: number;
@@ -193,7 +126,7 @@ export interface LocalClientStats {
   paths: Record<string, number>;
   posts: number;
   newest: { t3: string | null; t1: string | null };
-  clock: { now_ms: number; factor: number };
+  clock: { real_ms: number; now_ms: number; factor: number };
 }
 
 const clientPath = (id: string) => `/clients/${encodeURIComponent(id)}`;

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { workspaceDb } from "../../src/db/client";
 import { createCompetitor, createKeyword } from "../../src/db/tracking";
 import type { ForumApiConfig } from "../../src/forum/app-client";
+import { SEARCH_PASS_WORLD } from "../fixtures/forum/search-world";
 import { createTestWorkspace, type TestWorkspace } from "./api";
 import { localForum } from "./forum";
 
@@ -66,23 +67,9 @@ function clientOptions(o: PassWorldOptions): Record<string, unknown> {
   return out;
 }
 
-/**
- * The world these tests were written for: 100 requests a minute, hour-long tokens, a search without lag or
- * cap, no generated items (the forum's defaults are its real ones: 1,000 per 600 s, a day, 250, peak rates).
- */
-const PASS_DEFAULTS = {
-  limit: 100,
-  window_s: 60,
-  token_ttl_s: 3600,
-  search_lag_s: 0,
-  search_cap: null,
-  posts: { per_minute: 0 },
-  comments: { per_minute: 0 },
-};
-
 export const forum = {
   reset: (c: ForumApiConfig, options: PassWorldOptions = {}) =>
-    localForum.resetClient(c.clientId, { ...PASS_DEFAULTS, secret: c.clientSecret, ...clientOptions(options) }),
+    localForum.resetClient(c.clientId, { ...SEARCH_PASS_WORLD, secret: c.clientSecret, ...clientOptions(options) }),
   configure: (c: ForumApiConfig, options: PassWorldOptions) =>
     localForum.configureClient(c.clientId, clientOptions(options)),
   addPosts: (c: ForumApiConfig, posts: FakePost[]) => localForum.plant(c.clientId, posts),
