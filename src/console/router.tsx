@@ -13,8 +13,8 @@ import {
   withSigningKey,
 } from "./context";
 import { Page } from "./layout";
-import { checkFromConsole, connectFromConsole, deleteFromConsole, personasListPage } from "./pages/personas";
 import { insightsPage } from "./pages/insights";
+import { checkFromConsole, connectFromConsole, deleteFromConsole, personasListPage } from "./pages/personas";
 import { inboxPage, triageComment, triagePost } from "./pages/posts";
 import { approveItem, editItem, reviewItemPage } from "./pages/review";
 import { apiSettingsPage, createApiKey, revokeApiKey } from "./pages/settings";

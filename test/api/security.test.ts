@@ -10,6 +10,8 @@ import { directoryDb, workspaceDb } from "../../src/db/client";
 import { rematchBatch } from "../../src/monitor/rematch";
 import { createApiRouter, openApiDocument } from "../../src/routes/api";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
+import { forumComment, ingestComments } from "../helpers/comments";
+import { newPersona } from "../helpers/forum";
 import { seedWorkspace } from "../helpers/seeded-posts";
 
 type Schema = Record<string, any>;
@@ -179,6 +181,14 @@ beforeAll(async () => {
     );
     theirIds.set("/actions/blog-subreddit-syncs/{id}/items", post.id);
   }
+  // A persona is connected through the forum's consent (no create operation), a comment is stored by the ingest.
+  theirIds.set("/actions/personas", (await newPersona(theirs)).id);
+  const terms = await callJson("/api/v1/keywords", { key: theirs.readKey });
+  const keyword = String(terms.body.data[0]?.keyword);
+  const stored = await ingestComments(theirs.id, [forumComment("secx1", `Has anyone tried ${keyword} for this?`)]);
+  expect(stored.created, keyword).toBe(1);
+  const comments = await callJson("/api/v1/comments", { key: theirs.readKey });
+  theirIds.set("/comments", comments.body.data[0].id);
   const db = directoryDb(env);
   expiredKey = (
     await createKey(db, mine.id, {

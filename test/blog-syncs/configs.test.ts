@@ -5,6 +5,7 @@ import { fromDomainError } from "../../src/errors";
 import { DomainError } from "../../src/lib/domain-errors";
 import { callJson, createTestWorkspace, type TestWorkspace } from "../helpers/api";
 import { createConfig, SYNCS } from "../helpers/blogs";
+import { newPersona } from "../helpers/forum";
 
 let ws: TestWorkspace;
 let other: TestWorkspace;
@@ -71,12 +72,7 @@ describe("POST /actions/blog-subreddit-syncs: upsert", () => {
     const same = await save({ id: created.id, include_media: true });
     expect(same.status).toBe(200);
     expect(same.body.fingerprint).toBe(created.fingerprint);
-    const persona = await callJson("/api/v1/actions/personas", {
-      key: ws.writeKey,
-      method: "POST",
-      body: { username: "configs_persona", cookies: [{ name: "reddit_session", value: "x" }] },
-    });
-    const personaId = persona.body.id as number;
+    const personaId = (await newPersona(ws)).id;
     const unknown = await save({ id: created.id, persona_id: personaId + 1000 });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.details).toEqual([

@@ -266,12 +266,10 @@ describe("real runs", () => {
 
   it("a run that rewrites an approved draft from its changed source clears the approval: it was given for the old text", async () => {
     const blog = newBlog("approved-update");
-    const config = await createConfig(ws, {
-      blog_url: blog.feedUrl,
-      subreddit: "rust",
-      publish_immediately: true,
-      max_posts: 2,
-    });
+    // Approved while the config does not publish at once, so the drafts stay drafts (approving a draft of a
+    // publish_immediately config queues it at once: test/publishing/approval-next.test.ts).
+    const settings = { blog_url: blog.feedUrl, subreddit: "rust", max_posts: 2 };
+    const config = await createConfig(ws, { ...settings, publish_immediately: false });
     await runConfig(ws, config.id, { publish: false });
     const drafts = (await items(ws, config.id, "draft")).data;
     const post2 = drafts.find((p) => postN(2).test(p.source_url));
@@ -299,6 +297,12 @@ describe("real runs", () => {
       expect(approved.body).toMatchObject({ state: "draft", approved_at: expect.any(String) });
       approvedAt[post.id] = approved.body.approved_at;
     }
+    const publishing = await callJson(SYNCS, {
+      key: ws.writeKey,
+      method: "POST",
+      body: { ...settings, publish_immediately: true },
+    });
+    expect(publishing.body).toMatchObject({ id: config.id, publish_immediately: true });
 
     await blog.control({ versions: { 2: 2 } });
     const res = await runConfig(ws, config.id, {});

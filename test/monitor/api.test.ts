@@ -8,7 +8,7 @@ import { enqueueMonitorPasses, enqueueStaleKeywordMetrics } from "../../src/jobs
 import { metricsProvider, refreshKeywordMetrics } from "../../src/monitor/keyword-metrics";
 import { runMonitorPass } from "../../src/monitor/pass";
 import { rematchBatch } from "../../src/monitor/rematch";
-import { callJson } from "../helpers/api";
+import { callJson, callJsonWith } from "../helpers/api";
 import { forum, newClient, nowSeconds, postsAbout, trackingWorkspace } from "../helpers/monitor";
 
 let counter = 0;
@@ -26,21 +26,23 @@ const WITH_METRICS = { ...env, DATAFORSEO_LOGIN: "dfs-login", DATAFORSEO_PASSWOR
 
 describe("monitoring endpoints", () => {
   it("POST /actions/monitoring/run runs a pass; GET /actions/monitoring shows it and the quota", async () => {
-    // The environment's own client (vitest.config.ts): its world on the fake forum is shared by this file only.
-    const client = { ...newClient("env"), clientId: env.REDDIT_CLIENT_ID! };
+    // A client of its own, passed as the Worker's REDDIT_CLIENT_ID: the environment's client is the one personas
+    // connect through, whose registration and counts other files use at the same time.
+    const client = newClient("run");
+    const own = { REDDIT_CLIENT_ID: client.clientId };
     await forum.reset(client);
     await forum.addPosts(client, postsAbout("spam folder", 3, "s"));
     const ws = await trackingWorkspace("api run", ["spam folder"]);
 
-    const before = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
+    const before = await callJsonWith("/api/v1/actions/monitoring", own, { key: ws.readKey });
     expect(before.status).toBe(200);
     expect(before.body.enabled).toBe(true);
     expect(before.body.last_run).toBeNull();
 
-    const refused = await callJson("/api/v1/actions/monitoring/run", { key: ws.readKey, method: "POST" });
+    const refused = await callJsonWith("/api/v1/actions/monitoring/run", own, { key: ws.readKey, method: "POST" });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("forbidden");
-    const unknown = await callJson("/api/v1/actions/monitoring/run", {
+    const unknown = await callJsonWith("/api/v1/actions/monitoring/run", own, {
       key: ws.writeKey,
       method: "POST",
       body: { force: true },
@@ -48,7 +50,7 @@ describe("monitoring endpoints", () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.code).toBe("validation_failed");
 
-    const ran = await callJson("/api/v1/actions/monitoring/run", { key: ws.writeKey, method: "POST" });
+    const ran = await callJsonWith("/api/v1/actions/monitoring/run", own, { key: ws.writeKey, method: "POST" });
     expect(ran.status).toBe(200);
     expect(ran.body.run).toMatchObject({ status: "completed", queries: 1, fetched: 3, matched: 3, created: 3 });
     expect(Object.keys(ran.body.run).sort()).toEqual(
@@ -66,7 +68,7 @@ describe("monitoring endpoints", () => {
       ].sort(),
     );
 
-    const after = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
+    const after = await callJsonWith("/api/v1/actions/monitoring", own, { key: ws.readKey });
     expect(after.body.last_run).toEqual(ran.body.run);
     expect(after.body.quota.remaining).toBeGreaterThan(0);
     expect(after.body.quota.remaining).toBeLessThanOrEqual(100);
