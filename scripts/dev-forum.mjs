@@ -7,6 +7,7 @@
 // (re-dated into the last three days) and a new post about the demo workspace's terms every `--every`
 // seconds, so `npm start` with the printed variables shows posts flowing into GET /posts, and personas can
 // be connected through its consent page. docs/publishing.md walks through it.
+import fs from "node:fs";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
 import { DEV_CLIENT, serveLocalForum } from "./lib/local-forum-server.mjs";
