@@ -125,6 +125,7 @@ const CODE_OF_KIND: Record<DomainErrorKind, ErrorCode> = {
   run_in_progress: "run_in_progress",
   persona_not_ready: "persona_not_ready",
   browser_busy: "browser_busy",
+  forbidden: "forbidden",
 };
 
 /** The one place a domain error becomes an HTTP error: its code, status, details and `retry-after`. */
@@ -189,11 +190,12 @@ const errorResponse = (description: string) => ({
 });
 
 /** The error responses every authenticated route declares. */
-export function errorResponses(options: { write?: boolean; conflict?: string } = {}) {
+export function errorResponses(options: { write?: boolean; conflict?: string; forbidden?: string } = {}) {
+  const forbidden = options.forbidden ?? (options.write ? "The key is read-only (`forbidden`)" : undefined);
   return {
     400: errorResponse("Invalid JSON or a query/body that fails validation (`invalid_json`, `validation_failed`)"),
     401: errorResponse("Missing or invalid API key (`unauthorized`)"),
-    ...(options.write ? { 403: errorResponse("The key is read-only (`forbidden`)") } : {}),
+    ...(forbidden ? { 403: errorResponse(forbidden) } : {}),
     404: errorResponse("Unknown route or id not in this workspace (`not_found`)"),
     ...(options.conflict ? { 409: errorResponse(options.conflict) } : {}),
     ...(options.write ? { 413: errorResponse("Body over 1 MB (`payload_too_large`)") } : {}),

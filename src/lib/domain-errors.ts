@@ -9,7 +9,8 @@ export type DomainErrorKind =
   | "invalid_state"
   | "run_in_progress"
   | "persona_not_ready"
-  | "browser_busy";
+  | "browser_busy"
+  | "forbidden";
 
 /** One problem with one field of the input, `path` as the API names it (`body.blog_url`, `query.search`). */
 export interface FieldProblem {
@@ -51,6 +52,9 @@ export function invalidInput(problems: FieldProblem[]): DomainError {
     { problems },
   );
 }
+
+/** The caller's role does not allow this (a member inviting an owner...). */
+export const forbidden = (message: string) => new DomainError("forbidden", message);
 
 /** The action does not fit the current state of what it acts on (a duplicate, a published post...). */
 export const invalidState = (message: string) => new DomainError("invalid_state", message);

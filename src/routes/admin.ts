@@ -18,6 +18,8 @@ const KeySchema = z.object({
   name: z.string(),
   prefix: z.string(),
   scope: z.enum(["read", "read_write"]),
+  role: z.enum(["owner", "admin", "member", "viewer"]),
+  person_id: z.number().int().nullable(),
   expires_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   last_used_at: z.string().nullable(),

@@ -1,8 +1,10 @@
 import { requireApiKey } from "../http/auth-middleware";
 import { createRouter } from "../http/openapi";
+import { auditRouter } from "./audit";
 import { blogSyncsRouter } from "./blog-syncs";
 import { competitorsRouter } from "./competitors";
 import { keywordsRouter } from "./keywords";
+import { membersRouter } from "./members";
 import { monitoringRouter } from "./monitoring";
 import { personasRouter } from "./personas";
 import { postsRouter } from "./posts";
@@ -24,6 +26,8 @@ export function createApiRouter() {
   api.route("/", personasRouter);
   api.route("/", publishingRouter);
   api.route("/", webhooksRouter);
+  api.route("/", membersRouter);
+  api.route("/", auditRouter);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

@@ -2,6 +2,8 @@
 import { getCookie, setCookie } from "hono/cookie";
 import { authenticatePastedKey } from "../../auth/check";
 import { KEY_PATTERN } from "../../auth/keys";
+import { directoryDb } from "../../db/client";
+import { revokePersonSession } from "../../db/person-sessions";
 import { ApiError } from "../../errors";
 import { clientAddressOf } from "../../http/auth-middleware";
 import { optionalExecutionCtx } from "../../http/context";
@@ -9,21 +11,40 @@ import { type ConsoleContext, cookieOptions, endSession, safeNext, startSession 
 import { formValues } from "../forms";
 import { Notice, Page } from "../layout";
 import { checkCsrf, csrfToken, randomToken, SIGNIN_COOKIE, SIGNIN_SECONDS } from "../session";
+import { PasswordSignIn } from "./sign-in-person";
 
-async function signInForm(
-  c: ConsoleContext,
-  options: { error?: string; next?: string; expired?: boolean; status?: 401 | 429 },
-) {
-  // The sign-in form's CSRF token is bound to a random nonce in a short-lived cookie of its own.
+/** The CSRF token of the forms before sign-in, bound to a random nonce in a short-lived cookie of its own. */
+export async function preSessionCsrf(c: ConsoleContext): Promise<string> {
   let nonce = getCookie(c, SIGNIN_COOKIE);
   if (!nonce || !/^[A-Za-z0-9_-]{24}$/.test(nonce)) {
     nonce = randomToken();
     setCookie(c, SIGNIN_COOKIE, nonce, cookieOptions(c, SIGNIN_SECONDS));
   }
-  const csrf = await csrfToken(c.get("signingKey"), "signin", nonce);
+  return csrfToken(c.get("signingKey"), "signin", nonce);
+}
+
+/** The pre-session form's token is the one its nonce cookie expects. */
+export async function preSessionCsrfOk(c: ConsoleContext): Promise<boolean> {
+  const raw = (await c.req.parseBody())._csrf;
+  const nonce = getCookie(c, SIGNIN_COOKIE);
+  return nonce !== undefined && (await checkCsrf(c.get("signingKey"), "signin", nonce, raw));
+}
+
+export interface SignInOptions {
+  error?: string;
+  passwordError?: string;
+  email?: string;
+  next?: string;
+  expired?: boolean;
+  status?: 401 | 429;
+}
+
+export async function signInForm(c: ConsoleContext, options: SignInOptions) {
+  const csrf = await preSessionCsrf(c);
   return c.html(
     <Page title="Sign in">
       {options.expired ? <Notice>Your session has ended. Sign in again to go on where you were.</Notice> : null}
+      <PasswordSignIn csrf={csrf} options={options} />
       <form method="post" action="/app/sign-in" class="card">
         <input type="hidden" name="_csrf" value={csrf} />
         <input type="hidden" name="next" value={safeNext(options.next)} />
@@ -53,7 +74,7 @@ async function signInForm(
         <button type="submit">Sign in</button>
       </form>
     </Page>,
-    options.status ?? (options.error ? 401 : 200),
+    options.status ?? (options.error || options.passwordError ? 401 : 200),
   );
 }
 
@@ -62,9 +83,7 @@ export const signInPage = (c: ConsoleContext) =>
 
 export async function signIn(c: ConsoleContext) {
   const form = await formValues(c);
-  const raw = (await c.req.parseBody())._csrf;
-  const nonce = getCookie(c, SIGNIN_COOKIE);
-  if (!nonce || !(await checkCsrf(c.get("signingKey"), "signin", nonce, raw))) {
+  if (!(await preSessionCsrfOk(c))) {
     return c.text("Forbidden: the sign-in form is missing its security token or it is stale. Reload the page.", 403);
   }
   const key = (form.api_key ?? "").trim();
@@ -72,7 +91,7 @@ export async function signIn(c: ConsoleContext) {
   // The API's key check, failures counted against the client's address as the API counts them.
   try {
     const auth = await authenticatePastedKey(c.env, key, clientAddressOf(c), optionalExecutionCtx(c));
-    await startSession(c, auth);
+    await startSession(c, auth.keyId!);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.code === "rate_limited") {
@@ -90,7 +109,9 @@ export async function signIn(c: ConsoleContext) {
   return c.redirect(safeNext(next), 303);
 }
 
-export function signOut(c: ConsoleContext) {
+export async function signOut(c: ConsoleContext) {
+  const person = c.get("session").person;
+  if (person) await revokePersonSession(directoryDb(c.env), person.person.id, person.sessionId);
   endSession(c);
   return c.redirect("/app/sign-in", 303);
 }
