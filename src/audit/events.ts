@@ -110,3 +110,17 @@ export async function listAuditEvents(
   ]);
   return { data: rows.map(view), count: total?.n ?? 0 };
 }
+
+/** `sync_config.created` or `.updated` for a config just saved (the API's create-or-update and the console's forms). */
+export const recordConfigSaved = (
+  w: WorkspaceDb,
+  actor: Actor,
+  config: { id: number; blog_url: string; subreddit: string },
+  created: boolean,
+) =>
+  recordAudit(w, {
+    actor,
+    action: created ? "sync_config.created" : "sync_config.updated",
+    target: { type: "sync_config", id: config.id },
+    details: { blog_url: config.blog_url, subreddit: config.subreddit },
+  });

@@ -2,11 +2,9 @@
 // D1 batch (one transaction) that makes the person, when new, and the membership. A new person sets a name
 // and a password; a person who already has an account proves it with their password instead (an invitation
 // never resets anyone's password).
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/events";
 import { type Database, nowIso, type ShardedEnv, workspaceDb } from "../db/client";
 import { findPersonByEmail, type PersonRow } from "../db/people";
-import { invitations, memberships, people } from "../db/schema-people";
 import { invalidInput, invalidState } from "../lib/domain-errors";
 import { openInvitation } from "./members";
 import { checkPassword, hashPassword, passwordProblem } from "./passwords";
@@ -21,7 +19,18 @@ export interface Acceptance {
   password: string;
 }
 
-async function newPersonStatement(dir: Database, invitation: Invitation, input: Acceptance, at: string) {
+const NEW_PERSON_SQL =
+  "INSERT INTO people (email, name, password_hash, password_salt, password_iterations) SELECT ?, ?, ?, ?, ? " +
+  "WHERE EXISTS (SELECT 1 FROM invitations WHERE id = ? AND used_at IS NULL AND expires_at > ?)";
+const CLAIM_SQL =
+  "UPDATE invitations SET used_at = ?, used_by = (SELECT id FROM people WHERE email = ?) " +
+  "WHERE id = ? AND used_at IS NULL AND expires_at > ?";
+const JOIN_SQL =
+  "INSERT INTO memberships (workspace_id, person_id, role) SELECT workspace_id, used_by, role FROM invitations " +
+  "WHERE id = ? AND used_at = ? AND used_by IS NOT NULL ON CONFLICT DO NOTHING";
+
+/** The new person's row, made only while the invitation is still open (in the batch that claims it). */
+async function newPersonStatement(d1: D1Database, invitation: Invitation, input: Acceptance, at: string) {
   const name = input.name?.trim() ?? "";
   const problems = [];
   if (!name || name.length > 200) problems.push({ path: "body.name", message: "a name of 1 to 200 characters" });
@@ -29,10 +38,9 @@ async function newPersonStatement(dir: Database, invitation: Invitation, input: 
   if (weak) problems.push({ path: "body.password", message: weak });
   if (problems.length) throw invalidInput(problems);
   const hash = await hashPassword(input.password);
-  // Made only while the invitation is still open, in the same transaction that claims it.
-  return dir.run(sql`INSERT INTO ${people} (email, name, password_hash, password_salt, password_iterations)
-    SELECT ${invitation.email}, ${name}, ${hash.passwordHash}, ${hash.passwordSalt}, ${hash.passwordIterations}
-    WHERE EXISTS (SELECT 1 FROM ${invitations} WHERE id = ${invitation.id} AND used_at IS NULL AND expires_at > ${at})`);
+  return d1
+    .prepare(NEW_PERSON_SQL)
+    .bind(invitation.email, name, hash.passwordHash, hash.passwordSalt, hash.passwordIterations, invitation.id, at);
 }
 
 /** Claims the invitation and makes the membership; the person (new or existing) it made a member. */
@@ -48,20 +56,13 @@ export async function acceptInvitation(
   if (existing && !(await checkPassword(input.password, existing)))
     throw invalidInput([{ path: "body.password", message: "that is not this account's password" }]);
   const at = nowIso();
-  const claim = dir
-    .update(invitations)
-    .set({ usedAt: at, usedBy: sql`(SELECT id FROM people WHERE email = ${invitation.email})` })
-    .where(and(eq(invitations.id, invitation.id), isNull(invitations.usedAt), gt(invitations.expiresAt, at)))
-    .returning({ id: invitations.id });
-  const join = dir.run(sql`INSERT INTO ${memberships} (workspace_id, person_id, role)
-    SELECT workspace_id, used_by, role FROM ${invitations} WHERE id = ${invitation.id} AND used_at = ${at}
-    ON CONFLICT DO NOTHING`);
-  const statements = existing
-    ? ([claim, join] as const)
-    : ([await newPersonStatement(dir, invitation, input, at), claim, join] as const);
-  const results = await dir.batch(statements as unknown as Parameters<Database["batch"]>[0]);
-  const claimed = results[existing ? 0 : 1] as { id: number }[];
-  if (claimed.length === 0) throw gone();
+  const d1 = env.DB;
+  const claim = d1.prepare(CLAIM_SQL).bind(at, invitation.email, invitation.id, at);
+  const join = d1.prepare(JOIN_SQL).bind(invitation.id, at);
+  // One D1 batch is one transaction: the person, the claim and the membership, or none of them.
+  const statements = existing ? [claim, join] : [await newPersonStatement(d1, invitation, input, at), claim, join];
+  const results = await d1.batch(statements);
+  if ((results[existing ? 0 : 1]?.meta.changes ?? 0) === 0) throw gone();
   const person = existing ?? (await findPersonByEmail(dir, invitation.email))!;
   await recordAudit(workspaceDb(env, invitation.workspaceId), {
     actor: { type: "person", id: String(person.id), name: person.name },
