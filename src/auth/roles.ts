@@ -1,5 +1,5 @@
 // Who may do what: the one table of every API operation and console action with the least key scope and
-// the least role it needs (docs/security.md, "Roles"). The API's routes (src/http/openapi.ts) and the
+// the least role it needs (docs/security.md, "People and roles"). The API's routes (src/http/openapi.ts) and the
 // console's routes (src/console/router.tsx) both read their rule from here; test/auth/roles-table.test.ts
 // checks every operation of both against every role and scope.
 import { ApiError } from "../errors";

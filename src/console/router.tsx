@@ -51,6 +51,27 @@ function errorPage(title: string, message: string, requestId?: string) {
   );
 }
 
+type Guarded = (method: "get" | "post", path: string, handler: Handler<ConsoleEnv>) => unknown;
+
+/** Settings › API, Account, Members and Audit, and the workspace switch. */
+function settingsRoutes(guarded: Guarded) {
+  guarded("get", "/settings/api", apiSettingsPage);
+  guarded("post", "/settings/api/keys", createApiKey);
+  guarded("post", "/settings/api/keys/:key_id/revoke", revokeApiKey);
+  guarded("post", "/workspace", switchWorkspaceForm);
+  guarded("get", "/settings/account", accountSettingsPage);
+  guarded("post", "/settings/account/password", changePasswordForm);
+  guarded("post", "/settings/account/sessions/:session_id/revoke", revokeSessionForm);
+  guarded("post", "/settings/account/passkeys/options", passkeyRegistrationOptions);
+  guarded("post", "/settings/account/passkeys", addPasskey);
+  guarded("post", "/settings/account/passkeys/:passkey_id/delete", removePasskey);
+  guarded("get", "/settings/members", membersSettingsPage);
+  guarded("post", "/settings/members/invitations", inviteForm);
+  guarded("post", "/settings/members/:person_id", changeRoleForm);
+  guarded("post", "/settings/members/:person_id/delete", removeMemberForm);
+  guarded("get", "/settings/audit", auditSettingsPage);
+}
+
 export function createConsoleRouter() {
   const app = new Hono<ConsoleEnv>();
   app.use("*", securityHeaders);
@@ -95,21 +116,7 @@ export function createConsoleRouter() {
   guarded("get", "/syncs/:id/items/:item_id", reviewItemPage);
   guarded("post", "/syncs/:id/items/:item_id/approve", approveItem);
   guarded("post", "/syncs/:id/items/:item_id/edit", editItem);
-  guarded("get", "/settings/api", apiSettingsPage);
-  guarded("post", "/settings/api/keys", createApiKey);
-  guarded("post", "/settings/api/keys/:key_id/revoke", revokeApiKey);
-  guarded("post", "/workspace", switchWorkspaceForm);
-  guarded("get", "/settings/account", accountSettingsPage);
-  guarded("post", "/settings/account/password", changePasswordForm);
-  guarded("post", "/settings/account/sessions/:session_id/revoke", revokeSessionForm);
-  guarded("post", "/settings/account/passkeys/options", passkeyRegistrationOptions);
-  guarded("post", "/settings/account/passkeys", addPasskey);
-  guarded("post", "/settings/account/passkeys/:passkey_id/delete", removePasskey);
-  guarded("get", "/settings/members", membersSettingsPage);
-  guarded("post", "/settings/members/invitations", inviteForm);
-  guarded("post", "/settings/members/:person_id", changeRoleForm);
-  guarded("post", "/settings/members/:person_id/delete", removeMemberForm);
-  guarded("get", "/settings/audit", auditSettingsPage);
+  settingsRoutes(guarded);
 
   // A sub-app's notFound is not asked once it is mounted (the Worker's JSON 404 would answer), so the console
   // ends its own routes with a catch-all: a mistyped address is an HTML page, signed in or not.

@@ -1,7 +1,8 @@
-// Console sessions of people (docs/console.md, "Sessions"): the cookie carries a random token, the row its
+// Console sessions of people (docs/console.md, "People, sessions and roles"): the cookie carries a random token, the row its
 // SHA-256; revoking a row ends the session at its next request.
 import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { type Database, nowIso } from "./client";
+import { type PasswordRecord, setPassword } from "./people";
 import { apiKeys } from "./schema";
 import { personSessions } from "./schema-people";
 
@@ -105,3 +106,13 @@ export const revokeKeysMadeBy = (db: Database, personId: number, workspaceId: nu
         notMember(personId, workspaceId),
       ),
     );
+
+/** The new password, and every other session of the person ended, in one batch. */
+export async function setPasswordEndingOtherSessions(
+  db: Database,
+  personId: number,
+  password: PasswordRecord,
+  keep: number,
+): Promise<void> {
+  await db.batch([setPassword(db, personId, password), revokeOtherSessions(db, personId, keep)]);
+}

@@ -1,9 +1,9 @@
 // Members, invitations and roles of a workspace (docs/security.md, "People and roles"). The roles table
 // (src/auth/roles.ts) decides who may reach these at all (admin or owner); the rules about owners live here:
 // only an owner makes, unmakes or removes an owner, and the last owner can be neither demoted nor removed.
-import { and, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/events";
-import { type Database, nowIso, type WorkspaceDb } from "../db/client";
+import type { Database, WorkspaceDb } from "../db/client";
+import { findOpenInvitation, insertInvitation, removeUnlessLastOwner, setRoleUnlessLastOwner } from "../db/memberships";
 import {
   findPerson,
   findPersonByEmail,
@@ -13,12 +13,9 @@ import {
   normalEmail,
   ownerCount,
 } from "../db/people";
-import { revokeKeysMadeBy, revokeSessionsIn } from "../db/person-sessions";
-import { apiKeys } from "../db/schema";
-import { invitations, memberships } from "../db/schema-people";
 import { sha256Hex } from "../lib/crypto";
 import { forbidden, invalidState, notFound } from "../lib/domain-errors";
-import { type Actor, ROLES, type Role, roleRank } from "../lib/role";
+import type { Actor, Role } from "../lib/role";
 
 export const INVITATION_SECONDS = 7 * 24 * 3600;
 
@@ -63,11 +60,13 @@ export async function inviteMember(
     throw invalidState(`${email} is already a member of this workspace`);
   const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const expiresAt = new Date(Date.now() + INVITATION_SECONDS * 1000).toISOString();
-  const row = await dir
-    .insert(invitations)
-    .values({ workspaceId: w.workspaceId, email, role: input.role, tokenHash: await sha256Hex(token), expiresAt })
-    .returning()
-    .get();
+  const row = await insertInvitation(dir, {
+    workspaceId: w.workspaceId,
+    email,
+    role: input.role,
+    tokenHash: await sha256Hex(token),
+    expiresAt,
+  });
   const invitation = { id: row.id, email, role: row.role, expires_at: row.expiresAt };
   await recordAudit(w, {
     actor: caller.actor,
@@ -81,17 +80,7 @@ export async function inviteMember(
 /** The open invitation a link's token names: unused and unexpired, else undefined. */
 export async function openInvitation(dir: Database, token: string) {
   if (!INVITATION_TOKEN.test(token)) return undefined;
-  return dir
-    .select()
-    .from(invitations)
-    .where(
-      and(
-        eq(invitations.tokenHash, await sha256Hex(token)),
-        isNull(invitations.usedAt),
-        gt(invitations.expiresAt, nowIso()),
-      ),
-    )
-    .get();
+  return findOpenInvitation(dir, await sha256Hex(token));
 }
 
 export const membersOf = (dir: Database, workspaceId: number): Promise<MemberView[]> => listMembers(dir, workspaceId);
@@ -107,38 +96,8 @@ async function keepAnOwner(dir: Database, workspaceId: number, what: string): Pr
   if ((await ownerCount(dir, workspaceId)) <= 1) throw lastOwner(what);
 }
 
-/**
- * The member's row, unless it is an owner's and no other owner is left: checked in the same statement as the
- * write, so two owners demoting each other at once cannot leave the workspace without one.
- */
-const memberUnlessLastOwner = (workspaceId: number, personId: number) =>
-  and(
-    eq(memberships.workspaceId, workspaceId),
-    eq(memberships.personId, personId),
-    or(
-      ne(memberships.role, "owner"),
-      sql`(SELECT count(*) FROM memberships AS m WHERE m.workspace_id = ${workspaceId} AND m.role = 'owner') > 1`,
-    ),
-  );
-
 const lastOwner = (what: string) =>
   invalidState(`the last owner of a workspace cannot be ${what}; make another member owner first`);
-
-/** The member's keys in this workspace keep at most the member's new role as their ceiling. */
-const lowerKeyCeilings = (dir: Database, workspaceId: number, personId: number, role: Role) =>
-  dir
-    .update(apiKeys)
-    .set({ role })
-    .where(
-      and(
-        eq(apiKeys.workspaceId, workspaceId),
-        eq(apiKeys.personId, personId),
-        inArray(
-          apiKeys.role,
-          ROLES.filter((r) => roleRank(r) > roleRank(role)),
-        ),
-      ),
-    );
 
 export async function changeRole(
   dir: Database,
@@ -151,15 +110,7 @@ export async function changeRole(
   if (membership.role === "owner" || role === "owner") mayTouchOwners(caller, "make or unmake an owner");
   if (membership.role === "owner" && role !== "owner") await keepAnOwner(dir, w.workspaceId, "demoted");
   if (membership.role !== role) {
-    const [changed] = await dir.batch([
-      dir
-        .update(memberships)
-        .set({ role })
-        .where(memberUnlessLastOwner(w.workspaceId, personId))
-        .returning({ id: memberships.personId }),
-      lowerKeyCeilings(dir, w.workspaceId, personId, role),
-    ]);
-    if (changed.length === 0) throw lastOwner("demoted");
+    if (!(await setRoleUnlessLastOwner(dir, w.workspaceId, personId, role))) throw lastOwner("demoted");
     await recordAudit(w, {
       actor: caller.actor,
       action: "member.role_changed",
@@ -177,16 +128,7 @@ export async function removeMember(dir: Database, w: WorkspaceDb, caller: Caller
     mayTouchOwners(caller, "remove an owner");
     await keepAnOwner(dir, w.workspaceId, "removed");
   }
-  // The sessions and keys go only when the membership did (their statements ask that it be gone).
-  const [removed] = await dir.batch([
-    dir
-      .delete(memberships)
-      .where(memberUnlessLastOwner(w.workspaceId, personId))
-      .returning({ id: memberships.personId }),
-    revokeSessionsIn(dir, personId, w.workspaceId),
-    revokeKeysMadeBy(dir, personId, w.workspaceId),
-  ]);
-  if (removed.length === 0) throw lastOwner("removed");
+  if (!(await removeUnlessLastOwner(dir, w.workspaceId, personId))) throw lastOwner("removed");
   await recordAudit(w, {
     actor: caller.actor,
     action: "member.removed",

@@ -1,4 +1,4 @@
-// Passkeys (docs/security.md, "Passkeys") through SimpleWebAuthn's server library: registration by a
+// Passkeys (docs/security.md, "Signing in as a person") through SimpleWebAuthn's server library: registration by a
 // signed-in person, sign-in with a discoverable credential. Each ceremony's challenge is stored and claimed
 // once (five minutes); the relying party is the console's own host, and the origin must be the console's.
 import {

@@ -1,4 +1,4 @@
-// Password hashing (docs/security.md, "Passwords"): PBKDF2-SHA256 through WebCrypto, 100,000 iterations (the
+// Password hashing (docs/security.md, "Signing in as a person"): PBKDF2-SHA256 through WebCrypto, 100,000 iterations (the
 // most the Workers runtime allows), a random 16-byte salt per password, compared in constant time.
 import { toHex } from "../lib/crypto";
 

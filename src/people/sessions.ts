@@ -1,13 +1,13 @@
-// A person's console sessions (docs/console.md, "Sessions"): a new random token at every sign-in (a session
+// A person's console sessions (docs/console.md, "People, sessions and roles"): a new random token at every sign-in (a session
 // id is never carried over from before it), its SHA-256 stored, 12 hours, bound to one workspace of the
 // person at a time; revoked one by one in Settings > Account, or all but the current one by a password change.
 import { type Database, nowIso } from "../db/client";
-import { findPerson, membershipOf, setPassword, workspacesOf } from "../db/people";
+import { findPerson, membershipOf, workspacesOf } from "../db/people";
 import {
   findLiveSession,
   insertPersonSession,
   type PersonSessionRow,
-  revokeOtherSessions,
+  setPasswordEndingOtherSessions,
   switchSessionWorkspace,
   touchSession,
 } from "../db/person-sessions";
@@ -105,5 +105,5 @@ export async function changePassword(
   const weak = passwordProblem(input.password);
   if (weak) throw invalidInput([{ path: "body.password", message: weak }]);
   const hash = await hashPassword(input.password);
-  await dir.batch([setPassword(dir, person.id, hash), revokeOtherSessions(dir, person.id, session.sessionId)]);
+  await setPasswordEndingOtherSessions(dir, person.id, hash, session.sessionId);
 }

@@ -1,4 +1,4 @@
-// Password sign-in (docs/security.md, "Signing in"): at most 5 failures per email and 20 per client address
+// Password sign-in (docs/security.md, "Signing in as a person"): at most 5 failures per email and 20 per client address
 // in 15 minutes, then refused with when to retry; an unknown email costs the same hashing as a known one and
 // gets the same answer as a wrong password, so neither the message nor the time says whether it exists.
 import { recordAudit } from "../audit/events";

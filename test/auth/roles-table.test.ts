@@ -106,7 +106,7 @@ describe("the roles table", () => {
         }
       }
     expect(mismatches).toEqual([]);
-  });
+  }, 120_000);
 
   it("lets every console session do exactly what its person's role, or its key's scope and ceiling, allow", async () => {
     const w = await createTestWorkspace("roles console");
@@ -150,5 +150,5 @@ describe("the roles table", () => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, 180_000);
 });

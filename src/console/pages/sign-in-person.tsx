@@ -19,48 +19,6 @@ import { preSessionCsrf, preSessionCsrfOk, type SignInOptions, signInForm } from
 
 const CSRF_REFUSED = "Forbidden: this form is missing its security token or it is stale. Reload the page.";
 
-export function PasswordSignIn({ csrf, options }: { csrf: string; options: SignInOptions }) {
-  return (
-    <>
-      <form method="post" action="/app/sign-in/password" class="card" aria-label="Sign in with email and password">
-        <h2>Sign in as a person</h2>
-        <input type="hidden" name="_csrf" value={csrf} />
-        <input type="hidden" name="next" value={safeNext(options.next)} />
-        {options.passwordError ? (
-          <p class="error" id="password-error" role="alert">
-            {options.passwordError}
-          </p>
-        ) : null}
-        <div class="row">
-          <div>
-            <label for="f-email">Email</label>
-            <input
-              id="f-email"
-              name="email"
-              type="email"
-              autocomplete="username"
-              value={options.email ?? ""}
-              required
-            />
-          </div>
-          <div>
-            <label for="f-password">Password</label>
-            <input id="f-password" name="password" type="password" autocomplete="current-password" required />
-          </div>
-          <button type="submit">Sign in</button>
-        </div>
-      </form>
-      <div class="card" id="passkey-sign-in" data-passkey-sign-in={csrf}>
-        <button type="button" class="secondary" id="passkey-button">
-          Sign in with a passkey
-        </button>
-        <p class="error" id="passkey-error" hidden />
-      </div>
-      <h2>Or with a workspace API key</h2>
-    </>
-  );
-}
-
 /** Starts the person's session (a new token) and sends them on; false when they belong to no workspace. */
 async function openSessionFor(c: ConsoleContext, personId: number, method: "password" | "passkey" | "invitation") {
   const opened = await startPersonSession(directoryDb(c.env), {

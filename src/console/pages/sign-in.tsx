@@ -11,7 +11,6 @@ import { type ConsoleContext, cookieOptions, endSession, safeNext, startSession 
 import { formValues } from "../forms";
 import { Notice, Page } from "../layout";
 import { checkCsrf, csrfToken, randomToken, SIGNIN_COOKIE, SIGNIN_SECONDS } from "../session";
-import { PasswordSignIn } from "./sign-in-person";
 
 /** The CSRF token of the forms before sign-in, bound to a random nonce in a short-lived cookie of its own. */
 export async function preSessionCsrf(c: ConsoleContext): Promise<string> {
@@ -37,6 +36,48 @@ export interface SignInOptions {
   next?: string;
   expired?: boolean;
   status?: 401 | 429;
+}
+
+export function PasswordSignIn({ csrf, options }: { csrf: string; options: SignInOptions }) {
+  return (
+    <>
+      <form method="post" action="/app/sign-in/password" class="card" aria-label="Sign in with email and password">
+        <h2>Sign in as a person</h2>
+        <input type="hidden" name="_csrf" value={csrf} />
+        <input type="hidden" name="next" value={safeNext(options.next)} />
+        {options.passwordError ? (
+          <p class="error" id="password-error" role="alert">
+            {options.passwordError}
+          </p>
+        ) : null}
+        <div class="row">
+          <div>
+            <label for="f-email">Email</label>
+            <input
+              id="f-email"
+              name="email"
+              type="email"
+              autocomplete="username"
+              value={options.email ?? ""}
+              required
+            />
+          </div>
+          <div>
+            <label for="f-password">Password</label>
+            <input id="f-password" name="password" type="password" autocomplete="current-password" required />
+          </div>
+          <button type="submit">Sign in</button>
+        </div>
+      </form>
+      <div class="card" id="passkey-sign-in" data-passkey-sign-in={csrf}>
+        <button type="button" class="secondary" id="passkey-button">
+          Sign in with a passkey
+        </button>
+        <p class="error" id="passkey-error" hidden />
+      </div>
+      <h2>Or with a workspace API key</h2>
+    </>
+  );
 }
 
 export async function signInForm(c: ConsoleContext, options: SignInOptions) {
