@@ -37,6 +37,12 @@ export const apiKeys = sqliteTable(
     /** `tw_live_` + 4 characters, for display. */
     prefix: text("prefix").notNull(),
     scope: text("scope", { enum: ["read", "read_write"] }).notNull(),
+    /** The role ceiling: the role of the person who made it, `owner` for admin API, seed and demo keys. */
+    role: text("role", { enum: ["owner", "admin", "member", "viewer"] })
+      .notNull()
+      .default("owner"),
+    /** The person who made it in the console, if one did. */
+    personId: integer("person_id"),
     expiresAt: text("expires_at"),
     revokedAt: text("revoked_at"),
     lastUsedAt: text("last_used_at"),
@@ -588,29 +594,3 @@ export const webhookAttempts = sqliteTable(
     index("webhook_attempts_at_idx").on(t.attemptedAt),
   ],
 );
-
-/**
- * Mentions per UTC day (docs/insights.md): for each keyword, competitor (`ref` = its id as decimal text) and
- * subreddit (`ref` = its name), how many stored posts and comments created that day mention it. Kept by
- * triggers on posts, comments and their links (migrations 0081, 0082); never written by the code.
- */
-export const mentionDays = sqliteTable(
-  "mention_days",
-  {
-    workspaceId: integer("workspace_id")
-      .notNull()
-      .references(() => workspaces.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["keyword", "competitor", "subreddit"] }).notNull(),
-    day: text("day").notNull(),
-    ref: text("ref").notNull(),
-    posts: integer("posts").notNull().default(0),
-    comments: integer("comments").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.kind, t.day, t.ref] })],
-);
-
-/** Organic click-through rate by search-result position 1..20 (migration 0081; docs/insights.md cites it). */
-export const clickThroughRates = sqliteTable("click_through_rates", {
-  position: integer("position").primaryKey(),
-  rate: real("rate").notNull(),
-});
