@@ -13,6 +13,8 @@ commands:
                       (a temporary key: 60 to 7776000 seconds, i.e. up to 90 days)
   keys list WORKSPACE_ID
   keys revoke WORKSPACE_ID KEY_ID
+  members invite WORKSPACE_ID EMAIL --role owner|admin|member|viewer
+                      (a single-use link, 7 days: the way to make a workspace's first owner)
   personas list WORKSPACE_ID
   personas approve WORKSPACE_ID PERSONA_ID   (approved for the customer: allows publishing)
   personas revoke WORKSPACE_ID PERSONA_ID
@@ -162,6 +164,24 @@ const COMMANDS = {
               p.last_error,
             ]),
           ),
+  },
+  "members invite": {
+    usage: "members invite WORKSPACE_ID EMAIL --role owner|admin|member|viewer",
+    arity: 2,
+    options: ["role"],
+    request: ([workspace, email], o) => {
+      const workspaceId = idArgument("WORKSPACE_ID", workspace);
+      if (!email?.includes("@")) throw new UsageError("EMAIL must be an email address");
+      if (!["owner", "admin", "member", "viewer"].includes(o.role))
+        throw new UsageError("--role must be owner, admin, member or viewer");
+      return { method: "POST", path: `/workspaces/${workspaceId}/invitations`, body: { email, role: o.role } };
+    },
+    print: ({ invitation, url }) =>
+      [
+        `invited ${invitation.email} as ${invitation.role} (invitation ${invitation.id}, until ${invitation.expires_at})`,
+        `link: ${url}`,
+        "(single use; shown only now: the service keeps only its SHA-256 digest)",
+      ].join("\n"),
   },
   "personas approve": {
     usage: "personas approve WORKSPACE_ID PERSONA_ID",

@@ -35,7 +35,27 @@ function setupBrowser() {
   }
 }
 
-function banner(port, demo, adminToken, devVarsFile) {
+/**
+ * A fresh single-use owner invitation for the demo workspace (7 days), made through the admin API: the
+ * console's way in as a person. Undefined (and said so) when the service refused.
+ */
+async function ownerInvitation(port, demo, adminToken) {
+  try {
+    const res = await fetch(`http://localhost:${port}/admin/v1/workspaces/${demo.workspace_id}/invitations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ email: "owner@demo.threadwatch.local", role: "owner" }),
+    });
+    if (res.status === 201) return (await res.json()).url;
+    // 409: the demo owner has joined already; they sign in with their password.
+    if (res.status === 409) return "already accepted: sign in as owner@demo.threadwatch.local";
+    return `not made (the admin API answered ${res.status})`;
+  } catch (err) {
+    return `not made (${err.message})`;
+  }
+}
+
+function banner(port, demo, adminToken, devVarsFile, invitation) {
   const base = `http://localhost:${port}`;
   return [
     "",
@@ -44,6 +64,7 @@ function banner(port, demo, adminToken, devVarsFile) {
     `  read_write key: ${demo.api_key}`,
     `  read key:       ${demo.read_key}`,
     `  admin token:    ${adminToken}   (from ${devVarsFile ?? ".dev.vars"})`,
+    `  owner invitation (single use, 7 days): ${invitation}`,
     "",
     `  curl -H "Authorization: Bearer ${demo.read_key}" "${base}/api/v1/posts?limit=2"`,
     // The admin CLI's default is port 8787; name the service when it runs elsewhere.
@@ -119,7 +140,8 @@ runMain(async () => {
 
   try {
     const probes = await waitUntilReady(child, `http://localhost:${port}/`);
-    console.log(banner(port, demo, vars.ADMIN_TOKEN, devVarsFile));
+    const invitation = await ownerInvitation(port, demo, vars.ADMIN_TOKEN);
+    console.log(banner(port, demo, vars.ADMIN_TOKEN, devVarsFile, invitation));
     output.ready(probes);
   } catch (err) {
     if (!stopping) console.error(`[start] ${err.message}`);

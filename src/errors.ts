@@ -129,6 +129,7 @@ const CODE_OF_KIND: Record<DomainErrorKind, ErrorCode> = {
   browser_busy: "browser_busy",
   forum_unreachable: "forum_unreachable",
   browser_unavailable: "browser_unavailable",
+  forbidden: "forbidden",
 };
 
 /** The one place a domain error becomes an HTTP error: its code, status, details and `retry-after`. */
@@ -193,11 +194,14 @@ const errorResponse = (description: string) => ({
 });
 
 /** The error responses every authenticated route declares. */
-export function errorResponses(options: { write?: boolean; conflict?: string; outside?: "forum" | "browser" } = {}) {
+export function errorResponses(
+  options: { write?: boolean; conflict?: string; forbidden?: string; outside?: "forum" | "browser" } = {},
+) {
+  const forbidden = options.forbidden ?? (options.write ? "The key is read-only (`forbidden`)" : undefined);
   return {
     400: errorResponse("Invalid JSON or a query/body that fails validation (`invalid_json`, `validation_failed`)"),
     401: errorResponse("Missing or invalid API key (`unauthorized`)"),
-    ...(options.write ? { 403: errorResponse("The key is read-only (`forbidden`)") } : {}),
+    ...(forbidden ? { 403: errorResponse(forbidden) } : {}),
     404: errorResponse("Unknown route or id not in this workspace (`not_found`)"),
     ...(options.conflict ? { 409: errorResponse(options.conflict) } : {}),
     ...(options.write ? { 413: errorResponse("Body over 1 MB (`payload_too_large`)") } : {}),

@@ -95,7 +95,14 @@ export async function acceptKey(
     if (ctx) ctx.waitUntil(write);
     else await write;
   }
-  return { keyId: key.keyId, workspaceId: key.workspaceId, scope: key.scope };
+  return {
+    keyId: key.keyId,
+    workspaceId: key.workspaceId,
+    scope: key.scope,
+    role: key.role,
+    personId: key.personId,
+    actor: { type: "key", id: String(key.keyId), name: key.name },
+  };
 }
 
 /** Counts one request against the key's own limit (the bucket is named by the key's digest); 429 past it. */

@@ -3,6 +3,7 @@ import { type ApiKeyView, getWorkspace, insertKey } from "../db/api-keys";
 import type { Database } from "../db/client";
 import { sha256Hex } from "../lib/crypto";
 import { notFound } from "../lib/domain-errors";
+import type { Role } from "../lib/role";
 import { displayPrefix, generateApiKey, type KeyScope } from "./keys";
 
 /** A temporary key lives at most this long (it is deleted by the hourly cron once expired). */
@@ -14,6 +15,10 @@ export interface KeyRequest {
   scope: KeyScope;
   /** A temporary key: expires this many seconds from now. */
   expires_in_seconds?: number;
+  /** Its role ceiling (its maker's role; `owner` for the admin API's keys). */
+  role?: Role;
+  /** The person who made it. */
+  personId?: number | null;
 }
 
 /** Creates a key of the workspace; the plain key is in the answer only, once. */
@@ -26,14 +31,20 @@ export async function issueKey(
   const expiresAt = request.expires_in_seconds
     ? new Date(Date.now() + request.expires_in_seconds * 1000).toISOString()
     : null;
-  return createKey(db, workspaceId, { name: request.name, scope: request.scope, expiresAt });
+  return createKey(db, workspaceId, {
+    name: request.name,
+    scope: request.scope,
+    expiresAt,
+    role: request.role,
+    personId: request.personId,
+  });
 }
 
 /** A new random key of the workspace, stored by its digest; the plain key is returned once and never stored. */
 export async function createKey(
   db: Database,
   workspaceId: number,
-  input: { name: string; scope: KeyScope; expiresAt?: string | null },
+  input: { name: string; scope: KeyScope; expiresAt?: string | null; role?: Role; personId?: number | null },
 ): Promise<{ key: string; record: ApiKeyView }> {
   const key = generateApiKey();
   const record = await insertKey(db, workspaceId, {
@@ -41,6 +52,8 @@ export async function createKey(
     prefix: displayPrefix(key),
     name: input.name,
     scope: input.scope,
+    role: input.role,
+    personId: input.personId,
     expiresAt: input.expiresAt,
   });
   return { key, record };

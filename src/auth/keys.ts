@@ -9,11 +9,23 @@ export const KEY_PATTERN = /^tw_live_[0-9A-Za-z]{32,128}$/;
 
 export type KeyScope = "read" | "read_write";
 
-/** The caller an accepted key identifies: what every /api/v1 handler reads from the context. */
+import type { Actor, Role } from "../lib/role";
+
+export type { Actor };
+
+/**
+ * The caller: an accepted key, or a person's console session (no key: `keyId` null, scope read_write).
+ * What every /api/v1 handler reads from the context.
+ */
 export interface AuthContext {
-  keyId: number;
+  keyId: number | null;
   workspaceId: number;
   scope: KeyScope;
+  /** The key's role ceiling, or the person's role in the workspace (src/auth/roles.ts). */
+  role: Role;
+  /** The person signed in, or who made the key (null for keys of the admin API, the seed and the demo). */
+  personId: number | null;
+  actor: Actor;
 }
 
 /** Whether the key may do what needs `scope`: a read_write key may do everything, a read key only read. */

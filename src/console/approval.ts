@@ -2,11 +2,12 @@
 // publishing service's (src/publishing/preflight.ts and src/publishing/approval.ts), the same functions
 // the REST routes call, under the same key scope as those routes (read_write); the console adds only how a
 // refusal reads on the page.
+import { recordAudit } from "../audit/events";
 import { type AuthContext, hasScope } from "../auth/keys";
 import type { WorkspaceDb } from "../db/client";
 import type { Env } from "../env";
 import { isDomainError } from "../lib/domain-errors";
-import { type ApprovalResult, approveReviewedPost, keyApprover } from "../publishing/approval";
+import { type ApprovalResult, approveReviewedPost, approverOf } from "../publishing/approval";
 import { publishPreflight } from "../publishing/preflight";
 
 export interface PreflightCheck {
@@ -47,7 +48,7 @@ export async function preflightFor(
 /**
  * Approves one synced post for publishing: the approval of POST .../items/:item_id/approve, refused by the
  * service while a gate (docs/publishing.md, "Gates") is closed (a forged POST past a disabled button included).
- * The approver is the session's API key, as for the API.
+ * The approver is the session's person, or its API key (as for the API); the approval is audited.
  */
 export async function approveForPublishing(
   env: Env,
@@ -56,5 +57,12 @@ export async function approveForPublishing(
   configId: number,
   syncedPostId: number,
 ): Promise<ApprovalResult> {
-  return approveReviewedPost(env, w, configId, syncedPostId, await keyApprover(env, auth));
+  const approved = await approveReviewedPost(env, w, configId, syncedPostId, await approverOf(env, auth));
+  await recordAudit(w, {
+    actor: auth.actor,
+    action: "synced_post.approved",
+    target: { type: "synced_post", id: syncedPostId },
+    details: { sync_config_id: configId, state: approved.state },
+  });
+  return approved;
 }

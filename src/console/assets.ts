@@ -109,4 +109,49 @@ document.addEventListener("click", function (event) {
   var source = document.getElementById(target.getAttribute("data-copy"));
   if (source && navigator.clipboard) navigator.clipboard.writeText(source.textContent || "");
 });
+function passkeyPost(path, fields) {
+  var body = new URLSearchParams(fields);
+  return fetch(path, { method: "POST", body: body, credentials: "same-origin" }).then(function (res) {
+    return res.json().then(function (json) {
+      if (!res.ok) throw new Error(json.error || "refused");
+      return json;
+    });
+  });
+}
+function passkeyFailed(error) {
+  var box = document.getElementById("passkey-error");
+  if (box) {
+    box.textContent = "Passkey refused: " + (error && error.message ? error.message : String(error));
+    box.hidden = false;
+  }
+}
+document.addEventListener("click", function (event) {
+  var target = event.target;
+  if (!(target instanceof HTMLElement) || !window.PublicKeyCredential) return;
+  if (target.id === "passkey-button") {
+    var csrf = document.getElementById("passkey-sign-in").getAttribute("data-passkey-sign-in");
+    passkeyPost("/app/sign-in/passkey/options", { _csrf: csrf })
+      .then(function (options) {
+        return navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+      })
+      .then(function (credential) {
+        return passkeyPost("/app/sign-in/passkey", { _csrf: csrf, credential: JSON.stringify(credential.toJSON()) });
+      })
+      .then(function (answer) { window.location.assign(answer.next); }, passkeyFailed);
+  }
+  if (target.id === "passkey-add") {
+    var token = document.getElementById("passkey-register").getAttribute("data-passkey-register");
+    var name = document.getElementById("f-passkey_name").value;
+    passkeyPost("/app/settings/account/passkeys/options", { _csrf: token })
+      .then(function (options) {
+        return navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
+      })
+      .then(function (credential) {
+        return passkeyPost("/app/settings/account/passkeys", {
+          _csrf: token, name: name, credential: JSON.stringify(credential.toJSON()),
+        });
+      })
+      .then(function (answer) { window.location.assign(answer.next); }, passkeyFailed);
+  }
+});
 `;

@@ -5,22 +5,26 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { acceptKey } from "../auth/check";
 import type { AuthContext } from "../auth/keys";
+import { type Access, allows, consoleAccess, type Grant, refusal } from "../auth/roles";
 import { readPathId } from "../contracts/params";
-import { workspaceDb } from "../db/client";
+import { directoryDb, workspaceDb } from "../db/client";
 import { findKeyById } from "../db/key-by-id";
 import { ApiError } from "../errors";
 import { optionalExecutionCtx } from "../http/context";
 import type { AppEnv } from "../http/hono-env";
 import { notFound } from "../lib/domain-errors";
+import { type LivePersonSession, type OpenedSession, resolvePersonSession } from "../people/sessions";
 import {
   checkCsrf,
   consoleSigningKey,
   csrfToken,
   isLocalHost,
+  openPersonSession,
   openSession,
   randomToken,
   SESSION_COOKIE,
   SESSION_SECONDS,
+  sealPersonSession,
   sealSession,
 } from "./session";
 
@@ -28,7 +32,12 @@ export interface ConsoleSession {
   auth: AuthContext;
   /** The CSRF token every form of this session carries. */
   csrf: string;
+  /** May change what a member changes (triage, tracking, syncs, approval): the roles table's `write`. */
   canWrite: boolean;
+  /** The person signed in, when it is a person's session (else a key session). */
+  person?: LivePersonSession;
+  /** What the roles table says of one console action for this session. */
+  can: (method: string, path: string) => boolean;
 }
 
 export interface ConsoleEnv {
@@ -82,10 +91,19 @@ export const cookieOptions = (c: Context, maxAge: number) =>
     maxAge,
   }) as const;
 
-/** Opens a session for a key that was just accepted. */
-export async function startSession(c: ConsoleContext, auth: AuthContext): Promise<void> {
+/** Opens a session for a key that was just accepted (a new nonce: nothing of an earlier cookie is kept). */
+export async function startSession(c: ConsoleContext, keyId: number): Promise<void> {
   const expiresAt = Math.floor(Date.now() / 1000) + SESSION_SECONDS;
-  const value = await sealSession(c.get("signingKey"), { keyId: auth.keyId, expiresAt, nonce: randomToken() });
+  const value = await sealSession(c.get("signingKey"), { keyId, expiresAt, nonce: randomToken() });
+  setCookie(c, SESSION_COOKIE, value, cookieOptions(c, SESSION_SECONDS));
+}
+
+/** Sets the cookie of a person's session just opened (src/people/sessions.ts made its new token). */
+export async function setPersonCookie(c: ConsoleContext, opened: OpenedSession): Promise<void> {
+  const value = await sealPersonSession(c.get("signingKey"), {
+    personToken: opened.token,
+    expiresAt: opened.expiresAt,
+  });
   setCookie(c, SESSION_COOKIE, value, cookieOptions(c, SESSION_SECONDS));
 }
 
@@ -110,24 +128,19 @@ const signInRedirect = (c: ConsoleContext, expired: boolean) => {
  */
 export const requireSession = createMiddleware<ConsoleEnv>(async (c, next) => {
   const cookie = getCookie(c, SESSION_COOKIE);
-  const claims = await openSession(c.get("signingKey"), cookie, new Date());
-  if (!claims) {
+  const opened = await openAnySession(c, cookie);
+  if (!opened) {
     if (cookie) endSession(c);
     return signInRedirect(c, cookie !== undefined);
   }
-  let auth: AuthContext;
-  try {
-    auth = await acceptKey(c.env, await findKeyById(c.env.DB, claims.keyId), new Date(), optionalExecutionCtx(c));
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    endSession(c);
-    return signInRedirect(c, true);
-  }
-  const csrf = await csrfToken(c.get("signingKey"), "session", claims.nonce);
-  c.set("session", { auth, csrf, canWrite: auth.scope === "read_write" });
+  const { auth, nonce, person } = opened;
+  const csrf = await csrfToken(c.get("signingKey"), "session", nonce);
+  const grant: Grant = { scope: auth.scope, role: auth.role, person: person !== undefined };
+  const can = (method: string, path: string) => allows(consoleAccess(method, path), grant);
+  c.set("session", { auth, csrf, canWrite: allows(WRITE, grant), person, can });
   if (c.req.method === "POST") {
     const form = await c.req.parseBody();
-    if (!(await checkCsrf(c.get("signingKey"), "session", claims.nonce, form._csrf))) {
+    if (!(await checkCsrf(c.get("signingKey"), "session", nonce, form._csrf))) {
       return c.text(
         "Forbidden: this form is missing its security token or the token is stale. Reload the page and try again.",
         403,
@@ -137,13 +150,62 @@ export const requireSession = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
 });
 
-/** Every POST after sign-out changes something: a read-key session gets 403 before anything is read or written. */
-export const requireWrite = createMiddleware<ConsoleEnv>(async (c, next) => {
-  if (c.req.method === "POST" && !c.get("session").canWrite) {
-    return c.text("Forbidden: this session was opened with a read-only key; it can look but not change anything.", 403);
+/** What a member may change: the entry of a write action in the roles table. */
+const WRITE: Access = consoleAccess("POST", "/keywords");
+
+/** A key session (the key looked up again) or a person's session (its row looked up again), else undefined. */
+async function openAnySession(
+  c: ConsoleContext,
+  cookie: string | undefined,
+): Promise<{ auth: AuthContext; nonce: string; person?: LivePersonSession } | undefined> {
+  const now = new Date();
+  const personClaims = await openPersonSession(c.get("signingKey"), cookie, now);
+  if (personClaims) {
+    const person = await resolvePersonSession(directoryDb(c.env), personClaims.personToken);
+    if (!person) return undefined;
+    const actor = { type: "person" as const, id: String(person.person.id), name: person.person.name };
+    const auth: AuthContext = {
+      keyId: null,
+      workspaceId: person.workspaceId,
+      scope: "read_write",
+      role: person.role,
+      personId: person.person.id,
+      actor,
+    };
+    return { auth, nonce: personClaims.personToken, person };
   }
-  await next();
-});
+  const claims = await openSession(c.get("signingKey"), cookie, now);
+  if (!claims) return undefined;
+  try {
+    const auth = await acceptKey(c.env, await findKeyById(c.env.DB, claims.keyId), now, optionalExecutionCtx(c));
+    return { auth, nonce: claims.nonce };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return undefined;
+  }
+}
+
+/**
+ * A console action's entry of the roles table (src/auth/roles.ts), checked before its handler runs: 403 with
+ * why (a read-only key, a role below the action's) before anything is read or written.
+ */
+export const requireConsoleAccess = (method: string, path: string) => {
+  const access = consoleAccess(method, path);
+  return createMiddleware<ConsoleEnv>(async (c, next) => {
+    const session = c.get("session");
+    const why = refusal(access, { scope: session.auth.scope, role: session.auth.role, person: !!session.person });
+    if (why) {
+      const readOnlyKey = !session.person && session.auth.scope === "read";
+      return c.text(
+        readOnlyKey
+          ? "Forbidden: this session was opened with a read-only key; it can look but not change anything."
+          : `Forbidden: ${why}.`,
+        403,
+      );
+    }
+    await next();
+  });
+};
 
 /** The signed-in workspace's data accessor. */
 export const sessionDb = (c: ConsoleContext) => workspaceDb(c.env, c.get("session").auth.workspaceId);

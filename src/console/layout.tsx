@@ -12,7 +12,42 @@ const NAV = [
   { href: "/app/syncs", label: "Blog sync" },
   { href: "/app/personas", label: "Personas" },
   { href: "/app/settings/api", label: "Settings › API" },
+  { href: "/app/settings/account", label: "Account" },
+  { href: "/app/settings/members", label: "Members" },
+  { href: "/app/settings/audit", label: "Audit" },
 ];
+
+/** Who is signed in, and for a person in several workspaces the switch between them. */
+function Who({ session }: { session: ConsoleSession }) {
+  const person = session.person;
+  if (!person)
+    return (
+      <span>
+        Workspace {session.auth.workspaceId} · {session.canWrite ? "read & write" : "read only"}
+      </span>
+    );
+  const current = person.workspaces.find((w) => w.workspaceId === person.workspaceId);
+  return (
+    <>
+      <span id="who">{`${person.person.name} · ${current?.name ?? `Workspace ${person.workspaceId}`} · ${person.role}`}</span>
+      {person.workspaces.length > 1 ? (
+        <form method="post" action="/app/workspace" class="inline">
+          <input type="hidden" name="_csrf" value={session.csrf} />
+          <select id="f-workspace" name="workspace_id" aria-label="Workspace">
+            {person.workspaces.map((w) => (
+              <option value={String(w.workspaceId)} selected={w.workspaceId === person.workspaceId}>
+                {`${w.name} (${w.role})`}
+              </option>
+            ))}
+          </select>
+          <button type="submit" class="secondary">
+            Switch
+          </button>
+        </form>
+      ) : null}
+    </>
+  );
+}
 
 interface PageProps {
   title: string;
@@ -44,7 +79,7 @@ export function Page({ title, section, session, children }: PropsWithChildren<Pa
               <>
                 <nav aria-label="Console">
                   <ul>
-                    {NAV.map((item) => (
+                    {NAV.filter((item) => session.can("GET", item.href.slice(4))).map((item) => (
                       <li>
                         <a href={item.href} aria-current={section === item.href ? "page" : undefined}>
                           {item.label}
@@ -54,9 +89,7 @@ export function Page({ title, section, session, children }: PropsWithChildren<Pa
                   </ul>
                 </nav>
                 <div class="who">
-                  <span>
-                    Workspace {session.auth.workspaceId} · {session.canWrite ? "read & write" : "read only"}
-                  </span>
+                  <Who session={session} />
                   <form method="post" action="/app/sign-out" class="inline">
                     <input type="hidden" name="_csrf" value={session.csrf} />
                     <button type="submit" class="secondary">

@@ -1,5 +1,5 @@
 // The web console under /app (docs/console.md): server-rendered pages over the same services as /api/v1.
-import { Hono } from "hono";
+import { type Handler, Hono } from "hono";
 import { ApiError } from "../errors";
 import { DomainError } from "../lib/domain-errors";
 import { log } from "../lib/log";
@@ -7,18 +7,28 @@ import { SCRIPT, STYLESHEET } from "./assets";
 import {
   type ConsoleContext,
   type ConsoleEnv,
+  requireConsoleAccess,
   requireSession,
-  requireWrite,
   securityHeaders,
   withSigningKey,
 } from "./context";
 import { Page } from "./layout";
+import { accountSettingsPage, changePasswordForm, revokeSessionForm, switchWorkspaceForm } from "./pages/account";
 import { insightsPage } from "./pages/insights";
+import { auditSettingsPage, changeRoleForm, inviteForm, membersSettingsPage, removeMemberForm } from "./pages/members";
+import {
+  addPasskey,
+  passkeyRegistrationOptions,
+  passkeySignIn,
+  passkeySignInOptions,
+  removePasskey,
+} from "./pages/passkeys";
 import { checkFromConsole, connectFromConsole, deleteFromConsole, personasListPage } from "./pages/personas";
 import { inboxPage, triageComment, triagePost } from "./pages/posts";
 import { approveItem, editItem, reviewItemPage } from "./pages/review";
 import { apiSettingsPage, createApiKey, revokeApiKey } from "./pages/settings";
 import { signIn, signInPage, signOut } from "./pages/sign-in";
+import { acceptInvitationForm, invitationForm, signInWithPasswordForm } from "./pages/sign-in-person";
 import { createSync, dryRunSync, runSyncNow, syncPage, syncsPage, updateSync } from "./pages/syncs";
 import {
   addCompetitor,
@@ -43,6 +53,43 @@ function errorPage(title: string, message: string, requestId?: string) {
   );
 }
 
+type Guarded = (method: "get" | "post", path: string, handler: Handler<ConsoleEnv>) => unknown;
+
+/** The inbox (posts and comments, triaged) and Insights. */
+function inboxRoutes(guarded: Guarded) {
+  guarded("get", "/posts", inboxPage);
+  guarded("post", "/posts/:id", triagePost);
+  guarded("post", "/comments/:id", triageComment);
+  guarded("get", "/insights", insightsPage);
+}
+
+/** The Personas page: connect, check, delete. */
+function personasRoutes(guarded: Guarded) {
+  guarded("get", "/personas", personasListPage);
+  guarded("post", "/personas/connect", connectFromConsole);
+  guarded("post", "/personas/:id/check", checkFromConsole);
+  guarded("post", "/personas/:id/delete", deleteFromConsole);
+}
+
+/** Settings › API, Account, Members and Audit, and the workspace switch. */
+function settingsRoutes(guarded: Guarded) {
+  guarded("get", "/settings/api", apiSettingsPage);
+  guarded("post", "/settings/api/keys", createApiKey);
+  guarded("post", "/settings/api/keys/:key_id/revoke", revokeApiKey);
+  guarded("post", "/workspace", switchWorkspaceForm);
+  guarded("get", "/settings/account", accountSettingsPage);
+  guarded("post", "/settings/account/password", changePasswordForm);
+  guarded("post", "/settings/account/sessions/:session_id/revoke", revokeSessionForm);
+  guarded("post", "/settings/account/passkeys/options", passkeyRegistrationOptions);
+  guarded("post", "/settings/account/passkeys", addPasskey);
+  guarded("post", "/settings/account/passkeys/:passkey_id/delete", removePasskey);
+  guarded("get", "/settings/members", membersSettingsPage);
+  guarded("post", "/settings/members/invitations", inviteForm);
+  guarded("post", "/settings/members/:person_id", changeRoleForm);
+  guarded("post", "/settings/members/:person_id/delete", removeMemberForm);
+  guarded("get", "/settings/audit", auditSettingsPage);
+}
+
 export function createConsoleRouter() {
   const app = new Hono<ConsoleEnv>();
   app.use("*", securityHeaders);
@@ -57,38 +104,37 @@ export function createConsoleRouter() {
   app.get("/", (c) => c.redirect("/app/posts", 303));
   app.get("/sign-in", signInPage);
   app.post("/sign-in", signIn);
+  app.post("/sign-in/password", signInWithPasswordForm);
+  app.post("/sign-in/passkey/options", passkeySignInOptions);
+  app.post("/sign-in/passkey", passkeySignIn);
+  app.get("/invitations/:token", invitationForm);
+  app.post("/invitations/:token", acceptInvitationForm);
 
   app.use("*", requireSession);
-  app.post("/sign-out", signOut);
-  app.use("*", requireWrite);
-  app.get("/posts", inboxPage);
-  app.post("/posts/:id", triagePost);
-  app.post("/comments/:id", triageComment);
-  app.get("/insights", insightsPage);
-  app.get("/keywords", keywordsPage);
-  app.post("/keywords", addKeyword);
-  app.post("/keywords/:id", editKeyword);
-  app.post("/keywords/:id/delete", removeKeyword);
-  app.get("/competitors", competitorsPage);
-  app.post("/competitors", addCompetitor);
-  app.post("/competitors/:id", editCompetitor);
-  app.post("/competitors/:id/delete", removeCompetitor);
-  app.get("/syncs", syncsPage);
-  app.post("/syncs", createSync);
-  app.get("/syncs/:id", syncPage);
-  app.post("/syncs/:id", updateSync);
-  app.post("/syncs/:id/dry-run", dryRunSync);
-  app.post("/syncs/:id/run", runSyncNow);
-  app.get("/syncs/:id/items/:item_id", reviewItemPage);
-  app.post("/syncs/:id/items/:item_id/approve", approveItem);
-  app.post("/syncs/:id/items/:item_id/edit", editItem);
-  app.get("/personas", personasListPage);
-  app.post("/personas/connect", connectFromConsole);
-  app.post("/personas/:id/check", checkFromConsole);
-  app.post("/personas/:id/delete", deleteFromConsole);
-  app.get("/settings/api", apiSettingsPage);
-  app.post("/settings/api/keys", createApiKey);
-  app.post("/settings/api/keys/:key_id/revoke", revokeApiKey);
+  // Every action behind sign-in is in the roles table (src/auth/roles.ts), checked before its handler.
+  const guarded = (method: "get" | "post", path: string, handler: Handler<ConsoleEnv>) =>
+    app.on(method.toUpperCase(), path, requireConsoleAccess(method, path), handler);
+  guarded("post", "/sign-out", signOut);
+  inboxRoutes(guarded);
+  guarded("get", "/keywords", keywordsPage);
+  guarded("post", "/keywords", addKeyword);
+  guarded("post", "/keywords/:id", editKeyword);
+  guarded("post", "/keywords/:id/delete", removeKeyword);
+  guarded("get", "/competitors", competitorsPage);
+  guarded("post", "/competitors", addCompetitor);
+  guarded("post", "/competitors/:id", editCompetitor);
+  guarded("post", "/competitors/:id/delete", removeCompetitor);
+  guarded("get", "/syncs", syncsPage);
+  guarded("post", "/syncs", createSync);
+  guarded("get", "/syncs/:id", syncPage);
+  guarded("post", "/syncs/:id", updateSync);
+  guarded("post", "/syncs/:id/dry-run", dryRunSync);
+  guarded("post", "/syncs/:id/run", runSyncNow);
+  guarded("get", "/syncs/:id/items/:item_id", reviewItemPage);
+  guarded("post", "/syncs/:id/items/:item_id/approve", approveItem);
+  guarded("post", "/syncs/:id/items/:item_id/edit", editItem);
+  personasRoutes(guarded);
+  settingsRoutes(guarded);
 
   // A sub-app's notFound is not asked once it is mounted (the Worker's JSON 404 would answer), so the console
   // ends its own routes with a catch-all: a mistyped address is an HTML page, signed in or not.
@@ -101,6 +147,9 @@ export function createConsoleRouter() {
     const notFound =
       (err instanceof DomainError && err.kind === "not_found") || (err instanceof ApiError && err.code === "not_found");
     if (notFound) return c.html(errorPage("Not found", `${err.message}.`), 404);
+    const refused =
+      (err instanceof DomainError && err.kind === "forbidden") || (err instanceof ApiError && err.code === "forbidden");
+    if (refused) return c.html(errorPage("Forbidden", `Forbidden: ${err.message}.`), 403);
     log("error", "console: unexpected error", {
       request_id: requestId,
       method: c.req.method,

@@ -1,5 +1,5 @@
-// Console sessions: a signed cookie naming the API key a person signed in with (its id, never the key), and
-// the CSRF tokens of its forms. The signing key is derived (HKDF-SHA256) from the SESSION_KEY secret, so the
+// Console sessions: a signed cookie naming the API key a person signed in with (its id, never the key), or
+// a person's session (a random token whose digest is the session's row), and the CSRF tokens of its forms. The signing key is derived (HKDF-SHA256) from the SESSION_KEY secret, so the
 // console needs no secret of its own; rotating SESSION_KEY signs everyone out of the console.
 
 /** How long a console session lasts (docs/console.md). */
@@ -16,6 +16,12 @@ export interface SessionClaims {
   expiresAt: number;
   /** Random per session; the CSRF token is bound to it. */
   nonce: string;
+}
+
+/** A person's session: its token names its row (by SHA-256); the CSRF token is bound to the token. */
+export interface PersonClaims {
+  personToken: string;
+  expiresAt: number;
 }
 
 const encoder = new TextEncoder();
@@ -81,6 +87,26 @@ export async function openSession(
   if (!(await verify(key, `session.${keyId}.${expiresAt}.${nonce}`, signature))) return undefined;
   if (Number(expiresAt) * 1000 <= now.getTime()) return undefined;
   return { keyId: Number(keyId), expiresAt: Number(expiresAt), nonce };
+}
+
+/** `p.<token>.<expiresAt>.<signature>`: the token is random; its row can be revoked. */
+export async function sealPersonSession(key: CryptoKey, claims: PersonClaims): Promise<string> {
+  const body = `p.${claims.personToken}.${claims.expiresAt}`;
+  return `${body}.${await sign(key, `session.${body}`)}`;
+}
+
+/** The claims of a well-signed, unexpired person cookie, else undefined. */
+export async function openPersonSession(
+  key: CryptoKey,
+  value: string | undefined,
+  now: Date,
+): Promise<PersonClaims | undefined> {
+  const match = /^p\.([A-Za-z0-9_-]{32,64})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value ?? "");
+  if (!match) return undefined;
+  const [, token, expiresAt, signature] = match as unknown as [string, string, string, string];
+  if (!(await verify(key, `session.p.${token}.${expiresAt}`, signature))) return undefined;
+  if (Number(expiresAt) * 1000 <= now.getTime()) return undefined;
+  return { personToken: token, expiresAt: Number(expiresAt) };
 }
 
 /** The CSRF token of every form of a session (or of the sign-in form, bound to its pre-session nonce). */

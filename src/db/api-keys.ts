@@ -4,11 +4,16 @@ import { apiKeys, workspaces } from "./schema";
 
 /** A key's scope as the table stores it (src/auth/keys.ts names the same two). */
 type KeyScope = (typeof apiKeys.$inferSelect)["scope"];
+type KeyRole = (typeof apiKeys.$inferSelect)["role"];
 
 export interface ResolvedKey {
   keyId: number;
   workspaceId: number;
   scope: KeyScope;
+  name: string;
+  /** The role ceiling (src/auth/roles.ts). */
+  role: KeyRole;
+  personId: number | null;
   expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
@@ -21,6 +26,9 @@ export async function findKeyByHash(db: Database, keyHash: string): Promise<Reso
       keyId: apiKeys.id,
       workspaceId: apiKeys.workspaceId,
       scope: apiKeys.scope,
+      name: apiKeys.name,
+      role: apiKeys.role,
+      personId: apiKeys.personId,
       expiresAt: apiKeys.expiresAt,
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
@@ -47,6 +55,8 @@ export function serializeKey(row: typeof apiKeys.$inferSelect) {
     name: row.name,
     prefix: row.prefix,
     scope: row.scope,
+    role: row.role,
+    person_id: row.personId,
     expires_at: row.expiresAt,
     revoked_at: row.revokedAt,
     last_used_at: row.lastUsedAt,
@@ -60,7 +70,15 @@ export type ApiKeyView = ReturnType<typeof serializeKey>;
 export async function insertKey(
   db: Database,
   workspaceId: number,
-  input: { keyHash: string; prefix: string; name: string; scope: KeyScope; expiresAt?: string | null },
+  input: {
+    keyHash: string;
+    prefix: string;
+    name: string;
+    scope: KeyScope;
+    role?: KeyRole;
+    personId?: number | null;
+    expiresAt?: string | null;
+  },
 ): Promise<ApiKeyView> {
   const row = await db
     .insert(apiKeys)
@@ -70,6 +88,8 @@ export async function insertKey(
       scope: input.scope,
       keyHash: input.keyHash,
       prefix: input.prefix,
+      role: input.role ?? "owner",
+      personId: input.personId ?? null,
       expiresAt: input.expiresAt ?? null,
     })
     .returning()

@@ -3,7 +3,7 @@
 import type { ResolvedKey } from "./api-keys";
 
 const KEY_BY_ID_SQL =
-  "SELECT id AS keyId, workspace_id AS workspaceId, scope, expires_at AS expiresAt, revoked_at AS revokedAt, " +
+  "SELECT id AS keyId, workspace_id AS workspaceId, scope, name, role, person_id AS personId, expires_at AS expiresAt, revoked_at AS revokedAt, " +
   "last_used_at AS lastUsedAt FROM api_keys WHERE id = ?";
 
 export async function findKeyById(d1: D1Database, keyId: number): Promise<ResolvedKey | undefined> {

@@ -1,5 +1,5 @@
-// Insight's tables (migrations 0081-0082, docs/insights.md), beside schema.ts whose conventions they follow. The
-// code reads them through SQL (src/db/insights.ts) and never writes them: triggers keep them.
+// The insights' tables (migrations 0081-0082, docs/insights.md). Kept beside schema.ts, whose conventions they
+// follow.
 import { integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { workspaces } from "./schema";
 

@@ -37,6 +37,12 @@ export const apiKeys = sqliteTable(
     /** `tw_live_` + 4 characters, for display. */
     prefix: text("prefix").notNull(),
     scope: text("scope", { enum: ["read", "read_write"] }).notNull(),
+    /** The role ceiling: the role of the person who made it, `owner` for admin API, seed and demo keys. */
+    role: text("role", { enum: ["owner", "admin", "member", "viewer"] })
+      .notNull()
+      .default("owner"),
+    /** The person who made it in the console, if one did. */
+    personId: integer("person_id"),
     expiresAt: text("expires_at"),
     revokedAt: text("revoked_at"),
     lastUsedAt: text("last_used_at"),

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { authenticate, bearerToken, type Credentials } from "../auth/check";
 import { type AuthContext, hasScope, type KeyScope } from "../auth/keys";
+import { type Access, assertAccess, type Grant } from "../auth/roles";
 import { ApiError } from "../errors";
 import { timingSafeEqualStrings } from "../lib/crypto";
 import { optionalExecutionCtx } from "./context";
@@ -35,9 +36,17 @@ export function assertScope(auth: AuthContext, scope: KeyScope): void {
   if (!hasScope(auth, scope)) throw missingScope();
 }
 
-export const requireScope = (scope: KeyScope) =>
+/** The caller as the roles table judges it (src/auth/roles.ts). */
+export const grantOf = (auth: AuthContext): Grant => ({
+  scope: auth.scope,
+  role: auth.role,
+  person: auth.actor.type === "person",
+});
+
+/** The operation's entry of the roles table: its scope and its role, else 403 `forbidden`. */
+export const requireAccess = (access: Access) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    assertScope(c.get("auth"), scope);
+    assertAccess(access, grantOf(c.get("auth")));
     await next();
   });
 

@@ -1,7 +1,8 @@
 import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { KeyScope } from "../auth/keys";
+import { type Access, apiAccess } from "../auth/roles";
 import { errorResponses, validationHook } from "../errors";
-import { requireScope } from "./auth-middleware";
+import { requireAccess } from "./auth-middleware";
 import type { AppEnv } from "./hono-env";
 import { requireUtf8Body } from "./utf8-body";
 
@@ -10,13 +11,17 @@ export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validat
 
 /** OpenAPI extension names carrying what MCP tool generation needs (src/routes/mcp.ts). */
 export const SCOPE_EXTENSION = "x-threadwatch-scope";
+export const ROLE_EXTENSION = "x-threadwatch-role";
 export const TOOL_EXTENSION = "x-threadwatch-tool";
 
 /** The query schema of an operation that takes no query parameters: any given one is refused. */
 export const noQuery = z.strictObject({});
 
 type ApiRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
-  /** The key scope the operation needs; every non-GET operation needs `read_write`. */
+  /**
+   * The key scope the operation needs; every non-GET operation needs `read_write`. What is enforced is the
+   * operation's entry in src/auth/roles.ts (scope and role); the table test checks the two agree.
+   */
   scope: KeyScope;
   /** `false` keeps an operation out of the tool protocol (approval: a person approves, not an agent). */
   tool?: boolean;
@@ -26,21 +31,34 @@ type ApiRouteInput = Omit<RouteConfig, "security" | "middleware"> & {
   outside?: "forum" | "browser";
 };
 
+/** The 403 an operation documents: what its roles-table entry asks beyond a read key of any ceiling. */
+function forbiddenText(access: Access): string | undefined {
+  const scope = access.scope === "read_write" ? "a read_write key" : undefined;
+  const role = access.role !== "viewer" ? `a role ceiling of ${access.role} or above` : undefined;
+  if (!scope && !role) return undefined;
+  return `Needs ${[scope, role].filter(Boolean).join(" with ")} (\`forbidden\`)`;
+}
+
 /**
  * Declares an /api/v1 operation: bearer security, the shared error responses, the scope check as route
  * middleware and the extensions the MCP tool generator reads. Routes read like the API docs.
  */
 export function apiRoute<const R extends ApiRouteInput>(input: R) {
   const { scope, tool, conflict, outside, ...route } = input;
-  const write = scope === "read_write";
+  const access = apiAccess(route.method, route.path, scope);
+  const changes = route.method !== "get";
   return createRoute({
     ...route,
     // An operation without query parameters still rejects unknown ones (a typo is not "no filter": docs/api.md).
     request: { query: noQuery, ...route.request },
     security: [{ bearerAuth: [] }],
-    responses: { ...errorResponses({ write, conflict, outside }), ...route.responses },
-    middleware: write ? [requireScope("read_write"), requireUtf8Body] : [],
-    [SCOPE_EXTENSION]: scope,
+    responses: {
+      ...errorResponses({ write: changes, conflict, forbidden: forbiddenText(access), outside }),
+      ...route.responses,
+    },
+    middleware: changes ? [requireAccess(access), requireUtf8Body] : [requireAccess(access)],
+    [SCOPE_EXTENSION]: access.scope,
+    [ROLE_EXTENSION]: access.role,
     [TOOL_EXTENSION]: tool ?? true,
   } as unknown as Omit<R, "scope" | "tool" | "conflict" | "outside">);
 }

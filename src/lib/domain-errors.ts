@@ -13,7 +13,8 @@ export type DomainErrorKind =
   /** The forum (or its OAuth host) could not be reached; the message names the address tried. */
   | "forum_unreachable"
   /** The browser could not be started, after one retry on a fresh one. */
-  | "browser_unavailable";
+  | "browser_unavailable"
+  | "forbidden";
 
 /** One problem with one field of the input, `path` as the API names it (`body.blog_url`, `query.search`). */
 export interface FieldProblem {
@@ -55,6 +56,9 @@ export function invalidInput(problems: FieldProblem[]): DomainError {
     { problems },
   );
 }
+
+/** The caller's role does not allow this (a member inviting an owner...). */
+export const forbidden = (message: string) => new DomainError("forbidden", message);
 
 /** The action does not fit the current state of what it acts on (a duplicate, a published post...). */
 export const invalidState = (message: string) => new DomainError("invalid_state", message);

@@ -32,8 +32,13 @@ export async function contentHashOf(
   return sha256Hex(JSON.stringify([post.title, post.bodyMarkdown, post.bodyRichtext ?? null, post.images]));
 }
 
-/** The approver of a request signed with an API key (the API, and the console's key session). */
-export async function keyApprover(env: Pick<Env, "DB">, auth: { keyId: number }): Promise<Approver> {
+/** The approver of a request: the person of a person's console session, else the request's API key. */
+export async function approverOf(
+  env: Pick<Env, "DB">,
+  auth: { keyId: number | null; personId: number | null; actor: { name: string } },
+): Promise<Approver> {
+  if (auth.personId !== null) return { type: "person", id: auth.personId, name: auth.actor.name };
+  if (auth.keyId === null) throw new Error("a request with neither a person nor a key cannot approve");
   return { type: "key", id: auth.keyId, name: (await keyNameById(env.DB, auth.keyId)) ?? `key ${auth.keyId}` };
 }
 

@@ -1,12 +1,14 @@
 // Operator API for personas (/admin/v1, bearer ADMIN_TOKEN): list a workspace's personas and approve or
 // revoke one ("approved for the customer", docs/publishing.md). Not part of /api/v1 or the tool protocol.
 import { createRoute, z } from "@hono/zod-openapi";
+import { recordAudit } from "../audit/events";
 import { integerParam } from "../contracts/params";
 import { getWorkspace } from "../db/api-keys";
 import { directoryDb, workspaceDb } from "../db/client";
 import { requireAdmin } from "../http/auth-middleware";
 import { createRouter, jsonResponse, noFieldsBody, noQuery } from "../http/openapi";
 import { notFound } from "../lib/domain-errors";
+import { ADMIN_ACTOR } from "../lib/role";
 import { listPersonas, setPersonaApproval } from "../personas/personas";
 import { PersonaSchema } from "./personas";
 
@@ -52,10 +54,16 @@ adminPersonasRouter
   .openapi(approval(true), async (c) => {
     const { workspace_id, id } = c.req.valid("param");
     await requireWorkspace(c.env, workspace_id);
-    return c.json(await setPersonaApproval(workspaceDb(c.env, workspace_id), id, true), 200);
+    const w = workspaceDb(c.env, workspace_id);
+    const persona = await setPersonaApproval(w, id, true);
+    await recordAudit(w, { actor: ADMIN_ACTOR, action: "persona.approved", target: { type: "persona", id } });
+    return c.json(persona, 200);
   })
   .openapi(approval(false), async (c) => {
     const { workspace_id, id } = c.req.valid("param");
     await requireWorkspace(c.env, workspace_id);
-    return c.json(await setPersonaApproval(workspaceDb(c.env, workspace_id), id, false), 200);
+    const w = workspaceDb(c.env, workspace_id);
+    const persona = await setPersonaApproval(w, id, false);
+    await recordAudit(w, { actor: ADMIN_ACTOR, action: "persona.revoked", target: { type: "persona", id } });
+    return c.json(persona, 200);
   });

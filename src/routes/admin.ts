@@ -1,15 +1,18 @@
 // Operator API (/admin/v1, bearer ADMIN_TOKEN): workspaces and their API keys. Not part of /api/v1, its
 // OpenAPI document or the tool protocol.
 import { createRoute, z } from "@hono/zod-openapi";
+import { recordAudit } from "../audit/events";
 import { issueKey, MAX_TEMPORARY_KEY_SECONDS, MIN_TEMPORARY_KEY_SECONDS } from "../auth/issue-key";
 import { forgetKeyId } from "../auth/key-cache";
 import { integerParam } from "../contracts/params";
 import { createWorkspace, getWorkspace, listKeys, listWorkspaces, revokeKey } from "../db/api-keys";
-import { directoryDb } from "../db/client";
+import { directoryDb, workspaceDb } from "../db/client";
 import { requireAdmin } from "../http/auth-middleware";
 import { createRouter, jsonBody, jsonResponse, noQuery } from "../http/openapi";
 import { requireUtf8Body } from "../http/utf8-body";
 import { notFound } from "../lib/domain-errors";
+import { ADMIN_ACTOR, ROLES } from "../lib/role";
+import { invitationPath, inviteMember } from "../people/members";
 
 const WorkspaceSchema = z.object({ id: z.number().int(), name: z.string(), created_at: z.string() });
 const KeySchema = z.object({
@@ -18,6 +21,8 @@ const KeySchema = z.object({
   name: z.string(),
   prefix: z.string(),
   scope: z.enum(["read", "read_write"]),
+  role: z.enum(["owner", "admin", "member", "viewer"]),
+  person_id: z.number().int().nullable(),
   expires_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   last_used_at: z.string().nullable(),
@@ -86,11 +91,14 @@ adminRouter
       },
     }),
     async (c) => {
-      const { key, record } = await issueKey(
-        directoryDb(c.env),
-        c.req.valid("param").workspace_id,
-        c.req.valid("json"),
-      );
+      const { workspace_id } = c.req.valid("param");
+      const { key, record } = await issueKey(directoryDb(c.env), workspace_id, c.req.valid("json"));
+      await recordAudit(workspaceDb(c.env, workspace_id), {
+        actor: ADMIN_ACTOR,
+        action: "key.created",
+        target: { type: "key", id: record.id },
+        details: { name: record.name, prefix: record.prefix, scope: record.scope, role: record.role },
+      });
       return c.json({ ...record, key }, 201);
     },
   )
@@ -126,6 +134,49 @@ adminRouter
       const key = await revokeKey(directoryDb(c.env), workspace_id, key_id);
       if (!key) throw notFound("key");
       forgetKeyId(key.id);
+      await recordAudit(workspaceDb(c.env, workspace_id), {
+        actor: ADMIN_ACTOR,
+        action: "key.revoked",
+        target: { type: "key", id: key.id },
+        details: { name: key.name, prefix: key.prefix },
+      });
       return c.json(key, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/workspaces/{workspace_id}/invitations",
+      request: {
+        query: noQuery,
+        params: workspaceIdParam,
+        body: jsonBody(z.strictObject({ email: z.email().max(320), role: z.enum(ROLES) })),
+      },
+      responses: {
+        201: jsonResponse(
+          z.object({
+            invitation: z.object({
+              id: z.number().int(),
+              email: z.string(),
+              role: z.enum(ROLES),
+              expires_at: z.string(),
+            }),
+            url: z.string(),
+          }),
+          "The invitation and its single-use link (7 days), shown only here",
+        ),
+      },
+    }),
+    async (c) => {
+      const { workspace_id } = c.req.valid("param");
+      const dir = directoryDb(c.env);
+      if (!(await getWorkspace(dir, workspace_id))) throw notFound("workspace");
+      const { invitation, token } = await inviteMember(
+        dir,
+        workspaceDb(c.env, workspace_id),
+        { role: "owner", actor: ADMIN_ACTOR },
+        c.req.valid("json"),
+      );
+      return c.json({ invitation, url: new URL(invitationPath(token), c.req.url).toString() }, 201);
     },
   );

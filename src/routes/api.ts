@@ -1,11 +1,13 @@
 import { requireApiKey } from "../http/auth-middleware";
 import { createRouter } from "../http/openapi";
+import { auditRouter } from "./audit";
 import { blogSyncsRouter } from "./blog-syncs";
 import { commentsRouter } from "./comments";
 import { competitorsRouter } from "./competitors";
 import { exclusionsRouter } from "./exclusions";
 import { insightsRouter } from "./insights";
 import { keywordsRouter } from "./keywords";
+import { membersRouter } from "./members";
 import { monitoringRouter } from "./monitoring";
 import { personasRouter } from "./personas";
 import { postsRouter } from "./posts";
@@ -30,6 +32,8 @@ export function createApiRouter() {
   api.route("/", publishingRouter);
   api.route("/", webhooksRouter);
   api.route("/", insightsRouter);
+  api.route("/", membersRouter);
+  api.route("/", auditRouter);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",

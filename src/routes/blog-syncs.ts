@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { recordAudit, recordConfigSaved } from "../audit/events";
 import { deleteConfig, saveConfig } from "../blog-sync/configs";
 import { editSyncedPost } from "../blog-sync/edit-draft";
 import { runSync } from "../blog-sync/run-sync";
@@ -209,6 +210,7 @@ export const blogSyncsRouter = createRouter()
     }),
     async (c) => {
       const { config, created } = await saveConfig(c.env, callerDb(c), c.req.valid("json"));
+      await recordConfigSaved(callerDb(c), c.get("auth").actor, config, created);
       return created ? c.json(config, 201) : c.json(config, 200);
     },
   )
@@ -257,7 +259,13 @@ export const blogSyncsRouter = createRouter()
       responses: { 204: { description: "Deleted" } },
     }),
     async (c) => {
-      await deleteConfig(c.env, callerDb(c), c.req.valid("param").id);
+      const { id } = c.req.valid("param");
+      await deleteConfig(c.env, callerDb(c), id);
+      await recordAudit(callerDb(c), {
+        actor: c.get("auth").actor,
+        action: "sync_config.deleted",
+        target: { type: "sync_config", id },
+      });
       return c.body(null, 204);
     },
   )

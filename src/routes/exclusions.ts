@@ -1,3 +1,4 @@
+import { recordAudit } from "../audit/events";
 import { ExclusionsBody } from "../contracts/tracking";
 import { getExclusions } from "../db/exclusions";
 import { callerDb } from "../http/context";
@@ -29,5 +30,19 @@ export const exclusionsRouter = createRouter()
       request: { body: jsonBody(ExclusionsBody) },
       responses: { 200: jsonResponse(ExclusionsBody, "The exclusions as stored") },
     }),
-    async (c) => c.json(await replaceExclusions(c.env, callerDb(c), c.req.valid("json")), 200),
+    async (c) => {
+      const w = callerDb(c);
+      const stored = await replaceExclusions(c.env, w, c.req.valid("json"));
+      await recordAudit(w, {
+        actor: c.get("auth").actor,
+        action: "exclusions.updated",
+        target: { type: "workspace", id: w.workspaceId },
+        details: {
+          terms: stored.terms.length,
+          subreddits: stored.subreddits.length,
+          authors: stored.authors.length,
+        },
+      });
+      return c.json(stored, 200);
+    },
   );

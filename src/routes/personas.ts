@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { recordAudit } from "../audit/events";
 import { idParam, listEnvelope } from "../contracts/params";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, jsonBody, jsonResponse, noFieldsBody } from "../http/openapi";
@@ -118,7 +119,10 @@ export const personasRouter = createRouter()
       responses: { 204: { description: "Revoked at the forum and deleted" } },
     }),
     async (c) => {
-      await deletePersona(c.env, callerDb(c), c.req.valid("param").id);
+      const { id } = c.req.valid("param");
+      const w = callerDb(c);
+      await deletePersona(c.env, w, id);
+      await recordAudit(w, { actor: c.get("auth").actor, action: "persona.deleted", target: { type: "persona", id } });
       return c.body(null, 204);
     },
   )

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { createWebhook, listWebhooks, removeWebhook, requireWebhook, testWebhook } from "../alerts/webhooks";
+import { recordAudit } from "../audit/events";
 import { idParam, integerParam, listEnvelope, pageEnvelope } from "../contracts/params";
 import { WEBHOOK_EVENT_TYPES } from "../db/schema";
 import { listDeliveries } from "../db/webhooks";
@@ -92,7 +93,16 @@ export const webhooksRouter = createRouter()
       request: { body: jsonBody(WebhookCreate) },
       responses: { 201: jsonResponse(CreatedWebhook, "The webhook and its signing secret") },
     }),
-    async (c) => c.json(await createWebhook(c.env, callerDb(c), c.req.valid("json")), 201),
+    async (c) => {
+      const webhook = await createWebhook(c.env, callerDb(c), c.req.valid("json"));
+      await recordAudit(callerDb(c), {
+        actor: c.get("auth").actor,
+        action: "webhook.created",
+        target: { type: "webhook", id: webhook.id },
+        details: { url: webhook.url, format: webhook.format, min_priority: webhook.min_priority },
+      });
+      return c.json(webhook, 201);
+    },
   )
   .openapi(
     apiRoute({
@@ -119,7 +129,13 @@ export const webhooksRouter = createRouter()
       responses: { 204: { description: "Deleted" } },
     }),
     async (c) => {
-      await removeWebhook(callerDb(c), c.req.valid("param").id);
+      const { id } = c.req.valid("param");
+      await removeWebhook(callerDb(c), id);
+      await recordAudit(callerDb(c), {
+        actor: c.get("auth").actor,
+        action: "webhook.deleted",
+        target: { type: "webhook", id },
+      });
       return c.body(null, 204);
     },
   )

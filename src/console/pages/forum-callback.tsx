@@ -2,13 +2,24 @@
 // "Connecting"). No key and no console session is needed: the state is the credential. The answer is a page
 // in words: the account connected (with a link to the console), or why nothing was stored (400).
 import type { Context } from "hono";
+import { recordAudit } from "../../audit/events";
+import { workspaceDb } from "../../db/client";
 import type { AppEnv } from "../../http/hono-env";
+import { SYSTEM_ACTOR } from "../../lib/role";
 import { completeConnection } from "../../personas/connect";
 import { Notice, Page } from "../layout";
 
 export async function forumCallback(c: Context<AppEnv>) {
   const q = c.req.query();
   const result = await completeConnection(c.env, { state: q.state, code: q.code, error: q.error });
+  // The state names the workspace, not who started the connection, so the trail names the service.
+  if (result.ok)
+    await recordAudit(workspaceDb(c.env, result.workspaceId), {
+      actor: SYSTEM_ACTOR,
+      action: "persona.connected",
+      target: { type: "persona", id: result.personaId },
+      details: { username: result.username, created: result.created },
+    });
   const page = result.ok ? (
     <Page title="Account connected">
       <Notice kind="good">

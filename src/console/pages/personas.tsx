@@ -1,6 +1,7 @@
 // Personas (/app/personas): the workspace's forum accounts with their flags and last error, Connect (a POST
 // that sends the person to the forum's consent page; the forum sends them back to /oauth/forum/callback) and
 // delete (the grant is revoked at the forum first). Read-only sessions see the list and no buttons.
+import { recordAudit } from "../../audit/events";
 import type { PersonaView } from "../../db/personas";
 import { DEFAULT_AUTHORIZE_URL } from "../../forum/oauth";
 import { isDomainError } from "../../lib/domain-errors";
@@ -117,6 +118,8 @@ export async function deleteFromConsole(c: ConsoleContext) {
       return personasPage(c, err.message);
     throw err;
   }
+  const actor = c.get("session").auth.actor;
+  await recordAudit(sessionDb(c), { actor, action: "persona.deleted", target: { type: "persona", id } });
   return c.redirect(afterChange("/app/personas", "deleted"), 303);
 }
 

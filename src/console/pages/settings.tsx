@@ -1,12 +1,14 @@
 // Settings › API (/app/settings/api): the workspace's keys, create (the plain key shown once, on this
 // answer only) and revoke, through the same key service as the admin API. Only read_write sessions manage keys.
 import { z } from "@hono/zod-openapi";
+import { recordAudit } from "../../audit/events";
 import { issueKey, MAX_TEMPORARY_KEY_SECONDS } from "../../auth/issue-key";
 import { forgetKeyId } from "../../auth/key-cache";
 import { listKeys, revokeKey } from "../../db/api-keys";
 import { directoryDb } from "../../db/client";
-import { notFound } from "../../lib/domain-errors";
-import { type ConsoleContext, type ConsoleSession, pathIdOf } from "../context";
+import { forbidden, notFound } from "../../lib/domain-errors";
+import { atLeast } from "../../lib/role";
+import { type ConsoleContext, type ConsoleSession, pathIdOf, sessionDb } from "../context";
 import { checked, type FormValues, formValues, numberField, zodFieldErrors } from "../forms";
 import {
   afterChange,
@@ -37,13 +39,18 @@ interface Extras {
 
 type KeyView = Awaited<ReturnType<typeof listKeys>>[number];
 
+/** Admins and owners revoke any key; anyone who may make keys revokes the ones they made. */
+const mayRevoke = (session: ConsoleSession, k: { person_id: number | null }) =>
+  session.can("POST", "/settings/api/keys/:key_id/revoke") &&
+  (atLeast(session.auth.role, "admin") || (k.person_id !== null && k.person_id === session.auth.personId));
+
 /** A key that still opens the API: not revoked and not past its expiry. */
 const isActive = (k: KeyView, now: string) => !k.revoked_at && (!k.expires_at || k.expires_at > now);
 
 function KeyStatus({ session, k, active }: { session: ConsoleSession; k: KeyView; active: boolean }) {
   if (k.revoked_at) return <>revoked {when(k.revoked_at)}</>;
   if (!active) return <>expired</>;
-  if (!session.canWrite) return <>active</>;
+  if (!mayRevoke(session, k)) return <>active</>;
   return (
     <PostForm session={session} action={`/app/settings/api/keys/${k.id}/revoke`}>
       <button type="submit" class="danger" data-confirm={`Revoke "${k.name}"? Anything using it stops working.`}>
@@ -56,7 +63,7 @@ function KeyStatus({ session, k, active }: { session: ConsoleSession; k: KeyView
 function KeyTable({ session, keys, active }: { session: ConsoleSession; keys: KeyView[]; active: boolean }) {
   return (
     <table class="list">
-      <ListHead columns={["Name", "Key", "Scope", "Last used", "Expires", "Status"]} />
+      <ListHead columns={["Name", "Key", "Scope", "Role ceiling", "Last used", "Expires", "Status"]} />
       <tbody>
         {keys.map((k) => (
           <tr id={`key-${k.id}`}>
@@ -65,6 +72,7 @@ function KeyTable({ session, keys, active }: { session: ConsoleSession; keys: Ke
               <code>{`${k.prefix}…`}</code>
             </td>
             <td>{k.scope}</td>
+            <td>{k.role}</td>
             <td>{when(k.last_used_at)}</td>
             <td>{k.expires_at ? when(k.expires_at) : "never"}</td>
             <td>
@@ -126,10 +134,14 @@ function CreateKeyForm({ session, failed }: { session: ConsoleSession; failed?: 
             <option value="read" selected={values.scope !== "read_write"}>
               read (look only)
             </option>
-            <option value="read_write" selected={values.scope === "read_write"}>
-              read_write
-            </option>
+            {session.auth.role !== "viewer" ? (
+              <option value="read_write" selected={values.scope === "read_write"}>
+                read_write
+              </option>
+            ) : null}
           </select>
+          {failed?.errors.scope ? <p class="error">{failed.errors.scope}</p> : null}
+          <p class="meta">{`Its role ceiling: ${session.auth.role}, your own.`}</p>
         </div>
         <Checkbox name="temporary" label="Temporary" checked={checked(values, "temporary")} />
         <Field
@@ -158,7 +170,7 @@ async function settingsPage(c: ConsoleContext, extras: Extras = {}) {
       {created || failed ? null : <Done done={c.req.query("done")} messages={DONE} />}
       {created ? <CreatedKey created={created} /> : null}
       <Keys session={session} keys={keys} />
-      {session.canWrite ? (
+      {session.can("POST", "/settings/api/keys") ? (
         <CreateKeyForm session={session} failed={failed} />
       ) : (
         <p class="meta">This session is read-only: creating and revoking keys needs a read_write key.</p>
@@ -182,17 +194,41 @@ export async function createApiKey(c: ConsoleContext) {
   if (!parsed.success) return settingsPage(c, { failed: { errors: zodFieldErrors(parsed.error), values } });
   if (parsed.data.temporary && parsed.data.expires_in_hours === undefined)
     return settingsPage(c, { failed: { errors: { expires_in_hours: "a temporary key needs its hours" }, values } });
-  const { key, record } = await issueKey(directoryDb(c.env), c.get("session").auth.workspaceId, {
+  const { auth } = c.get("session");
+  // A key carries its maker's role as its ceiling; a viewer makes read keys only (whatever the form says).
+  if (auth.role === "viewer" && parsed.data.scope !== "read")
+    return settingsPage(c, { failed: { errors: { scope: "a viewer may make read keys only" }, values } });
+  const { key, record } = await issueKey(directoryDb(c.env), auth.workspaceId, {
     name: parsed.data.name,
     scope: parsed.data.scope,
     expires_in_seconds: parsed.data.expires_in_hours ? parsed.data.expires_in_hours * 3600 : undefined,
+    role: auth.role,
+    personId: auth.personId,
+  });
+  await recordAudit(sessionDb(c), {
+    actor: auth.actor,
+    action: "key.created",
+    target: { type: "key", id: record.id },
+    details: { name: record.name, prefix: record.prefix, scope: record.scope, role: record.role },
   });
   return settingsPage(c, { created: { key, name: record.name } });
 }
 
 export async function revokeApiKey(c: ConsoleContext) {
   const id = pathIdOf(c, "key_id", "key");
-  if (!(await revokeKey(directoryDb(c.env), c.get("session").auth.workspaceId, id))) throw notFound("key");
+  const session = c.get("session");
+  const dir = directoryDb(c.env);
+  const existing = (await listKeys(dir, session.auth.workspaceId)).find((k) => k.id === id);
+  if (!existing) throw notFound("key");
+  if (!mayRevoke(session, existing)) throw forbidden("only admins and owners revoke keys others made");
+  const revoked = await revokeKey(dir, session.auth.workspaceId, id);
+  if (!revoked) throw notFound("key");
   forgetKeyId(id);
+  await recordAudit(sessionDb(c), {
+    actor: session.auth.actor,
+    action: "key.revoked",
+    target: { type: "key", id },
+    details: { name: revoked.name, prefix: revoked.prefix },
+  });
   return c.redirect(afterChange("/app/settings/api", "revoked"), 303);
 }

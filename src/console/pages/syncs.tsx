@@ -1,5 +1,6 @@
 // Blog sync (/app/syncs, /app/syncs/:id): the config form, recent runs, synced posts by state, and the
 // dry-run preview, through the same services as POST /actions/blog-subreddit-syncs and .../run.
+import { recordConfigSaved } from "../../audit/events";
 import { saveConfig } from "../../blog-sync/configs";
 import { type RunResult, runSync } from "../../blog-sync/run-sync";
 import { BlogSyncConfigInput } from "../../contracts/blog-syncs";
@@ -145,7 +146,9 @@ async function attemptSave(c: ConsoleContext, input: unknown) {
   const parsed = BlogSyncConfigInput.safeParse(input);
   if (!parsed.success) return { errors: zodFieldErrors(parsed.error) };
   try {
-    return { saved: await saveConfig(c.env, sessionDb(c), parsed.data) };
+    const saved = await saveConfig(c.env, sessionDb(c), parsed.data);
+    await recordConfigSaved(sessionDb(c), c.get("session").auth.actor, saved.config, saved.created);
+    return { saved };
   } catch (err) {
     const fields = fieldErrorsOf(err);
     if (fields) return { errors: fields };
