@@ -22,7 +22,7 @@ export const PublishPostMessage = z.strictObject({
   fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
-/** One monitoring pass of a workspace (the 10-minute cron fans these out on the monitor queue). */
+/** A backfill of a workspace's new or changed terms (a term change queues it; docs/monitoring.md, "Backfill"). */
 export const MonitorPassMessage = z.strictObject({
   type: z.literal("monitor.pass"),
   workspace_id: id,

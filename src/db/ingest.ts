@@ -1,0 +1,105 @@
+// The ingester's reads across every workspace (docs/monitoring.md, "The compiled matcher"): the version of all
+// tracked terms together, and every workspace's active terms, from each database that holds workspaces.
+import type { ShardedEnv } from "./client";
+import { workspaceDb } from "./client";
+import type { ActiveCompetitor, ActiveKeyword } from "./monitor";
+
+/** Rows read per statement (terms can be hundreds of thousands). */
+const PAGE = 5_000;
+
+/** The databases that hold workspaces' data: DB and each configured shard, each once. */
+function databases(env: ShardedEnv): D1Database[] {
+  const all = [env.DB];
+  if (env.DB_SHARD_1 && env.DB_SHARD_1 !== env.DB) all.push(env.DB_SHARD_1);
+  return all;
+}
+
+/** The sum of each database's terms version: it changes whenever any workspace's terms change. */
+export async function termsVersion(env: ShardedEnv): Promise<number> {
+  let total = 0;
+  for (const d1 of databases(env)) {
+    const row = await d1.prepare("SELECT version FROM monitor_terms_version WHERE id = 1").first<{ version: number }>();
+    total += row?.version ?? 0;
+  }
+  return total;
+}
+
+export interface WorkspaceTerms {
+  workspaceId: number;
+  keywords: ActiveKeyword[];
+  competitors: ActiveCompetitor[];
+}
+
+interface KeywordRow {
+  id: number;
+  workspace_id: number;
+  keyword: string;
+  is_ambiguous: number;
+  search_volume: number | null;
+  cpc: string | null;
+  serp_forum_position: number | null;
+  serp_forum_url: string | null;
+}
+
+interface CompetitorRow {
+  id: number;
+  workspace_id: number;
+  name: string;
+  keywords: string;
+  is_ambiguous: number;
+}
+
+async function paged<T extends { id: number }>(d1: D1Database, sql: string): Promise<T[]> {
+  const out: T[] = [];
+  let after = 0;
+  for (;;) {
+    const { results } = await d1.prepare(sql).bind(after, PAGE).all<T>();
+    out.push(...results);
+    const last = results[results.length - 1];
+    if (results.length < PAGE || !last) return out;
+    after = last.id;
+  }
+}
+
+/** Every workspace's active keywords and competitors, read from the database that holds each workspace. */
+export async function allActiveTerms(env: ShardedEnv): Promise<WorkspaceTerms[]> {
+  const byWorkspace = new Map<number, WorkspaceTerms>();
+  const entry = (workspaceId: number) => {
+    let e = byWorkspace.get(workspaceId);
+    if (!e) byWorkspace.set(workspaceId, (e = { workspaceId, keywords: [], competitors: [] }));
+    return e;
+  };
+  for (const d1 of databases(env)) {
+    const holds = (workspaceId: number) => workspaceDb(env, workspaceId).d1 === d1;
+    const kws = await paged<KeywordRow>(
+      d1,
+      `SELECT id, workspace_id, keyword, is_ambiguous, search_volume, cpc, serp_forum_position, serp_forum_url
+       FROM keywords WHERE active = 1 AND id > ? ORDER BY id LIMIT ?`,
+    );
+    for (const k of kws)
+      if (holds(k.workspace_id))
+        entry(k.workspace_id).keywords.push({
+          id: k.id,
+          keyword: k.keyword,
+          isAmbiguous: k.is_ambiguous === 1,
+          searchVolume: k.search_volume,
+          cpc: k.cpc,
+          serpForumPosition: k.serp_forum_position,
+          serpForumUrl: k.serp_forum_url,
+        });
+    const comps = await paged<CompetitorRow>(
+      d1,
+      `SELECT id, workspace_id, name, keywords, is_ambiguous FROM competitors
+       WHERE active = 1 AND id > ? ORDER BY id LIMIT ?`,
+    );
+    for (const c of comps)
+      if (holds(c.workspace_id))
+        entry(c.workspace_id).competitors.push({
+          id: c.id,
+          name: c.name,
+          keywords: JSON.parse(c.keywords) as string[],
+          isAmbiguous: c.is_ambiguous === 1,
+        });
+  }
+  return [...byWorkspace.values()].sort((a, b) => a.workspaceId - b.workspaceId);
+}
