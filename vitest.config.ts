@@ -17,34 +17,44 @@ export default defineConfig(async () => {
       projects: [
         {
           plugins: [
-            cloudflareTest(({ inject }) => ({
-              wrangler: { configPath: "./wrangler.toml" },
-              miniflare: {
-                bindings: {
-                  TEST_MIGRATIONS: migrations,
-                  FIXTURE_ORIGIN: inject<string>("fixtureOrigin"),
-                  // The local forum (test/fixtures/forum/) served by the fixture server.
-                  FORUM_BASE_URL: `${inject<string>("fixtureOrigin")}/forum`,
-                  ADMIN_TOKEN: "test-admin-token",
-                  SESSION_KEY: "dGVzdC1zZXNzaW9uLWtleS0zMi1ieXRlcy1sb25nISE=",
-                  ALLOW_PRIVATE_FETCH: "true",
-                  // Monitoring against the local forum API and DataForSEO (test/fixtures/handlers/30-, 31-).
-                  REDDIT_CLIENT_ID: "tw-test-client",
-                  REDDIT_CLIENT_SECRET: "secret",
-                  REDDIT_USER_AGENT: "test:threadwatch:1.0 (by threadwatch tests)",
-                  REDDIT_AUTH_URL: `${inject<string>("fixtureOrigin")}/forum-auth/api/v1/access_token`,
-                  REDDIT_API_BASE_URL: `${inject<string>("fixtureOrigin")}/forum-api`,
-                  // No DataForSEO credentials by default (metrics stay null, as without a provider); the metrics tests
-                  // pass them (dfs-login / dfs-password) in an env of their own.
-                  DATAFORSEO_BASE_URL: `${inject<string>("fixtureOrigin")}/dataforseo`,
-                  // Alert retries without waiting (production: 30 s doubling); test/alerts/ checks the real schedule.
-                  ALERT_RETRY_BASE_SECONDS: "0",
-                  // A warm browser per workspace for 20 s, not the default 60: many workspaces per file, each may
-                  // keep one Chromium; test/publishing/personas.test.ts checks reuse and the idle close.
-                  BROWSER_KEEP_WARM_SECONDS: "20",
+            cloudflareTest(({ inject }) => {
+              const forum = inject<{ www: string; api: string; site: string; upload: string }>("forumOrigins");
+              return {
+                wrangler: { configPath: "./wrangler.toml" },
+                miniflare: {
+                  bindings: {
+                    TEST_MIGRATIONS: migrations,
+                    FIXTURE_ORIGIN: inject<string>("fixtureOrigin"),
+                    // The cookie-session forum (test/fixtures/forum/local-forum.ts) the browser publishes through.
+                    FORUM_BASE_URL: `${inject<string>("fixtureOrigin")}/forum`,
+                    ADMIN_TOKEN: "test-admin-token",
+                    SESSION_KEY: "dGVzdC1zZXNzaW9uLWtleS0zMi1ieXRlcy1sb25nISE=",
+                    ALLOW_PRIVATE_FETCH: "true",
+                    // The local forum (test/fixtures/forum/serve.ts, started in globalSetup) on its four origins:
+                    // the consent page and token endpoint (www), the OAuth host (api), the public site and the
+                    // upload host. FORUM_*_ORIGIN are the tests' own, to reach its control API and check answers.
+                    REDDIT_CLIENT_ID: "tw-test-client",
+                    REDDIT_CLIENT_SECRET: "secret",
+                    REDDIT_USER_AGENT: "test:threadwatch:1.0 (by threadwatch tests)",
+                    REDDIT_AUTHORIZE_URL: `${forum.www}/api/v1/authorize`,
+                    REDDIT_AUTH_URL: `${forum.www}/api/v1/access_token`,
+                    REDDIT_API_BASE_URL: forum.api,
+                    FORUM_WWW_ORIGIN: forum.www,
+                    FORUM_API_ORIGIN: forum.api,
+                    FORUM_SITE_ORIGIN: forum.site,
+                    FORUM_UPLOAD_ORIGIN: forum.upload,
+                    // No DataForSEO credentials by default (metrics stay null, as without a provider); the metrics tests
+                    // pass them (dfs-login / dfs-password) in an env of their own.
+                    DATAFORSEO_BASE_URL: `${inject<string>("fixtureOrigin")}/dataforseo`,
+                    // Alert retries without waiting (production: 30 s doubling); test/alerts/ checks the real schedule.
+                    ALERT_RETRY_BASE_SECONDS: "0",
+                    // A warm browser per workspace for 20 s, not the default 60: many workspaces per file, each may
+                    // keep one Chromium; test/publishing/personas.test.ts checks reuse and the idle close.
+                    BROWSER_KEEP_WARM_SECONDS: "20",
+                  },
                 },
-              },
-            })),
+              };
+            }),
           ],
           test: {
             name: "workers",

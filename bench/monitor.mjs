@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench:monitor -- [--workspaces N] [--terms N] [--port N] [--forum-port N] [--concurrency N]
-// Monitoring through the local service against the local forum API (test/fixtures/forum/fake-forum.ts, in
-// this process, 100 requests a minute per client like the real one): N workspaces (default 50) tracking M
+// Monitoring through the local service against the local forum (test/fixtures/forum/serve.ts, in this
+// process, 100 requests a minute for the client as today's search benchmark has always measured): N workspaces (default 50) tracking M
 // keywords each (default 20), posts about them on the forum plus decoys. Round 1 runs every workspace's pass
 // (`POST /actions/monitoring/run`, `--concurrency` at a time, as the queue consumer's batch would); round 2
 // puts one new post per workspace on the forum, runs the passes again and measures how long each new post

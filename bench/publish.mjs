@@ -8,12 +8,12 @@
 // open then is a leak.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
 import { callApi, startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
 import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
+import { serveLocalForum } from "../scripts/lib/local-forum-server.mjs";
 import { ROOT } from "../scripts/lib/paths.mjs";
 import { progress } from "../scripts/lib/progress.mjs";
 import { seedWorkspace } from "../scripts/lib/seed-workspace.mjs";
@@ -71,13 +71,8 @@ runMain(async () => {
   const forumPort = integerOption("forum-port", values["forum-port"], { min: 1, max: 65535 });
   execFileSync(process.execPath, [path.join(ROOT, "scripts", "setup-browser.mjs")], { cwd: ROOT, stdio: "ignore" });
 
-  const { createLocalForum } = await import(path.join(ROOT, "test", "fixtures", "forum", "local-forum.ts"));
-  const forum = createLocalForum("");
-  const forumServer = http.createServer((req, res) =>
-    forum.handle(req, res, new URL(req.url ?? "/", "http://127.0.0.1")).catch((e) => res.writeHead(500).end(String(e))),
-  );
-  await new Promise((r) => forumServer.listen(forumPort, "127.0.0.1", r));
-  const forumBase = `http://127.0.0.1:${forumPort}`;
+  const local = await serveLocalForum(forumPort);
+  const forumBase = local.base;
   const control = async (p, body) =>
     (
       await fetch(`${forumBase}/__control${p}`, {
@@ -205,7 +200,7 @@ runMain(async () => {
     return published === posts && submitted === posts && chromeIdle === chromeBefore ? 0 : 1;
   } finally {
     if (server) await stopDevServer(server);
-    forumServer.close();
+    await local.close();
     fs.rmSync(persistTo, { recursive: true, force: true });
   }
 }, USAGE);

@@ -1,50 +1,160 @@
 #!/usr/bin/env node
-// npm run dev:forum [-- --port N]
-// A local forum speaking Reddit's protocol (the same module the tests use: test/fixtures/forum/), so the
-// whole persona → readiness → preflight → approve → publish path runs on one machine. It creates a demo
-// account and subreddit at start and prints the account's cookie export. Pair it with
-// `FORUM_BASE_URL=http://localhost:N npm start`; docs/publishing.md walks through it with curl.
+// npm run dev:forum [-- --port N] [--username NAME] [--subreddit NAME] [--every S] [--corpus DIR]
+// (npm run dev:reddit is the same command.) The local forum the tests use (test/fixtures/forum/serve.ts),
+// on four origins as the real one: the consent page and token endpoint (www), the OAuth host (api), the
+// public site and the upload host, with a registered web-app client, ids allocated at the forum's real
+// rates, a demo account and subreddit, the links of the recorded forum answers in ../shared/corpus/reddit
+// (re-dated into the last three days) and a new post about the demo workspace's terms every `--every`
+// seconds, so `npm start` with the printed variables shows posts flowing into GET /posts. On `--port`
+// itself runs the cookie-session forum the browser publishes through. docs/publishing.md walks through it.
 import fs from "node:fs";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
-import { serveLocalForum } from "./lib/local-forum-server.mjs";
-import { ROOT } from "./lib/paths.mjs";
+import { DEV_CLIENT, serveLocalForum } from "./lib/local-forum-server.mjs";
+import { CORPUS_DIR, ROOT } from "./lib/paths.mjs";
 
-const USAGE = `usage: npm run dev:forum [-- --port N] [--username NAME] [--subreddit NAME]
+const USAGE = `usage: npm run dev:forum [-- --port N] [--username NAME] [--subreddit NAME] [--every S] [--corpus DIR]
 
-  --port N           port of the local forum (default 8830)
+  --port N           port of the cookie forum; the OAuth forum's www, api, site and upload origins take
+                     the next four (default 8830)
   --username NAME    the demo account (default demo_author)
   --subreddit NAME   the demo subreddit (default threadwatch_demo)
+  --every S          a new post about a tracked term appears every S seconds (default 30; 0: none)
+  --corpus DIR       recorded forum answers (default reddit/ under $CORPUS_DIR or ../shared/corpus)
 
-Steer it while it runs (JSON bodies): POST /__control/accounts/NAME {"ratelimit_seconds":[60]},
-{"expired":true}, {"crash_after_submit":true}; POST /__control/subreddits {"name","type","requirements",
-"flairs"}; GET /__control/submissions, /__control/uploads.`;
+Steer it while it runs (JSON bodies, on the www origin): POST /__control/accounts/NAME
+{"ratelimit_seconds":[60]}, {"suspended":true}, {"shadow_banned":true}, {"expired":true}; POST
+/__control/subreddits {"name","type","requirements","flairs"}; POST /__control/remove {"id","by"};
+POST /__control/site-fault {"fault":"block"}; GET /__control/clients/ID/stats, /__control/submissions.`;
+
+// The demo workspace's terms (scripts/lib/seed-data.mjs), so its inbox fills up.
+const TERMS = ["email marketing", "newsletter platform", "open rate", "deliverability", "cold email", "spam folder"];
+const COMPETITORS = ["Mailchimp", "ConvertKit", "Klaviyo", "Brevo", "Beehiiv"];
+const SUBREDDITS = ["emailmarketing", "marketing", "smallbusiness", "SaaS", "Newsletters"];
+const TITLES = [
+  (t, c) => `Looking for a ${c} alternative for ${t}?`,
+  (t) => `How do you improve ${t} for a small shop?`,
+  (t, c) => `${c} or something else for ${t}?`,
+  (t) => `Our ${t} dropped after the migration`,
+  (t, c) => `Leaving ${c}: what do you use for ${t}?`,
+];
+const BODIES = [
+  (t) => `We send about 5k emails a month and ${t} is our biggest worry. Any recommendation?`,
+  (t) => `Not sure where to start with ${t}. What worked for you?`,
+  () => "Sharing our numbers after a year, happy to answer questions.",
+];
+
+let seq = 0;
+function generated(ageSeconds) {
+  const i = seq++;
+  const term = TERMS[i % TERMS.length];
+  const competitor = COMPETITORS[(i * 7) % COMPETITORS.length];
+  return {
+    title: TITLES[i % TITLES.length](term, competitor),
+    selftext: BODIES[i % BODIES.length](term),
+    subreddit: SUBREDDITS[i % SUBREDDITS.length],
+    author: `dev_user_${i % 17}`,
+    score: (i * 13) % 40,
+    num_comments: (i * 5) % 12,
+    created_utc: Math.floor(Date.now() / 1000) - ageSeconds,
+  };
+}
+
+/** The t3 links of every recorded listing under the corpus's reddit/ folder, re-dated into the last three days. */
+function recordedLinks(dir) {
+  const links = [];
+  if (!fs.existsSync(dir)) return links;
+  const now = Math.floor(Date.now() / 1000);
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".json"));
+  for (const f of files) {
+    let doc;
+    try {
+      doc = JSON.parse(fs.readFileSync(path.join(dir, String(f)), "utf8"));
+    } catch {
+      continue;
+    }
+    const bodies = doc.interactions
+      ? doc.interactions.map((i) => {
+          try {
+            return JSON.parse(i.response?.body?.string ?? "null");
+          } catch {
+            return null;
+          }
+        })
+      : [doc];
+    for (const body of bodies) {
+      for (const child of body?.data?.children ?? []) {
+        const d = child?.data;
+        if (child?.kind !== "t3" || typeof d?.id !== "string" || typeof d.title !== "string") continue;
+        links.push({
+          id: d.id,
+          title: d.title,
+          selftext: typeof d.selftext === "string" ? d.selftext : "",
+          subreddit: d.subreddit ?? "redditdev",
+          author: d.author ?? "[deleted]",
+          url: typeof d.url === "string" && d.url.startsWith("http") ? d.url : undefined,
+          score: d.score ?? 0,
+          num_comments: d.num_comments ?? 0,
+          created_utc: now - ((links.length * 2_357) % (3 * 86_400)),
+        });
+      }
+    }
+  }
+  return links;
+}
 
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {
     port: { type: "string", default: "8830" },
     username: { type: "string", default: "demo_author" },
     subreddit: { type: "string", default: "threadwatch_demo" },
+    every: { type: "string", default: "30" },
+    corpus: { type: "string", default: path.join(CORPUS_DIR, "reddit") },
   });
-  const port = integerOption("port", values.port, { min: 1, max: 65535 });
-  const {
-    server,
-    base,
-    control: call,
-  } = await serveLocalForum(port, {
-    onRequest: (req, url) => console.log(`${new Date().toISOString()} ${req.method} ${url.pathname}`),
+  const port = integerOption("port", values.port, { min: 1, max: 65530 });
+  const every = integerOption("every", values.every, { min: 0, max: 86_400 });
+  const local = await serveLocalForum(port, {
+    onRequest: (req, url, origin) => console.log(`${new Date().toISOString()} ${origin} ${req.method} ${url.pathname}`),
   });
-  const { cookies } = await call("/accounts", { username: values.username });
-  await call("/subreddits", { name: values.subreddit, type: "public" });
+  const { base, control, forum, origins } = local;
+  const { cookies } = await control("/accounts", { username: values.username });
+  await control("/subreddits", { name: values.subreddit, type: "public" });
+  await forum.control("/accounts", { username: values.username });
+  await forum.control("/subreddits", { name: values.subreddit, type: "public" });
+  const initial = [
+    ...recordedLinks(values.corpus),
+    ...Array.from({ length: 40 }, (_, i) => generated(600 + i * 5_400)),
+  ];
+  await forum.control(`/clients/${DEV_CLIENT.client_id}/things`, { things: initial });
+  const timer =
+    every > 0
+      ? setInterval(() => {
+          const post = { ...generated(0), created_utc: undefined };
+          forum.control(`/clients/${DEV_CLIENT.client_id}/things`, { things: [post] }).then(({ data }) => {
+            console.log(`new post ${data[0].id}: ${post.title}`);
+          }, console.error);
+        }, every * 1000)
+      : undefined;
   const file = path.join(ROOT, ".wrangler", "dev-forum-cookies.json");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(cookies, null, 2)}\n`);
   console.log(
     [
-      `local forum on ${base}  (Ctrl-C stops it)`,
-      `  account u/${values.username}, subreddit r/${values.subreddit}`,
+      "local forum (Ctrl-C stops it)",
+      `  www (consent page, token endpoint, /__control): ${origins.www}`,
+      `  api (the OAuth host):                           ${origins.api}`,
+      `  site (the public site, logged out):             ${origins.site}`,
+      `  upload (the upload host):                       ${origins.upload}`,
+      `  cookie forum (browser publishing):              ${base}`,
+      `  web-app client: id ${DEV_CLIENT.client_id}, secret ${DEV_CLIENT.secret} (any redirect URI; any other id works too)`,
+      `  account u/${values.username}, subreddit r/${values.subreddit}; ${initial.length} posts, a new one every ${every || "∞"} s`,
       `  cookie export of the account: ${path.relative(ROOT, file)}`,
-      `  run the service against it:   FORUM_BASE_URL=${base} npm start`,
+      "Run the service against it:",
+      `  REDDIT_CLIENT_ID=${DEV_CLIENT.client_id} REDDIT_CLIENT_SECRET=${DEV_CLIENT.secret} \\`,
+      `  REDDIT_AUTHORIZE_URL=${origins.www}/api/v1/authorize \\`,
+      `  REDDIT_AUTH_URL=${origins.www}/api/v1/access_token \\`,
+      `  REDDIT_API_BASE_URL=${origins.api} \\`,
+      `  FORUM_BASE_URL=${base} npm start`,
       "",
     ].join("\n"),
   );
@@ -52,5 +162,6 @@ runMain(async () => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
-  server.close();
+  if (timer) clearInterval(timer);
+  await local.close();
 }, USAGE);

@@ -40,10 +40,10 @@ async function startSampleBlog(port) {
 
 /** The local forum of `npm run dev:forum`, in this process, with one account and one subreddit. */
 async function startForum(port) {
-  const { server, base, control } = await serveLocalForum(port);
+  const { close, base, control } = await serveLocalForum(port);
   const { cookies } = await control("/accounts", { username: "northwind_dev" });
   await control("/subreddits", { name: "northwind_queues", type: "public" });
-  return { server, base, username: "northwind_dev", subreddit: "northwind_queues", cookies };
+  return { close, base, username: "northwind_dev", subreddit: "northwind_queues", cookies };
 }
 
 /** Every page a person meets, each saved as `<name>.png` in `out`. */
@@ -127,7 +127,7 @@ runMain(async () => {
     const blogChild = await startSampleBlog(PORT + 1);
     stops.push(() => blogChild.kill());
     const forum = await startForum(PORT + 2);
-    stops.push(() => forum.server.close());
+    stops.push(() => forum.close());
     const server = startDevServer({
       port: PORT,
       persistTo,

@@ -10,6 +10,12 @@ declare global {
       REDDIT_USER_AGENT: string;
       REDDIT_AUTH_URL: string;
       REDDIT_API_BASE_URL: string;
+      REDDIT_AUTHORIZE_URL: string;
+      // The local forum's four origins (test/fixtures/forum/serve.ts), to reach its control API.
+      FORUM_WWW_ORIGIN: string;
+      FORUM_API_ORIGIN: string;
+      FORUM_SITE_ORIGIN: string;
+      FORUM_UPLOAD_ORIGIN: string;
       DATAFORSEO_BASE_URL: string;
     }
   }

@@ -3,15 +3,16 @@ import { workspaceDb } from "../../src/db/client";
 import { createCompetitor, createKeyword } from "../../src/db/tracking";
 import type { ForumApiConfig } from "../../src/forum/app-client";
 import { createTestWorkspace, type TestWorkspace } from "./api";
+import { localForum } from "./forum";
 
-/** Settings of a fresh forum API client: its own world on the fake forum, its own quota object. */
+/** Settings of a fresh forum API client: its own world on the local forum, its own quota object. */
 export function newClient(name: string): ForumApiConfig {
   return {
     clientId: `${name}-${crypto.randomUUID().slice(0, 8)}`,
     clientSecret: "secret",
     userAgent: "test:threadwatch:1.0 (by threadwatch tests)",
-    authUrl: `${env.FIXTURE_ORIGIN}/forum-auth/api/v1/access_token`,
-    apiBaseUrl: `${env.FIXTURE_ORIGIN}/forum-api`,
+    authUrl: `${env.FORUM_WWW_ORIGIN}/api/v1/access_token`,
+    apiBaseUrl: env.FORUM_API_ORIGIN,
   };
 }
 
@@ -24,7 +25,7 @@ export interface FakePost {
   score?: number;
   num_comments?: number;
   created_utc: number;
-  /** Fields the forum leaves out of this link (test/fixtures/forum/fake-forum.ts). */
+  /** Fields the forum leaves out of this link (test/fixtures/forum/control.ts). */
   without?: string[];
 }
 
@@ -40,20 +41,52 @@ export interface ForumStats {
   posts: number;
 }
 
-async function control(client: ForumApiConfig, action: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${env.FIXTURE_ORIGIN}/forum-control/${encodeURIComponent(client.clientId)}/${action}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json();
+/** Options of the search-pass tests, in the words they were written with. */
+export interface PassWorldOptions {
+  /** Requests allowed per window (default 100) and the window (default 60 s). */
+  limit?: number;
+  windowMs?: number;
+  /** Lifetime of issued tokens in seconds (default 3600). */
+  tokenTtl?: number;
+  /** The next N data requests answer 429 with X-Ratelimit-Reset = force429Reset. */
+  force429?: number;
+  force429Reset?: number;
+  /** Data requests are answered this many ms late. */
+  stallMs?: number;
 }
 
+function clientOptions(o: PassWorldOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (o.limit !== undefined) out.limit = o.limit;
+  if (o.windowMs !== undefined) out.window_s = o.windowMs / 1000;
+  if (o.tokenTtl !== undefined) out.token_ttl_s = o.tokenTtl;
+  if (o.force429 !== undefined) out.force429 = o.force429;
+  if (o.force429Reset !== undefined) out.force429_reset = o.force429Reset;
+  if (o.stallMs !== undefined) out.stall_ms = o.stallMs;
+  return out;
+}
+
+/**
+ * The world these tests were written for: 100 requests a minute, hour-long tokens, a search without lag or
+ * cap, no generated items (the forum's defaults are its real ones: 1,000 per 600 s, a day, 250, peak rates).
+ */
+const PASS_DEFAULTS = {
+  limit: 100,
+  window_s: 60,
+  token_ttl_s: 3600,
+  search_lag_s: 0,
+  search_cap: null,
+  posts: { per_minute: 0 },
+  comments: { per_minute: 0 },
+};
+
 export const forum = {
-  reset: (c: ForumApiConfig, options: Record<string, unknown> = {}) => control(c, "reset", options),
-  configure: (c: ForumApiConfig, options: Record<string, unknown>) => control(c, "configure", options),
-  addPosts: (c: ForumApiConfig, posts: FakePost[]) => control(c, "posts", { posts }),
-  stats: (c: ForumApiConfig) => control(c, "stats") as Promise<ForumStats>,
+  reset: (c: ForumApiConfig, options: PassWorldOptions = {}) =>
+    localForum.resetClient(c.clientId, { ...PASS_DEFAULTS, secret: c.clientSecret, ...clientOptions(options) }),
+  configure: (c: ForumApiConfig, options: PassWorldOptions) =>
+    localForum.configureClient(c.clientId, clientOptions(options)),
+  addPosts: (c: ForumApiConfig, posts: FakePost[]) => localForum.plant(c.clientId, posts),
+  stats: (c: ForumApiConfig) => localForum.clientStats(c.clientId) as Promise<ForumStats>,
 };
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
