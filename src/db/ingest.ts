@@ -7,11 +7,14 @@ import type { ActiveCompetitor, ActiveKeyword } from "./monitor";
 /** Rows read per statement (terms can be hundreds of thousands). */
 const PAGE = 5_000;
 
-/** The databases that hold workspaces' data: DB and each configured shard, each once. */
+/** The databases that hold workspaces' data: DB and each shard WORKSPACE_SHARDS names, each once. */
 function databases(env: ShardedEnv): D1Database[] {
-  const all = [env.DB];
-  if (env.DB_SHARD_1 && env.DB_SHARD_1 !== env.DB) all.push(env.DB_SHARD_1);
-  return all;
+  const all = new Set([env.DB]);
+  for (const entry of (env.WORKSPACE_SHARDS ?? "").split(",")) {
+    const id = Number(entry.split(":")[0]?.trim());
+    if (Number.isInteger(id) && id > 0) all.add(workspaceDb(env, id).d1);
+  }
+  return [...all];
 }
 
 /** The sum of each database's terms version: it changes whenever any workspace's terms change. */

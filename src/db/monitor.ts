@@ -167,16 +167,14 @@ export async function markBackfilled(w: WorkspaceDb, terms: string[]): Promise<v
   const now = nowIso();
   for (let i = 0; i < terms.length; i += 50) {
     await w.d1.batch(
-      terms
-        .slice(i, i + 50)
-        .map((t) =>
-          w.d1
-            .prepare(
-              `INSERT INTO monitor_backfilled_terms (workspace_id, term, searched_at) VALUES (?, ?, ?)
+      terms.slice(i, i + 50).map((t) =>
+        w.d1
+          .prepare(
+            `INSERT INTO monitor_backfilled_terms (workspace_id, term, searched_at) VALUES (?, ?, ?)
                ON CONFLICT (workspace_id, term) DO UPDATE SET searched_at = excluded.searched_at`,
-            )
-            .bind(w.workspaceId, t, now),
-        ),
+          )
+          .bind(w.workspaceId, t, now),
+      ),
     );
   }
 }

@@ -3,8 +3,8 @@ import { directoryDb } from "../db/client";
 import { pruneAlertHistory } from "../db/webhooks";
 import type { Env } from "../env";
 import { log } from "../lib/log";
-import { enqueueDailySyncs } from "./daily-sync";
 import { ensureIngester } from "../monitor/ingester";
+import { enqueueDailySyncs } from "./daily-sync";
 import { enqueueStaleKeywordMetrics } from "./monitor-fanout";
 
 export const CRON_DAILY_SYNC = "0 6 * * *";

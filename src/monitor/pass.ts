@@ -12,10 +12,10 @@ import {
   claimMonitorRun,
   finishMonitorRun,
   type IngestedPost,
-  markBackfilled,
   type MonitorRunCounts,
   type MonitorRunView,
   type MonitorTrigger,
+  markBackfilled,
   upsertForumPosts,
 } from "../db/monitor";
 import type { Env } from "../env";
@@ -31,10 +31,9 @@ import {
 import { threadUrl } from "../forum/thread-url";
 import { DomainError, invalidState } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
-import { compileTerms, type MatchResult, matchedAnything, matchPost, type TrackedTerm } from "./match";
+import { compileTerms, type MatchResult, matchedAnything, matchPost, type TrackedTerm, termKey } from "./match";
 import { type KeywordSignal, scorePost } from "./score";
 import { batchQueries } from "./search-queries";
-import { termKey } from "./match";
 import { trackedTermsChanged } from "./term-changes";
 
 /** Pages a query reads in one scan at most (the forum's search stops at about 250 results: 3 pages). */
@@ -111,7 +110,14 @@ export function trackedTerms(kws: ActiveKeyword[], comps: ActiveCompetitor[]) {
 
 type Tracked = ReturnType<typeof trackedTerms>;
 
-type ScoredLink = { title: string; selftext: string; permalink: string; score: number; numComments: number; createdUtc: string };
+type ScoredLink = {
+  title: string;
+  selftext: string;
+  permalink: string;
+  score: number;
+  numComments: number;
+  createdUtc: string;
+};
 
 /** Scores a post for what it matched; null when the match counts nothing. */
 export function scoreMatch(
@@ -156,10 +162,7 @@ export const linkFields = (link: ForumLink) => ({
 });
 
 /** The row stored for a link the workspace matched (`result`: scoreMatch's answer). */
-export function postRow(
-  link: ForumLink,
-  result: NonNullable<ReturnType<typeof scoreMatch>>,
-): IngestedPost {
+export function postRow(link: ForumLink, result: NonNullable<ReturnType<typeof scoreMatch>>): IngestedPost {
   return {
     ...linkFields(link),
     forumId: link.id,

@@ -46,9 +46,19 @@ export interface WalkForum {
   info(fullnames: string[]): Promise<string[]>;
 }
 
-/** When id `n` existed at the latest: the first round whose newest id reached it (now when none did yet). */
+/**
+ * About when id `n` was made: between the round that first saw an id as new as it and the round before,
+ * in proportion (ids come at a steady rate between two rounds); now when no round saw it yet.
+ */
 export function existedBy(state: WalkState, n: number, now: number): number {
-  for (const [at, head] of state.samples) if (head >= n) return at;
+  const s = state.samples;
+  for (let i = 0; i < s.length; i++) {
+    const [at, head] = s[i]!;
+    if (head < n) continue;
+    const before = s[i - 1];
+    if (!before || head === before[1]) return at;
+    return before[0] + ((n - before[1]) / (head - before[1])) * (at - before[0]);
+  }
   return now;
 }
 

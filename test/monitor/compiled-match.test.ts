@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { anchorWord, normalizeText, substringKey, TermIndex, termKey, termPattern } from "../../src/monitor/match";
-import { IngestMatcher } from "../../src/monitor/ingest-matcher";
 import { fullName, idNumber, idsAfter, idText, newestId } from "../../src/monitor/forum-ids";
+import { IngestMatcher } from "../../src/monitor/ingest-matcher";
+import { anchorWord, normalizeText, substringKey, TermIndex, termKey, termPattern } from "../../src/monitor/match";
 
 // Terms and text pieces chosen to sit on every rule's edge (docs/monitoring.md, "Matching").
 const TERMS = [
