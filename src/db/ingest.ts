@@ -68,8 +68,10 @@ async function paged<T extends { id: number }>(d1: D1Database, sql: string): Pro
 export async function allActiveTerms(env: ShardedEnv): Promise<WorkspaceTerms[]> {
   const byWorkspace = new Map<number, WorkspaceTerms>();
   const entry = (workspaceId: number) => {
-    let e = byWorkspace.get(workspaceId);
-    if (!e) byWorkspace.set(workspaceId, (e = { workspaceId, keywords: [], competitors: [] }));
+    const known = byWorkspace.get(workspaceId);
+    if (known) return known;
+    const e: WorkspaceTerms = { workspaceId, keywords: [], competitors: [] };
+    byWorkspace.set(workspaceId, e);
     return e;
   };
   for (const d1 of databases(env)) {

@@ -72,8 +72,10 @@ export function compileTerms(terms: TrackedTerm[]): CompiledTerm[] {
 const indexes = new WeakMap<CompiledTerm[], TermIndex<CompiledTerm>>();
 
 function indexOf(terms: CompiledTerm[]): TermIndex<CompiledTerm> {
-  let index = indexes.get(terms);
-  if (!index) indexes.set(terms, (index = new TermIndex(terms.map((t) => ({ text: t.text, value: t })))));
+  const known = indexes.get(terms);
+  if (known) return known;
+  const index = new TermIndex(terms.map((t) => ({ text: t.text, value: t })));
+  indexes.set(terms, index);
   return index;
 }
 

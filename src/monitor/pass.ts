@@ -25,7 +25,6 @@ import {
   ForumApiError,
   type ForumLink,
   forumApiConfig,
-  INFO_IDS,
   QuotaExhausted,
 } from "../forum/app-client";
 import { threadUrl } from "../forum/thread-url";
