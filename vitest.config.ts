@@ -38,6 +38,9 @@ export default defineConfig(async () => {
                     REDDIT_USER_AGENT: "test:threadwatch:1.0 (by threadwatch tests)",
                     REDDIT_AUTHORIZE_URL: `${forum.www}/api/v1/authorize`,
                     REDDIT_AUTH_URL: `${forum.www}/api/v1/access_token`,
+                    // The ingester's alarm off: tests run its rounds themselves, at the local forum's time
+                    // (test/monitor/ingest.test.ts); the 30 s default is checked there too.
+                    MONITOR_INGEST_INTERVAL_S: "0",
                     REDDIT_API_BASE_URL: forum.api,
                     FORUM_WWW_ORIGIN: forum.www,
                     FORUM_API_ORIGIN: forum.api,

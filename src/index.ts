@@ -3,6 +3,7 @@ import type { Env } from "./env";
 import { runScheduled } from "./jobs/cron";
 import { handleQueueBatch } from "./jobs/queue";
 
+export { ForumIngester } from "./durable/forum-ingester";
 export { ForumQuota } from "./durable/forum-quota";
 export { WorkspaceCoordinator } from "./durable/workspace-coordinator";
 

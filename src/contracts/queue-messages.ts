@@ -34,7 +34,7 @@ export const VisibilityCheckMessage = z.strictObject({
   due_at: z.iso.datetime(),
 });
 
-/** One monitoring pass of a workspace (the 10-minute cron fans these out on the monitor queue). */
+/** A backfill of a workspace's new or changed terms (a term change queues it; docs/monitoring.md, "Backfill"). */
 export const MonitorPassMessage = z.strictObject({
   type: z.literal("monitor.pass"),
   workspace_id: id,

@@ -3,11 +3,10 @@
 // workspace-scoped.
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { type Database, nowIso, type WorkspaceDb } from "./client";
-import { competitors, keywords, monitorCursors, monitorRuns, posts } from "./schema";
+import { competitors, keywords, monitorRuns, posts } from "./schema";
 import { monitorExclusions } from "./schema-comments";
 
 export type MonitorRunRow = typeof monitorRuns.$inferSelect;
-export type MonitorCursorRow = typeof monitorCursors.$inferSelect;
 export type MonitorTrigger = MonitorRunRow["trigger"];
 
 export const serializeMonitorRun = (r: MonitorRunRow) => ({
@@ -173,39 +172,31 @@ export async function workspacesWithActiveTerms(db: Database): Promise<number[]>
   return rows.map((r) => r.workspace_id);
 }
 
-// --- cursors ---------------------------------------------------------------------------------------------
+// --- backfilled terms ------------------------------------------------------------------------------------
 
-export async function loadCursors(w: WorkspaceDb): Promise<Map<string, MonitorCursorRow>> {
-  const rows = await w.db.select().from(monitorCursors).where(eq(monitorCursors.workspaceId, w.workspaceId)).all();
-  return new Map(rows.map((r) => [r.query, r]));
+/** The terms (normalized text) a backfill of the workspace searched already. */
+export async function backfilledTerms(w: WorkspaceDb): Promise<Set<string>> {
+  const rows = await w.d1
+    .prepare("SELECT term FROM monitor_backfilled_terms WHERE workspace_id = ?")
+    .bind(w.workspaceId)
+    .all<{ term: string }>();
+  return new Set(rows.results.map((r) => r.term));
 }
 
-export async function saveCursor(
-  w: WorkspaceDb,
-  query: string,
-  state: { seenIds: string[]; resumeAfter: string | null; resumePages: number; pendingIds: string[] | null },
-): Promise<void> {
-  const values = { ...state, updatedAt: nowIso() };
-  await w.db
-    .insert(monitorCursors)
-    .values({ workspaceId: w.workspaceId, query, ...values })
-    .onConflictDoUpdate({ target: [monitorCursors.workspaceId, monitorCursors.query], set: values })
-    .run();
-}
-
-/** Cursors of queries no longer asked (the tracked terms changed) are dropped after a finished pass. */
-export async function deleteCursorsExcept(w: WorkspaceDb, keep: string[]): Promise<void> {
-  const rows = await w.db
-    .select({ query: monitorCursors.query })
-    .from(monitorCursors)
-    .where(eq(monitorCursors.workspaceId, w.workspaceId))
-    .all();
-  const gone = rows.map((r) => r.query).filter((q) => !keep.includes(q));
-  for (let i = 0; i < gone.length; i += 50) {
-    await w.db
-      .delete(monitorCursors)
-      .where(and(eq(monitorCursors.workspaceId, w.workspaceId), inArray(monitorCursors.query, gone.slice(i, i + 50))))
-      .run();
+/** Records terms as searched (a later backfill of new terms skips them). */
+export async function markBackfilled(w: WorkspaceDb, terms: string[]): Promise<void> {
+  const now = nowIso();
+  for (let i = 0; i < terms.length; i += 50) {
+    await w.d1.batch(
+      terms.slice(i, i + 50).map((t) =>
+        w.d1
+          .prepare(
+            `INSERT INTO monitor_backfilled_terms (workspace_id, term, searched_at) VALUES (?, ?, ?)
+               ON CONFLICT (workspace_id, term) DO UPDATE SET searched_at = excluded.searched_at`,
+          )
+          .bind(w.workspaceId, t, now),
+      ),
+    );
   }
 }
 

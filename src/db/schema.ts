@@ -407,26 +407,6 @@ export const monitorRuns = sqliteTable(
   ],
 );
 
-export const monitorCursors = sqliteTable(
-  "monitor_cursors",
-  {
-    workspaceId: integer("workspace_id")
-      .notNull()
-      .references(() => workspaces.id, { onDelete: "cascade" }),
-    /** The search query exactly as sent (`"term a" OR "term b"`). */
-    query: text("query").notNull(),
-    /** Full names (`t3_...`) of the newest posts the last finished scan of this query saw. */
-    seenIds: text("seen_ids", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    /** A partial pass stopped here: the `after` of the next page to read. */
-    resumeAfter: text("resume_after"),
-    resumePages: integer("resume_pages").notNull().default(0),
-    /** The newest posts of the interrupted scan: they become `seen_ids` once it finishes. */
-    pendingIds: text("pending_ids", { mode: "json" }).$type<string[]>(),
-    updatedAt: text("updated_at").notNull().default(now),
-  },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.query] })],
-);
-
 /** What a real run did with each post it handled (GET .../runs/:run_id); the body stays the synced post's. */
 export const syncRunItems = sqliteTable(
   "sync_run_items",

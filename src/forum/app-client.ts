@@ -69,6 +69,21 @@ const LinkData = z.object({
 });
 export type ForumLink = z.infer<typeof LinkData>;
 
+/** A comment (`t1`) as /api/info and /r/all/comments give it: the fields we store, the rest ignored. */
+const CommentData = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  link_id: z.string().min(1),
+  subreddit: z.string(),
+  body: z.string(),
+  author: z.string().nullish(),
+  permalink: z.string(),
+  score: z.number(),
+  created_utc: z.number(),
+  link_title: z.string().nullish(),
+});
+export type ForumComment = z.infer<typeof CommentData>;
+
 const Listing = z.object({
   kind: z.literal("Listing"),
   data: z.object({
@@ -80,6 +95,10 @@ const Listing = z.object({
 export interface ListingPage {
   links: ForumLink[];
   after: string | null;
+}
+
+export interface ListingItems extends ListingPage {
+  comments: ForumComment[];
 }
 
 /** Listing caps of the forum: 100 items a page, 100 ids an /api/info request. */
@@ -199,16 +218,25 @@ export class ForumApi {
   }
 
   private static listing(body: unknown, what: string): ListingPage {
+    const { links, after } = ForumApi.items(body, what);
+    return { links, after };
+  }
+
+  /** The links and comments of a listing (/api/info answers both kinds, and subreddits, mixed). */
+  private static items(body: unknown, what: string): ListingItems {
     const parsed = Listing.safeParse(body);
     if (!parsed.success) throw new ForumApiError(`${what}: the answer is not a listing`);
     const links: ForumLink[] = [];
+    const comments: ForumComment[] = [];
     for (const child of parsed.data.data.children) {
-      if (child.kind !== "t3") continue; // /api/info may answer comments or subreddits too
-      const link = LinkData.safeParse(child.data);
+      if (child.kind !== "t3" && child.kind !== "t1") continue;
+      const item = (child.kind === "t3" ? LinkData : CommentData).safeParse(child.data);
       // One odd item must not stop every pass while it stays in the answers: it is left out, and said so.
-      if (link.success) links.push(link.data);
-      else {
-        const issue = link.error.issues[0];
+      if (item.success) {
+        if (child.kind === "t3") links.push(item.data as ForumLink);
+        else comments.push(item.data as ForumComment);
+      } else {
+        const issue = item.error.issues[0];
         log("warn", "forum link skipped", {
           answer: what,
           link: fullnameOf(child.data),
@@ -217,7 +245,7 @@ export class ForumApi {
         });
       }
     }
-    return { links, after: parsed.data.data.after ?? null };
+    return { links, comments, after: parsed.data.data.after ?? null };
   }
 
   /** One page of `/search` for new links, newest first; `week` limits the first pass to seven days. */
@@ -230,9 +258,20 @@ export class ForumApi {
 
   /** Current score, comments, title and body of up to 100 links by full name (`t3_...`). */
   async info(fullnames: string[]): Promise<ForumLink[]> {
-    if (fullnames.length === 0) return [];
+    return (await this.infoItems(fullnames)).links;
+  }
+
+  /** Up to 100 items by full name, links (`t3_`) and comments (`t1_`) mixed; the ones not visible are absent. */
+  async infoItems(fullnames: string[]): Promise<ListingItems> {
+    if (fullnames.length === 0) return { links: [], comments: [], after: null };
     if (fullnames.length > INFO_IDS) throw new Error(`api/info takes at most ${INFO_IDS} ids`);
-    return ForumApi.listing(await this.get("/api/info", { id: fullnames.join(","), raw_json: "1" }), "api/info").links;
+    return ForumApi.items(await this.get("/api/info", { id: fullnames.join(","), raw_json: "1" }), "api/info");
+  }
+
+  /** The newest items of the whole forum: `/r/all/new` (links) or `/r/all/comments` (comments), 100 of them. */
+  async newest(kind: "t3" | "t1"): Promise<ListingItems> {
+    const path = kind === "t3" ? "/r/all/new" : "/r/all/comments";
+    return ForumApi.items(await this.get(path, { limit: String(PAGE_LIMIT), raw_json: "1" }), path);
   }
 }
 

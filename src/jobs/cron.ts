@@ -3,8 +3,9 @@ import { directoryDb } from "../db/client";
 import { pruneAlertHistory } from "../db/webhooks";
 import type { Env } from "../env";
 import { log } from "../lib/log";
+import { ensureIngester } from "../monitor/ingester";
 import { enqueueDailySyncs } from "./daily-sync";
-import { enqueueMonitorPasses, enqueueStaleKeywordMetrics } from "./monitor-fanout";
+import { enqueueStaleKeywordMetrics } from "./monitor-fanout";
 
 export const CRON_DAILY_SYNC = "0 6 * * *";
 export const CRON_HOURLY_MAINTENANCE = "0 * * * *";
@@ -34,8 +35,7 @@ export async function runScheduled(cron: string, env: Env, scheduledTime = Date.
       return;
     }
     case CRON_MONITOR: {
-      const queued = await enqueueMonitorPasses(env);
-      log("info", "monitoring passes queued", { queued });
+      await ensureIngester(env);
       return;
     }
     case CRON_WEEKLY_METRICS: {

@@ -1,14 +1,18 @@
-// Monitoring's queue messages: a pass, a batch of re-matching, a batch of keyword metrics. Each is safe
-// under repeated delivery (a pass resumes from its cursors; re-matching and metrics rewrite the same rows).
+// Monitoring's queue messages: a backfill of new terms, a batch of re-matching, a batch of keyword metrics. Each
+// is safe under repeated delivery (a backfill searches only terms not searched yet; the others rewrite the same
+// rows).
 
 import type { MonitorMessage, MonitorRematchMessage, QueueMessage } from "../contracts/queue-messages";
 import { workspaceDb } from "../db/client";
 import type { Env } from "../env";
 import { isDomainError } from "../lib/domain-errors";
 import { refreshKeywordMetrics } from "../monitor/keyword-metrics";
-import { monitoringEnabled, runMonitorPass } from "../monitor/pass";
+import { hasNewTerms, monitoringEnabled, runMonitorPass } from "../monitor/pass";
 import { rematchBatch, rematchCommentsBatch } from "../monitor/rematch";
 import type { Verdict } from "./blog-sync-consumers";
+
+/** A backfill that meets a running one is delivered again this much later. */
+const BUSY_RETRY_SECONDS = 30;
 
 export const isMonitorMessage = (m: QueueMessage): m is MonitorMessage => m.type.startsWith("monitor.");
 
@@ -17,13 +21,14 @@ export async function consumeMonitorMessage(message: MonitorMessage, env: Env): 
   switch (message.type) {
     case "monitor.pass": {
       if (!monitoringEnabled(env)) return { outcome: "ack", note: "monitoring is off (no REDDIT_CLIENT_ID)" };
+      if (!(await hasNewTerms(w))) return { outcome: "ack", note: "no term left to backfill" };
       try {
-        const run = await runMonitorPass(env, w, { trigger: "schedule" });
-        return { outcome: "ack", note: `pass ${run.status}: ${run.created} created, ${run.updated} updated` };
+        const run = await runMonitorPass(env, w, { trigger: "schedule", onlyNew: true });
+        return { outcome: "ack", note: `backfill ${run.status}: ${run.created} created, ${run.updated} updated` };
       } catch (err) {
-        // Another pass of the workspace is running: this one is not needed, the next cron comes in 10 minutes.
+        // A backfill of the workspace is running with the terms it read when it started: this one comes after it.
         if (isDomainError(err, "run_in_progress"))
-          return { outcome: "ack", note: "a pass of the workspace is running" };
+          return { outcome: "retry", note: "a backfill of the workspace is running", delaySeconds: BUSY_RETRY_SECONDS };
         throw err;
       }
     }

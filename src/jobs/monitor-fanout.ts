@@ -1,12 +1,11 @@
-// Monitoring's crons only enqueue: one pass per workspace that tracks something (every 10 minutes), and the
-// stale keywords' metrics in batches (weekly).
+// Monitoring's weekly cron only enqueues: the stale keywords' metrics in batches. (The 10-minute cron makes sure
+// the forum ingester runs: src/monitor/ingester.ts.)
 
-import type { MonitorMessage, MonitorMetricsMessage, MonitorPassMessage } from "../contracts/queue-messages";
+import type { MonitorMessage, MonitorMetricsMessage } from "../contracts/queue-messages";
 import { directoryDb } from "../db/client";
-import { staleKeywords, workspacesWithActiveTerms } from "../db/monitor";
+import { staleKeywords } from "../db/monitor";
 import type { Env } from "../env";
 import { metricsProvider } from "../monitor/keyword-metrics";
-import { monitoringEnabled } from "../monitor/pass";
 
 /** Queues.sendBatch takes at most 100 messages. */
 const SEND_BATCH = 100;
@@ -20,14 +19,6 @@ const METRICS_PER_RUN = 5_000;
 async function sendAll(env: Env, bodies: MonitorMessage[]): Promise<void> {
   for (let i = 0; i < bodies.length; i += SEND_BATCH)
     await env.MONITOR_QUEUE.sendBatch(bodies.slice(i, i + SEND_BATCH).map((body) => ({ body })));
-}
-
-export async function enqueueMonitorPasses(env: Env): Promise<number> {
-  if (!monitoringEnabled(env)) return 0;
-  const workspaces = await workspacesWithActiveTerms(directoryDb(env));
-  const messages: MonitorPassMessage[] = workspaces.map((id) => ({ type: "monitor.pass", workspace_id: id }));
-  await sendAll(env, messages);
-  return messages.length;
 }
 
 export async function enqueueStaleKeywordMetrics(env: Env, scheduledTime: number): Promise<number> {

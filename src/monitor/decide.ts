@@ -88,10 +88,12 @@ export function excludedBy(
 export type TargetedTerm = CompiledTerm & { subredditKeys: ReadonlySet<string> | null };
 
 function targeted(terms: CompiledTerm[]): TargetedTerm[] {
-  return terms.map((t) => ({
-    ...t,
-    subredditKeys: t.subreddits && t.subreddits.length > 0 ? new Set(t.subreddits.map(subredditKey)) : null,
-  }));
+  // Assigned onto the compiled term (not spread) so that its pattern stays compiled only when first read.
+  return terms.map((t) =>
+    Object.assign(t, {
+      subredditKeys: t.subreddits && t.subreddits.length > 0 ? new Set(t.subreddits.map(subredditKey)) : null,
+    }),
+  );
 }
 
 /** What a workspace's decision reads: its active terms compiled, the score's signals, its exclusions. */
@@ -194,7 +196,17 @@ export function ingestLink(
   const item = { subreddit: link.subreddit ?? "", author: link.author ?? "", title: link.title, body: link.selftext };
   const decision = decideMatch(item, rules);
   if (!decision.stored) return null;
-  return { match: decision.match, scored: scorePost({ ...link, ...signalsOf(decision.match, rules) }, now) };
+  return { match: decision.match, scored: scoreMatchedPost(link, decision.match, rules, now) };
+}
+
+/** Scores a post already decided to be stored with `match`. */
+export function scoreMatchedPost(
+  link: { title: string; selftext: string; permalink: string; score: number; numComments: number; createdUtc: string },
+  match: MatchResult,
+  rules: ScoreRules,
+  now: number,
+): ScoreResult {
+  return scorePost({ ...link, ...signalsOf(match, rules) }, now);
 }
 
 /** The thread's permalink from a comment's (`/r/x/comments/<post>/<slug>/<comment>/` → `/r/x/comments/<post>/<slug>/`). */

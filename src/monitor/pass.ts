@@ -1,22 +1,20 @@
-// One monitoring pass of a workspace (docs/monitoring.md, "Passes"): resume the queries a partial pass left, search
-// every query for new posts until the posts seen last time, refresh young posts, and store what matches.
+// A backfill of a workspace (docs/monitoring.md, "Backfill"): its new or changed terms (or all of them, on
+// POST /actions/monitoring/run) searched once over the last seven days, OR-batched, every page to the end, and
+// what matches stored. New posts come from the ingester (src/durable/forum-ingester.ts); this only fills the
+// week a term did not exist for. Also the store/score path every ingestion shares (linkFields, postRow).
 import { alertNewPosts } from "../alerts/post-alerts";
 import type { WorkspaceDb } from "../db/client";
 import {
   activeTerms,
+  backfilledTerms,
   claimMonitorRun,
-  deleteCursorsExcept,
   finishMonitorRun,
   type IngestedPost,
-  loadCursors,
-  type MonitorCursorRow,
   type MonitorRunCounts,
   type MonitorRunView,
   type MonitorTrigger,
-  refreshForumPostCounts,
-  saveCursor,
+  markBackfilled,
   upsertForumPosts,
-  youngForumIds,
 } from "../db/monitor";
 import type { Env } from "../env";
 import {
@@ -25,29 +23,26 @@ import {
   ForumApiError,
   type ForumLink,
   forumApiConfig,
-  INFO_IDS,
   QuotaExhausted,
 } from "../forum/app-client";
 import { threadUrl } from "../forum/thread-url";
 import { DomainError, invalidState } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
 import { ingestLink, trackedTerms, type WorkspaceRules } from "./decide";
+import { type MatchResult, type TrackedTerm, termKey } from "./match";
+import type { ScoreResult } from "./score";
 import { batchQueries } from "./search-queries";
 import { trackedTermsChanged } from "./term-changes";
 
-/** Pages a query reads in one scan at most. */
+/** Pages a query reads in one scan at most (the forum's search stops at about 250 results: 3 pages). */
 export const MAX_PAGES = 10;
 /** Posts older than this are never stored. */
 export const MAX_AGE_MS = 7 * 24 * 3_600_000;
-/** Stored posts younger than this get their score and comments refreshed every pass. */
-export const REFRESH_AGE_MS = 3 * 24 * 3_600_000;
-/** Full names of the newest posts a finished scan remembers, to know where the next scan stops. */
-const SEEN_KEPT = 5;
-/** How long a pass may take by default (waiting for the quota included) before it stops as `partial`. */
+/** How long a backfill may take by default (waiting for the quota included) before it stops as `partial`. */
 export const DEFAULT_BUDGET_MS = 25_000;
 /**
- * A running pass whose Worker is gone stops blocking the next one this long after its deadline (at least 5
- * minutes after its start): a lease shorter than a long configured budget let a second pass of the workspace
+ * A running backfill whose Worker is gone stops blocking the next one this long after its deadline (at least
+ * 5 minutes after its start): a lease shorter than a long configured budget let a second run of the workspace
  * start beside a live one.
  */
 const LEASE_MS = 5 * 60_000;
@@ -55,6 +50,8 @@ const LEASE_PAST_DEADLINE_MS = 60_000;
 
 export interface PassOptions {
   trigger: MonitorTrigger;
+  /** Only the terms no backfill searched yet (a term was created or changed); default all active terms. */
+  onlyNew?: boolean;
   /** Time budget in ms (default MONITOR_PASS_BUDGET_MS or 25 s). */
   budgetMs?: number;
   /** Overrides the forum API settings of the environment (tests use one client id per scenario). */
@@ -71,7 +68,8 @@ function budgetOf(env: Env, options: PassOptions): number {
   return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_BUDGET_MS;
 }
 
-// The workspace's rules and the one match decision live in decide.ts; a pass, refresh and re-match all use them.
+// The workspace's rules and the one match decision live in decide.ts; a backfill, the ingester, refresh and
+// re-match all use them.
 export { ingestLink, trackedTerms } from "./decide";
 
 type Tracked = WorkspaceRules;
@@ -80,24 +78,26 @@ type Tracked = WorkspaceRules;
 // id, which is then exactly the listing's order (migration 0066, docs/scaling.md).
 const createdIso = (link: ForumLink) => new Date(Math.floor(link.created_utc) * 1000).toISOString();
 
-function toPost(link: ForumLink, tracked: Tracked, now: number): IngestedPost | null {
-  const fields = {
-    title: link.title,
-    selftext: link.selftext ?? "",
-    permalink: link.permalink,
-    score: link.score,
-    numComments: link.num_comments,
-    createdUtc: createdIso(link),
-  };
-  // The forum names a removed account "[deleted]"; an author it leaves out entirely is written the same way.
-  const author = link.author ?? "[deleted]";
-  const result = ingestLink({ ...fields, subreddit: link.subreddit, author }, tracked, now);
-  if (!result) return null;
+/** The fields of a link that the score and the matcher read. */
+export const linkFields = (link: ForumLink) => ({
+  title: link.title,
+  selftext: link.selftext ?? "",
+  permalink: link.permalink,
+  score: link.score,
+  numComments: link.num_comments,
+  createdUtc: createdIso(link),
+});
+
+// The forum names a removed account "[deleted]"; an author it leaves out entirely is written the same way.
+export const authorOf = (link: { author?: string | null }) => link.author ?? "[deleted]";
+
+/** The row stored for a link the workspace decided to store with `result`'s matches and score. */
+export function postRow(link: ForumLink, result: { match: MatchResult; scored: ScoreResult }): IngestedPost {
   return {
-    ...fields,
+    ...linkFields(link),
     forumId: link.id,
     subreddit: link.subreddit,
-    author,
+    author: authorOf(link),
     url: link.url ?? threadUrl(link.permalink),
     priority: result.scored.priority,
     urgency: result.scored.urgency,
@@ -105,6 +105,11 @@ function toPost(link: ForumLink, tracked: Tracked, now: number): IngestedPost | 
     keywordIds: result.match.keywordIds,
     competitorIds: result.match.competitorIds,
   };
+}
+
+function toPost(link: ForumLink, tracked: Tracked, now: number): IngestedPost | null {
+  const result = ingestLink({ ...linkFields(link), subreddit: link.subreddit, author: authorOf(link) }, tracked, now);
+  return result ? postRow(link, result) : null;
 }
 
 class Pass {
@@ -137,72 +142,16 @@ class Pass {
     this.counts.updated += updated;
   }
 
-  /**
-   * Reads a query's pages, newest first, until a post the last finished scan saw, a post older than seven
-   * days, the last page or the tenth. Where it is after each page is saved, so a pass stopped by the quota
-   * resumes there. `resume` continues an interrupted scan.
-   */
-  async scan(query: string, cursor: MonitorCursorRow | undefined, resume: boolean): Promise<void> {
-    const stopAt = new Set(cursor?.seenIds ?? []);
-    let after = resume ? (cursor?.resumeAfter ?? null) : null;
-    let pages = resume ? (cursor?.resumePages ?? 0) : 0;
-    let pending: string[] | null = resume ? (cursor?.pendingIds ?? null) : null;
-    const first = cursor === undefined;
+  /** Reads a query's pages over the last seven days, newest first, to the last page (or the tenth). */
+  async scan(query: string): Promise<void> {
+    let after: string | null = null;
     const oldest = this.now - MAX_AGE_MS;
-    while (pages < MAX_PAGES) {
-      const page = await this.api.search(query, after, first);
-      pages++;
-      if (pending === null) pending = page.links.slice(0, SEEN_KEPT).map((l) => l.name);
-      let reached = false;
-      const fresh: ForumLink[] = [];
-      for (const link of page.links) {
-        if (stopAt.has(link.name) || link.created_utc * 1000 < oldest) {
-          reached = true;
-          break;
-        }
-        fresh.push(link);
-      }
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const page = await this.api.search(query, after, true);
+      const fresh = page.links.filter((link) => link.created_utc * 1000 >= oldest);
       await this.store(fresh);
       after = page.after;
-      if (reached || !after || pages >= MAX_PAGES) break;
-      await saveCursor(this.w, query, {
-        seenIds: cursor?.seenIds ?? [],
-        resumeAfter: after,
-        resumePages: pages,
-        pendingIds: pending,
-      });
-    }
-    await saveCursor(this.w, query, {
-      seenIds: pending && pending.length > 0 ? pending : (cursor?.seenIds ?? []),
-      resumeAfter: null,
-      resumePages: 0,
-      pendingIds: null,
-    });
-  }
-
-  /** Score and comments (and title, body) of stored posts younger than three days, 100 per request. */
-  async refresh(): Promise<void> {
-    const young = await youngForumIds(this.w, new Date(this.now - REFRESH_AGE_MS).toISOString());
-    // Posts this pass just stored from a search are fresh already.
-    const ids = young.map((id) => `t3_${id}`).filter((name) => !this.done.has(name));
-    for (let i = 0; i < ids.length; i += INFO_IDS) {
-      const links = await this.api.info(ids.slice(i, i + INFO_IDS));
-      const rows: IngestedPost[] = [];
-      const unmatched: { forumId: string; title: string; selftext: string; score: number; numComments: number }[] = [];
-      for (const link of links) {
-        const post = toPost(link, this.tracked, this.now);
-        if (post) rows.push(post);
-        else
-          unmatched.push({
-            forumId: link.id,
-            title: link.title,
-            selftext: link.selftext ?? "",
-            score: link.score,
-            numComments: link.num_comments,
-          });
-      }
-      const { updated } = await upsertForumPosts(this.w, rows);
-      this.counts.updated += updated + (await refreshForumPostCounts(this.w, unmatched));
+      if (!after || fresh.length < page.links.length) break;
     }
   }
 }
@@ -211,7 +160,7 @@ class Pass {
  * Queues the alerts of posts just stored (writes and a queue message; no receiver is waited for). A failure
  * here is logged and does not stop ingestion.
  */
-async function announceNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]): Promise<void> {
+export async function announceNewPosts(env: Env, w: WorkspaceDb, forumIds: string[]): Promise<void> {
   try {
     await alertNewPosts(env, w, forumIds);
   } catch (err) {
@@ -241,8 +190,20 @@ async function rematchIfTermsChanged(env: Env, w: WorkspaceDb, used: unknown): P
   }
 }
 
+/** The normalized texts of the terms a backfill searches: all of them, or those no backfill searched yet. */
+async function termsToSearch(w: WorkspaceDb, terms: TrackedTerm[], onlyNew: boolean): Promise<string[]> {
+  const searched = onlyNew ? await backfilledTerms(w) : new Set<string>();
+  return [...new Set(terms.map((t) => termKey(t.text)))].filter((k) => k && !searched.has(k));
+}
+
+/** Whether the workspace has active terms that no backfill searched yet. */
+export async function hasNewTerms(w: WorkspaceDb): Promise<boolean> {
+  const { keywords, competitors } = await activeTerms(w);
+  return (await termsToSearch(w, trackedTerms(keywords, competitors).terms, true)).length > 0;
+}
+
 /**
- * Runs one pass for the workspace now. 409 `run_in_progress` while another pass of it runs; `invalid_state`
+ * Runs one backfill for the workspace now. 409 `run_in_progress` while another pass of it runs; `invalid_state`
  * when monitoring is off (no client id).
  */
 export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOptions): Promise<MonitorRunView> {
@@ -263,7 +224,8 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
     const { keywords, competitors, exclusions } = await activeTerms(w);
     tracked = trackedTerms(keywords, competitors, exclusions);
     usedRules = [tracked.terms, exclusions];
-    const queries = batchQueries(tracked.terms.map((t) => t.text));
+    const wanted = await termsToSearch(w, tracked.terms, options.onlyNew === true);
+    const queries = batchQueries(wanted);
     const api = new ForumApi(env, config, {
       deadline,
       now,
@@ -273,20 +235,12 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
     });
     pass = new Pass(w, api, tracked, started, (forumIds) => announceNewPosts(env, w, forumIds));
     pass.counts.queries = queries.length;
-    const cursors = await loadCursors(w);
-    // A partial pass's unfinished scans come first, then every query from its newest posts.
-    for (const query of queries) {
-      const cursor = cursors.get(query);
-      if (cursor?.resumeAfter) await pass.scan(query, cursor, true);
-    }
-    const after = await loadCursors(w);
-    for (const query of queries) await pass.scan(query, after.get(query), false);
-    await pass.refresh();
-    await deleteCursorsExcept(w, queries);
+    for (const query of queries) await pass.scan(query);
+    await markBackfilled(w, wanted);
     return await finishMonitorRun(w, runId, "completed", counts(), null);
   } catch (err) {
     if (err instanceof QuotaExhausted) {
-      const why = `${err.message}; the next pass resumes where this one stopped`;
+      const why = `${err.message}; the terms not searched are searched by the next run`;
       return finishMonitorRun(w, runId, "partial", counts(), why);
     }
     // The forum's refusal is shown as it is (it says what to fix); anything else is ours, logged in full and
@@ -306,7 +260,7 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
         runId,
         "partial",
         counts(),
-        `the time budget ran out (${shown}); the next pass resumes where this one stopped`,
+        `the time budget ran out (${shown}); the terms not searched are searched by the next run`,
       );
     return finishMonitorRun(w, runId, "failed", counts(), shown);
   } finally {

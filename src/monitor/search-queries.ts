@@ -1,4 +1,4 @@
-// OR-batched search queries (docs/monitoring.md, "Passes"): every tracked term once, quoted, packed into as few queries
+// OR-batched search queries (docs/monitoring.md, "Backfill"): every tracked term once, quoted, packed into as few queries
 // as fit the forum's query length. Pure.
 
 /** The forum's search query length limit, in characters. */

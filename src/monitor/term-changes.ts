@@ -1,8 +1,9 @@
-// What follows a change to the tracked terms: the workspace's stored posts are re-matched in the background,
-// and a new or renamed keyword is measured soon after (when a metrics provider is configured). The writes
-// that make such a change are here too, so that the API and the console cannot differ in what follows.
+// What follows a change to the tracked terms: the workspace's stored posts are re-matched in the background, its
+// new terms searched over the last week (a backfill), the ingester started, and a new or renamed keyword is
+// measured soon after (when a metrics provider is configured). The writes that make such a change are here
+// too, so that the API and the console cannot differ in what follows.
 
-import type { MonitorMetricsMessage, MonitorRematchMessage } from "../contracts/queue-messages";
+import type { MonitorMetricsMessage, MonitorPassMessage, MonitorRematchMessage } from "../contracts/queue-messages";
 import type { WorkspaceDb } from "../db/client";
 import { type ExclusionsView, putExclusions } from "../db/exclusions";
 import {
@@ -21,6 +22,7 @@ import {
 } from "../db/tracking";
 import type { Env } from "../env";
 import { log, messageOf } from "../lib/log";
+import { ensureIngester } from "./ingester";
 import { metricsProvider } from "./keyword-metrics";
 
 /** "Soon after it is created": the keyword is measured this many seconds later, off the request. */
@@ -33,7 +35,8 @@ export const NEW_KEYWORD_METRICS_DELAY_SECONDS = 5;
 export async function trackedTermsChanged(env: Env, workspaceId: number, measureKeywordId?: number): Promise<void> {
   try {
     const rematch: MonitorRematchMessage = { type: "monitor.rematch", workspace_id: workspaceId, after_post_id: 0 };
-    await env.MONITOR_QUEUE.send(rematch);
+    const backfill: MonitorPassMessage = { type: "monitor.pass", workspace_id: workspaceId };
+    await env.MONITOR_QUEUE.sendBatch([{ body: rematch }, { body: backfill }]);
     if (measureKeywordId !== undefined && metricsProvider(env)) {
       const metrics: MonitorMetricsMessage = {
         type: "monitor.metrics",
@@ -45,6 +48,7 @@ export async function trackedTermsChanged(env: Env, workspaceId: number, measure
   } catch (err) {
     log("error", "could not queue the re-match of stored posts", { workspaceId, error: messageOf(err) });
   }
+  await ensureIngester(env);
 }
 
 /**

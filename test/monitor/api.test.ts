@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import worker from "../../src";
 import { workspaceDb } from "../../src/db/client";
 import { createKeyword } from "../../src/db/tracking";
-import { enqueueMonitorPasses, enqueueStaleKeywordMetrics } from "../../src/jobs/monitor-fanout";
+import { enqueueStaleKeywordMetrics } from "../../src/jobs/monitor-fanout";
 import { metricsProvider, refreshKeywordMetrics } from "../../src/monitor/keyword-metrics";
 import { runMonitorPass } from "../../src/monitor/pass";
 import { rematchBatch } from "../../src/monitor/rematch";
@@ -79,27 +79,18 @@ describe("monitoring endpoints", () => {
     for (const p of posts.body.data) expect(p.score_reasons.length).toBeGreaterThan(0);
   });
 
-  it("the 10-minute cron queues one pass per workspace that tracks something, and a pass message runs it", async () => {
-    const ws = await trackingWorkspace("cron", ["cron-only term"]);
-    const idle = await trackingWorkspace("cron idle", [{ keyword: "paused", active: false }]);
-    const queued = await enqueueMonitorPasses(env);
-    expect(queued).toBeGreaterThanOrEqual(1);
-    expect(await enqueueMonitorPasses({ ...env, REDDIT_CLIENT_ID: "" })).toBe(0);
-    // The cron's messages went to the real queue too, whose consumer runs a pass of `ws` on its own about a second
-    // later: started while the message below runs, or between it and the status read, that pass would make this
-    // one answer run_in_progress or be the running last_run read below. Wait for it to finish first, so the
-    // message below runs the workspace's last pass.
-    await vi.waitFor(
-      async () => {
-        const status = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
-        expect(status.body.last_run?.status ?? "none").not.toMatch(/^(none|running)$/);
-      },
-      { timeout: 20_000, interval: 100 },
-    );
+  it("a backfill message searches the workspace's new terms once; a second finds nothing new to search", async () => {
+    const ws = await trackingWorkspace("backfill message", ["backfill-only term"]);
+    const idle = await trackingWorkspace("backfill idle", [{ keyword: "paused", active: false }]);
     const result = await deliver([{ type: "monitor.pass", workspace_id: ws.id }]);
     expect(result.explicitAcks).toHaveLength(1);
     const status = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
-    expect(status.body.last_run.status).toBe("completed");
+    expect(status.body.last_run).toMatchObject({ status: "completed", queries: 1 });
+    const again = await deliver([{ type: "monitor.pass", workspace_id: ws.id }]);
+    expect(again.explicitAcks).toHaveLength(1);
+    const same = await callJson("/api/v1/actions/monitoring", { key: ws.readKey });
+    expect(same.body.last_run).toEqual(status.body.last_run);
+    await deliver([{ type: "monitor.pass", workspace_id: idle.id }]);
     const none = await callJson("/api/v1/actions/monitoring", { key: idle.readKey });
     expect(none.body.last_run).toBeNull();
   });

@@ -25,7 +25,10 @@ describe("GET and PUT /actions/monitoring/exclusions", () => {
     });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ terms: ["free trial"], subreddits: ["Spam"], authors: ["Bot_1"] });
-    expect(put.queued).toEqual([{ type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 }]);
+    expect(put.queued).toEqual([
+      { type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 },
+      { type: "monitor.pass", workspace_id: ws.id },
+    ]);
     expect((await callJson(PATH, { key: ws.readKey })).body).toEqual(put.body);
 
     // The same lists again change nothing: nothing to re-match.

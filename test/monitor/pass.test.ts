@@ -46,7 +46,7 @@ describe("a monitoring pass", () => {
     const stats = await forum.stats(client);
     // first pass: t=week, newest first, 100 a page
     expect(stats.searches).toHaveLength(1);
-    expect(stats.searches[0]).toMatchObject({ q: '"email marketing" OR "Mailchimp"', t: "week", limit: 100 });
+    expect(stats.searches[0]).toMatchObject({ q: '"email marketing" OR "mailchimp"', t: "week", limit: 100 });
     expect(run.fetched).toBe(4); // the forum's fuzzy search found 4 within the week (not the old one)
     expect(run.requests).toBe(stats.requests);
     expect(stats.userAgents).toEqual([client.userAgent]);
@@ -96,7 +96,7 @@ describe("a monitoring pass", () => {
     expect(skipped[0]).toMatchObject({ level: "warn", answer: "search", link: "t3_b1", field: "permalink" });
   });
 
-  it("pages with `after`, stops at the posts it saw last time, and never duplicates", async () => {
+  it("pages with `after` to the end of the week, never duplicates, and searches every term again when asked", async () => {
     const client = newClient("paging");
     await forum.reset(client);
     await forum.addPosts(client, postsAbout("deliverability", 250, "p", 3600));
@@ -106,16 +106,15 @@ describe("a monitoring pass", () => {
     expect(first).toMatchObject({ status: "completed", created: 250, requests: 3 });
     let stats = await forum.stats(client);
     expect(stats.searches.map((s) => s.after)).toEqual([null, "t3_p2r", "t3_p5j"]); // after the 100th and 200th
+    expect(stats.searches.every((s) => s.t === "week")).toBe(true);
 
     await forum.addPosts(client, postsAbout("deliverability", 3, "n", 5));
     const second = await pass(ws.id, client);
     stats = await forum.stats(client);
-    const searches = stats.searches.slice(3);
-    // one page, no t=week, stopped at the first post seen before; young posts refreshed through api/info
-    expect(searches).toEqual([{ q: '"deliverability"', after: null, t: null, limit: 100 }]);
-    expect(second).toMatchObject({ status: "completed", created: 3, matched: 3 });
-    expect(stats.infoIds.flat()).toHaveLength(250);
-    expect(stats.infoIds.every((ids) => ids.length <= 100)).toBe(true);
+    // A backfill reads the whole week again (new posts come from the ingester; this fills what it could not see)
+    expect(stats.searches.slice(3).map((s) => s.t)).toEqual(["week", "week", "week"]);
+    expect(second).toMatchObject({ status: "completed", created: 3, updated: 250 });
+    expect(stats.infoIds.flat()).toHaveLength(0);
     expect((await listPosts(ws.writeKey)).count).toBe(253);
   });
 
@@ -184,9 +183,9 @@ describe("a monitoring pass", () => {
     expect((await forum.stats(client)).throttled).toBe(1);
   });
 
-  it("stops as partial when the quota runs out and resumes those pages first", async () => {
+  it("stops as partial when the quota runs out; the next backfill of new terms searches the ones not done", async () => {
     const client = newClient("partial");
-    // two requests per 10-second window: a 1.5 s pass cannot read the five pages
+    // two requests per 10-second window: a 1.5 s backfill cannot read the pages of both queries
     await forum.reset(client, { limit: 2, windowMs: 10_000 });
     await forum.addPosts(client, postsAbout("mailing list", 450, "z", 600));
     const ws = await trackingWorkspace("partial", ["mailing list"]);
@@ -194,18 +193,23 @@ describe("a monitoring pass", () => {
     const first = await pass(ws.id, client, 1_500);
     expect(first.status).toBe("partial");
     expect(first.error).toMatch(/quota|budget/);
-    expect(first.created).toBeGreaterThanOrEqual(100);
     expect(first.created).toBeLessThan(450);
-    const readFirst = (await forum.stats(client)).searches.length;
 
     await forum.configure(client, { limit: 100 });
-    const second = await pass(ws.id, client, 25_000);
-    expect(second.status).toBe("completed");
-    expect(first.created + second.created).toBe(450);
-    const searches = (await forum.stats(client)).searches.slice(readFirst);
-    // the next pass starts where the first stopped, not from the newest posts
-    expect(searches[0]!.after).toBe(`t3_z${(first.created - 1).toString(36)}`);
+    const second = await runMonitorPass(env, workspaceDb(env, ws.id), {
+      trigger: "schedule",
+      config: client,
+      budgetMs: 25_000,
+      onlyNew: true,
+    });
+    expect(second).toMatchObject({ status: "completed", queries: 1 });
     expect((await listPosts(ws.writeKey)).count).toBe(450);
+    const third = await runMonitorPass(env, workspaceDb(env, ws.id), {
+      trigger: "schedule",
+      config: client,
+      onlyNew: true,
+    });
+    expect(third).toMatchObject({ status: "completed", queries: 0, requests: 0 });
     expect((await forum.stats(client)).throttled).toBe(0);
   });
 
@@ -236,7 +240,7 @@ describe("a monitoring pass", () => {
     // /actions/monitoring shows the window as reset, not `quota: null` ("null until the first answer").
     const later = Date.parse(answered!.reset_at) + 1_000;
     expect(await quota.acquire(later)).toMatchObject({ ok: true });
-    expect(await quota.status(later)).toEqual({ remaining: 100, reset_at: answered!.reset_at });
+    expect(await quota.status(later)).toEqual({ remaining: 1000, reset_at: answered!.reset_at });
   });
 
   it("keeps three workspaces' simultaneous passes inside one quota", async () => {
@@ -304,7 +308,7 @@ describe("a monitoring pass", () => {
     const ws = await trackingWorkspace("off", ["anything"]);
     const off = { ...env, REDDIT_CLIENT_ID: undefined };
     const status = await monitoringStatus(off, workspaceDb(env, ws.id));
-    expect(status).toEqual({ enabled: false, last_run: null, quota: null });
+    expect(status).toEqual({ enabled: false, last_run: null, quota: null, ingest: null });
     await expect(runMonitorPass(off, workspaceDb(env, ws.id), { trigger: "schedule" })).rejects.toSatisfy((e) =>
       isDomainError(e, "invalid_state"),
     );
@@ -318,7 +322,7 @@ describe("a monitoring pass", () => {
     const logged: string[] = [];
     const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => void logged.push(String(line)));
     // A table the pass reads is lost (given back afterwards, for the next tests of this file).
-    await env.DB.prepare("ALTER TABLE monitor_cursors RENAME TO monitor_cursors_lost_in_test").run();
+    await env.DB.prepare("ALTER TABLE monitor_backfilled_terms RENAME TO monitor_backfilled_terms_lost_in_test").run();
     try {
       const run = await pass(ws.id, client);
       expect(run.status).toBe("failed");
@@ -326,11 +330,13 @@ describe("a monitoring pass", () => {
       expect(status.body.last_run).toEqual(run);
       expect(run.error).toMatch(/^an unexpected error stopped the pass \(logged with run id \d+\)$/);
       const entry = logged.map((l) => JSON.parse(l)).find((l) => l.msg === "monitoring pass failed");
-      expect(`${entry.error} ${entry.cause}`).toContain("no such table: monitor_cursors");
+      expect(`${entry.error} ${entry.cause}`).toContain("no such table: monitor_backfilled_terms");
       expect(entry).toMatchObject({ level: "error", workspaceId: ws.id });
     } finally {
       spy.mockRestore();
-      await env.DB.prepare("ALTER TABLE monitor_cursors_lost_in_test RENAME TO monitor_cursors").run();
+      await env.DB.prepare(
+        "ALTER TABLE monitor_backfilled_terms_lost_in_test RENAME TO monitor_backfilled_terms",
+      ).run();
     }
   });
 });

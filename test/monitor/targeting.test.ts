@@ -69,7 +69,8 @@ describe("subreddits through the API", () => {
       body: { subreddits: [] },
     });
     expect(patched.body.subreddits).toEqual([]);
-    expect(patched.queued.map((m) => m.type)).toEqual(["monitor.rematch"]);
+    // A term change re-matches stored items and queues the backfill of terms not searched yet.
+    expect(patched.queued.map((m) => m.type)).toEqual(["monitor.rematch", "monitor.pass"]);
 
     const competitor = await callJsonKeepingMonitorQueue("/api/v1/competitors", {
       key: ws.writeKey,

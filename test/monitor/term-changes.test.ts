@@ -1,6 +1,7 @@
 // What a change to a keyword queues, whichever door made it. The console's edit form sends the keyword's text
 // with every change (the text box is always there), the API's PATCH only the fields given; the same change
-// (switching a keyword off) must queue the same messages: the re-match, and no new measurement.
+// (switching a keyword off) must queue the same messages: the re-match and the backfill of new terms (which
+// finds none then), and no new measurement.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { workspaceDb } from "../../src/db/client";
@@ -32,12 +33,12 @@ describe("keyword changes: what is queued", () => {
     const w = workspaceDb(env, ws.id);
     const created = recordingEnv();
     const keyword = await createTrackedKeyword(created.env, w, { keyword: "cold outreach", is_ambiguous: false });
-    expect(created.types()).toEqual(["monitor.rematch", "monitor.metrics"]);
+    expect(created.types()).toEqual(["monitor.rematch", "monitor.pass", "monitor.metrics"]);
 
     // The API: PATCH /keywords/:id {"active": false}.
     const api = recordingEnv();
     await updateTrackedKeyword(api.env, w, keyword.id, { active: false });
-    expect(api.types()).toEqual(["monitor.rematch"]);
+    expect(api.types()).toEqual(["monitor.rematch", "monitor.pass"]);
 
     // The console: the edit form's values, the unchanged text included.
     const console = recordingEnv();
@@ -46,13 +47,13 @@ describe("keyword changes: what is queued", () => {
       active: true,
       is_ambiguous: false,
     });
-    expect(console.types()).toEqual(["monitor.rematch"]);
+    expect(console.types()).toEqual(["monitor.rematch", "monitor.pass"]);
 
     // A new text is measured again, whichever door sends it.
     const renamed = recordingEnv();
     await updateTrackedKeyword(renamed.env, w, keyword.id, { keyword: "cold email outreach", active: true });
-    expect(renamed.types()).toEqual(["monitor.rematch", "monitor.metrics"]);
-    expect(renamed.sent[1]).toMatchObject({ workspace_id: ws.id, keyword_ids: [keyword.id] });
+    expect(renamed.types()).toEqual(["monitor.rematch", "monitor.pass", "monitor.metrics"]);
+    expect(renamed.sent[2]).toMatchObject({ workspace_id: ws.id, keyword_ids: [keyword.id] });
 
     // No such keyword: nothing is queued.
     const missing = recordingEnv();
@@ -70,7 +71,9 @@ describe("keyword changes: what is queued", () => {
     expect(await deleteTrackedCompetitor(deleted.env, w, competitor.id)).toBe(true);
     expect(deleted.sent).toEqual([
       { type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 },
+      { type: "monitor.pass", workspace_id: ws.id },
       { type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 },
+      { type: "monitor.pass", workspace_id: ws.id },
     ]);
     // Already gone: false, and nothing is queued.
     const again = recordingEnv();

@@ -1,0 +1,318 @@
+// One round of the ingester (docs/monitoring.md, "The ingester"): the post walk, the comment walk and the
+// refresh of young stored items, for every workspace at once. The state lives in the ingester's Durable Object
+// (src/durable/forum-ingester.ts); this reads and changes it, asks the forum and stores what matches.
+import { workspaceDb } from "../db/client";
+import { allActiveTerms, termsVersion } from "../db/ingest";
+import { type IngestedPost, refreshForumPostCounts, upsertForumPosts } from "../db/monitor";
+import type { Env } from "../env";
+import { ForumApi, type ForumApiConfig, type ForumComment, type ForumLink, INFO_IDS } from "../forum/app-client";
+import { log, messageOf } from "../lib/log";
+import { type CommentToStore, storeMatchedComments } from "./comments";
+import { scoreMatchedPost } from "./decide";
+import type { ItemKind } from "./forum-ids";
+import { IngestMatcher, type WorkspaceMatch } from "./ingest-matcher";
+import { announceNewPosts, authorOf, linkFields, MAX_AGE_MS, postRow } from "./pass";
+import { type WalkState, walkRound } from "./walk";
+
+/** Stored items are re-read at about these ages, then no more (the last one at 72 hours). */
+export const REFRESH_AGES_MS = [3_600_000, 6 * 3_600_000, 24 * 3_600_000, 72 * 3_600_000] as const;
+/** The post walk's requests a minute at most (the forum's peak needs about 16, retries included). */
+export const POST_BUDGET_PER_MINUTE = 20;
+/** The comment walk's default budget (MONITOR_COMMENT_BUDGET). */
+export const DEFAULT_COMMENT_BUDGET = 40;
+/** Refresh requests a round at most (100 stored items each). */
+const REFRESH_REQUESTS_PER_ROUND = 5;
+
+/** A stored item due for its next re-read, and which workspaces store it. */
+export interface RefreshEntry {
+  kind: ItemKind;
+  id: string;
+  createdMs: number;
+  stage: number;
+  workspaces: number[];
+}
+
+/** What the round asks of the ingester's storage. */
+export interface IngestStore {
+  walk(kind: ItemKind): WalkState;
+  saveWalk(kind: ItemKind, state: WalkState): void;
+  /** Items stored for workspaces: each is re-read at the ages above (the workspaces merged when known). */
+  stored(entries: RefreshEntry[], now: number): void;
+  dueRefresh(now: number, limit: number): RefreshEntry[];
+  refreshed(entry: RefreshEntry, now: number): void;
+}
+
+export interface RoundOptions {
+  config: ForumApiConfig;
+  now: () => number;
+  /** Seconds between rounds: the walks' budgets are per minute, so a round spends its share. */
+  intervalS: number;
+  commentBudget: number;
+}
+
+export interface RoundCounts {
+  requests: number;
+  posts: number;
+  comments: number;
+  stored: number;
+  refreshed: number;
+}
+
+/** The compiled matcher, kept while the terms' version stays the same. */
+let cached: { version: number; matcher: IngestMatcher } | null = null;
+
+export async function currentMatcher(env: Env): Promise<IngestMatcher> {
+  const version = await termsVersion(env);
+  if (cached?.version !== version) cached = { version, matcher: new IngestMatcher(await allActiveTerms(env)) };
+  return cached.matcher;
+}
+
+/** A link as the decision reads it. */
+const linkItem = (link: ForumLink) => ({
+  subreddit: link.subreddit,
+  author: authorOf(link),
+  title: link.title,
+  body: link.selftext ?? "",
+});
+
+/** The row a workspace stores for a link it matched, scored with its own signals. */
+const rowOf = (link: ForumLink, m: WorkspaceMatch, now: number) =>
+  postRow(link, { match: m.match, scored: scoreMatchedPost(linkFields(link), m.match, m.rules, now) });
+
+const perRound = (perMinute: number, intervalS: number) => Math.max(2, Math.floor((perMinute * intervalS) / 60));
+
+/** Stores the links each workspace matched (one batch a workspace) and announces the new ones. */
+async function storeLinks(
+  env: Env,
+  matcher: IngestMatcher,
+  links: ForumLink[],
+  now: number,
+): Promise<{ stored: number; entries: RefreshEntry[] }> {
+  const byWorkspace = new Map<number, IngestedPost[]>();
+  const entries: RefreshEntry[] = [];
+  for (const link of links) {
+    if (link.created_utc * 1000 < now - MAX_AGE_MS) continue;
+    const found = matcher.match(linkItem(link));
+    if (found.length === 0) continue;
+    for (const m of found) {
+      const rows = byWorkspace.get(m.workspaceId) ?? [];
+      rows.push(rowOf(link, m, now));
+      byWorkspace.set(m.workspaceId, rows);
+    }
+    entries.push({
+      kind: "t3",
+      id: link.id,
+      createdMs: link.created_utc * 1000,
+      stage: 0,
+      workspaces: found.map((m) => m.workspaceId),
+    });
+  }
+  let stored = 0;
+  for (const [workspaceId, rows] of byWorkspace) {
+    const w = workspaceDb(env, workspaceId);
+    await upsertForumPosts(w, rows, (forumIds) => announceNewPosts(env, w, forumIds));
+    stored += rows.length;
+  }
+  return { stored, entries };
+}
+
+/**
+ * The titles of the comments' threads (/api/info gives a comment no `link_title`): their posts read in one
+ * request of up to 100. Unreadable, none: the comment store falls back to a stored post's title.
+ */
+async function threadTitles(api: ForumApi, comments: ForumComment[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(comments.filter((c) => !c.link_title).map((c) => c.link_id))].slice(0, INFO_IDS);
+  if (wanted.length === 0) return new Map();
+  try {
+    const { links } = await api.infoItems(wanted);
+    return new Map(links.map((l) => [l.name, l.title]));
+  } catch (err) {
+    log("warn", "thread titles of matched comments not read", { threads: wanted.length, error: messageOf(err) });
+    return new Map();
+  }
+}
+
+/** Decides comments (their body) for every workspace and stores each workspace's, with its thread's title. */
+async function storeComments(
+  env: Env,
+  api: ForumApi,
+  matcher: IngestMatcher,
+  comments: ForumComment[],
+  now: number,
+): Promise<{ stored: number; entries: RefreshEntry[] }> {
+  const byWorkspace = new Map<number, { m: WorkspaceMatch; comment: ForumComment }[]>();
+  const entries: RefreshEntry[] = [];
+  for (const c of comments) {
+    if (c.created_utc * 1000 < now - MAX_AGE_MS) continue;
+    const found = matcher.match({ subreddit: c.subreddit, author: authorOf(c), title: "", body: c.body });
+    for (const m of found) {
+      const list = byWorkspace.get(m.workspaceId) ?? [];
+      list.push({ m, comment: c });
+      byWorkspace.set(m.workspaceId, list);
+    }
+    if (found.length > 0)
+      entries.push({
+        kind: "t1",
+        id: c.id,
+        createdMs: c.created_utc * 1000,
+        stage: 0,
+        workspaces: found.map((m) => m.workspaceId),
+      });
+  }
+  if (byWorkspace.size === 0) return { stored: 0, entries };
+  const titles = await threadTitles(
+    api,
+    [...byWorkspace.values()].flatMap((l) => l.map((i) => i.comment)),
+  );
+  let stored = 0;
+  for (const [workspaceId, list] of byWorkspace) {
+    const items: CommentToStore[] = list.map(({ m, comment }) => ({
+      comment,
+      match: m.match,
+      threadTitle: comment.link_title ?? titles.get(comment.link_id),
+    }));
+    const { created, updated } = await storeMatchedComments(
+      env,
+      workspaceDb(env, workspaceId),
+      list[0]!.m.rules,
+      items,
+      now,
+    );
+    stored += created + updated;
+  }
+  return { stored, entries };
+}
+
+/**
+ * Re-reads stored posts and comments due for a refresh, once for every workspace that stores them (up to 100
+ * items a request, both kinds mixed as /api/info takes them).
+ */
+async function refresh(
+  env: Env,
+  api: ForumApi,
+  matcher: IngestMatcher,
+  store: IngestStore,
+  now: number,
+): Promise<{ requests: number; refreshed: number }> {
+  let requests = 0;
+  let refreshed = 0;
+  for (; requests < REFRESH_REQUESTS_PER_ROUND; requests++) {
+    const due = store.dueRefresh(now, INFO_IDS);
+    if (due.length === 0) break;
+    const { links, comments } = await api.infoItems(due.map((e) => `${e.kind}_${e.id}`));
+    const linkById = new Map(links.map((l) => [l.id, l]));
+    const commentById = new Map(comments.map((c) => [c.id, c]));
+    for (const entry of due) {
+      const link = entry.kind === "t3" ? linkById.get(entry.id) : undefined;
+      const comment = entry.kind === "t1" ? commentById.get(entry.id) : undefined;
+      if (link) refreshed += await refreshLink(env, matcher, link, entry.workspaces, now);
+      if (comment) refreshed += await refreshComment(env, matcher, comment, entry.workspaces, now);
+      store.refreshed(entry, now);
+    }
+  }
+  return { requests, refreshed };
+}
+
+/**
+ * One re-read comment: stored again (score and body) for each of its workspaces that still decides to keep it;
+ * one that no longer does keeps the stored copy (re-matching after a term change is what drops it).
+ */
+async function refreshComment(
+  env: Env,
+  matcher: IngestMatcher,
+  comment: ForumComment,
+  workspaces: number[],
+  now: number,
+): Promise<number> {
+  const item = { subreddit: comment.subreddit, author: authorOf(comment), title: "", body: comment.body };
+  const found = new Map(matcher.match(item).map((m) => [m.workspaceId, m]));
+  let updated = 0;
+  for (const workspaceId of workspaces) {
+    const m = found.get(workspaceId);
+    if (!m) continue;
+    const w = workspaceDb(env, workspaceId);
+    updated += (await storeMatchedComments(env, w, m.rules, [{ comment, match: m.match }], now)).updated;
+  }
+  return updated;
+}
+
+/** One re-read post: matches and score recomputed where it still matches; elsewhere only its numbers and text. */
+async function refreshLink(
+  env: Env,
+  matcher: IngestMatcher,
+  link: ForumLink,
+  workspaces: number[],
+  now: number,
+): Promise<number> {
+  const found = new Map(matcher.match(linkItem(link)).map((m) => [m.workspaceId, m]));
+  let updated = 0;
+  for (const workspaceId of workspaces) {
+    const w = workspaceDb(env, workspaceId);
+    const m = found.get(workspaceId);
+    if (m) updated += (await upsertForumPosts(w, [rowOf(link, m, now)])).updated;
+    else {
+      const f = linkFields(link);
+      updated += await refreshForumPostCounts(w, [{ forumId: link.id, ...f }]);
+    }
+  }
+  return updated;
+}
+
+/** One round: posts, comments, then refreshes, each within its share of the quota. */
+export async function ingestRound(env: Env, store: IngestStore, options: RoundOptions): Promise<RoundCounts> {
+  const counts: RoundCounts = { requests: 0, posts: 0, comments: 0, stored: 0, refreshed: 0 };
+  const started = options.now();
+  const api = new ForumApi(env, options.config, {
+    deadline: started + Math.max(10_000, options.intervalS * 900),
+    now: options.now,
+    onRequest: () => {
+      counts.requests++;
+    },
+  });
+  const matcher = await currentMatcher(env);
+  const pending: RefreshEntry[] = [];
+  const forum = (kind: ItemKind) => ({
+    newest: async () => {
+      const page = await api.newest(kind);
+      return kind === "t3" ? page.links.map((l) => l.name) : page.comments.map((c) => c.name);
+    },
+    info: async (names: string[]) => {
+      const { links, comments } = await api.infoItems(names);
+      const now = options.now();
+      if (kind === "t3") {
+        counts.posts += links.length;
+        const { stored, entries } = await storeLinks(env, matcher, links, now);
+        counts.stored += stored;
+        pending.push(...entries);
+        return links.map((l) => l.name);
+      }
+      counts.comments += comments.length;
+      const { stored, entries } = await storeComments(env, api, matcher, comments, now);
+      counts.stored += stored;
+      pending.push(...entries);
+      return comments.map((c) => c.name);
+    },
+  });
+  for (const [kind, perMinute] of [
+    ["t3", POST_BUDGET_PER_MINUTE],
+    ["t1", options.commentBudget],
+  ] as const) {
+    if (perMinute <= 0) continue;
+    const state = store.walk(kind);
+    try {
+      await walkRound(state, kind, forum(kind), perRound(perMinute, options.intervalS), options.now());
+    } catch (err) {
+      log("warn", "ingest walk stopped", { kind, error: messageOf(err) });
+    } finally {
+      store.saveWalk(kind, state);
+      store.stored(pending.splice(0), options.now());
+    }
+  }
+  try {
+    const r = await refresh(env, api, matcher, store, options.now());
+    counts.refreshed += r.refreshed;
+  } catch (err) {
+    log("warn", "ingest refresh stopped", { error: messageOf(err) });
+  }
+  return counts;
+}

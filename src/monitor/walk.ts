@@ -1,0 +1,171 @@
+// The walk over the forum's ids (docs/monitoring.md, "The walk"): ids are allocated in order, so every id from
+// the last one asked up to the newest is asked through /api/info, 100 a request. An id not answered yet (not
+// visible yet, removed, private) is asked again about 2 and 30 minutes later, then given up and counted. A
+// walk further behind than that retry window jumps to the newest ids and records the ids it skipped. The
+// state is plain data the ingester keeps in its storage; `walkRound` is one round of it.
+import { fullName, type ItemKind, idText, newestId } from "./forum-ids";
+
+/** After the first ask, an id not answered is asked again this long later (then given up). */
+export const RETRY_AFTER_MS = [2 * 60_000, 30 * 60_000] as const;
+/** A walk whose next id is older than this jumps ahead (its retries could not be on time any more). */
+export const RETRY_WINDOW_MS = RETRY_AFTER_MS[RETRY_AFTER_MS.length - 1]!;
+/** How far back the head samples and skips are kept: coverage is reported over the last hour. */
+const HISTORY_MS = 70 * 60_000;
+const HOUR_MS = 3_600_000;
+export const IDS_PER_REQUEST = 100;
+
+export interface WalkState {
+  /** The highest id asked (or jumped past); null before the first round. */
+  walkedTo: number | null;
+  /** [time, newest id] of each round: when each id existed, for lag, coverage and the jump. */
+  samples: [number, number][];
+  /** [id, first asked at, times asked] of ids not answered yet. */
+  retries: [number, number, number][];
+  /** [time, first id, last id] of the ranges the walk jumped over. */
+  skips: [number, number, number][];
+  asked: number;
+  returned: number;
+  givenUp: number;
+  skipped: number;
+}
+
+export const emptyWalk = (): WalkState => ({
+  walkedTo: null,
+  samples: [],
+  retries: [],
+  skips: [],
+  asked: 0,
+  returned: 0,
+  givenUp: 0,
+  skipped: 0,
+});
+
+/** What a round needs from the forum: the newest ids, and items by full name (the ones visible answer). */
+export interface WalkForum {
+  newest(kind: ItemKind): Promise<string[]>;
+  info(fullnames: string[]): Promise<string[]>;
+}
+
+/**
+ * About when id `n` was made: between the round that first saw an id as new as it and the round before,
+ * in proportion (ids come at a steady rate between two rounds); now when no round saw it yet.
+ */
+export function existedBy(state: WalkState, n: number, now: number): number {
+  const s = state.samples;
+  for (let i = 0; i < s.length; i++) {
+    const [at, head] = s[i]!;
+    if (head < n) continue;
+    const before = s[i - 1];
+    if (!before || head === before[1]) return at;
+    return before[0] + ((n - before[1]) / (head - before[1])) * (at - before[0]);
+  }
+  return now;
+}
+
+/** One round: read the newest id, jump when too far behind, then ask retries due and new ids, `budget` requests in all. */
+export async function walkRound(
+  state: WalkState,
+  kind: ItemKind,
+  forum: WalkForum,
+  budget: number,
+  now: number,
+  onAnswered: (fullnames: string[]) => Promise<void> = async () => {},
+): Promise<{ requests: number }> {
+  let requests = 1;
+  const head = newestId(await forum.newest(kind));
+  if (head !== null) {
+    state.samples.push([now, head]);
+    // It starts at the newest ids: no history walk.
+    if (state.walkedTo === null) state.walkedTo = Math.max(0, head - IDS_PER_REQUEST);
+  }
+  state.samples = state.samples.filter(([at]) => at > now - HISTORY_MS);
+  state.skips = state.skips.filter(([at]) => at > now - HISTORY_MS);
+  if (head !== null && state.walkedTo !== null) jumpIfBehind(state, head, budget, now);
+  while (requests < budget) {
+    const batch = nextBatch(state, head, now);
+    if (batch.length === 0) break;
+    const names = batch.map((n) => fullName(kind, n));
+    const answered = await forum.info(names);
+    requests++;
+    settle(state, kind, batch, new Set(answered), now);
+    await onAnswered(answered);
+  }
+  return { requests };
+}
+
+function jumpIfBehind(state: WalkState, head: number, budget: number, now: number): void {
+  const next = state.walkedTo! + 1;
+  if (next > head || existedBy(state, next, now) >= now - RETRY_WINDOW_MS) return;
+  // Keep what one round can ask; everything older is skipped and recorded.
+  const to = head - Math.max(1, budget - 1) * IDS_PER_REQUEST;
+  if (to < next) return;
+  state.skips.push([now, next, to]);
+  state.skipped += to - next + 1;
+  state.walkedTo = to;
+}
+
+/** Up to 100 ids: retries that are due first, then new ids after the walk's position, oldest first. */
+function nextBatch(state: WalkState, head: number | null, now: number): number[] {
+  const batch: number[] = [];
+  for (const [id, first, times] of state.retries) {
+    if (batch.length >= IDS_PER_REQUEST) break;
+    if (first + RETRY_AFTER_MS[times - 1]! <= now) batch.push(id);
+  }
+  const taken = new Set(batch);
+  while (head !== null && state.walkedTo !== null && state.walkedTo < head && batch.length < IDS_PER_REQUEST) {
+    state.walkedTo++;
+    if (!taken.has(state.walkedTo)) batch.push(state.walkedTo);
+  }
+  return batch;
+}
+
+/** The answer to a batch: answered ids are done; the others wait for their next ask or are given up. */
+function settle(state: WalkState, kind: ItemKind, batch: number[], answered: Set<string>, now: number): void {
+  const retried = new Map(state.retries.map((r) => [r[0], r]));
+  const has = (n: number) => answered.has(fullName(kind, n));
+  const keep: [number, number, number][] = [];
+  for (const n of batch) {
+    const r = retried.get(n);
+    if (!r) state.asked++;
+    if (has(n)) {
+      state.returned++;
+      retried.delete(n);
+      continue;
+    }
+    if (!r) keep.push([n, now, 1]);
+    else if (r[2] < RETRY_AFTER_MS.length) r[2]++;
+    else {
+      state.givenUp++;
+      retried.delete(n);
+    }
+  }
+  const due = (r: [number, number, number]) => r[1] + RETRY_AFTER_MS[r[2] - 1]!;
+  state.retries = [...retried.values(), ...keep].sort((a, b) => due(a) - due(b));
+}
+
+/** What GET /actions/monitoring shows of a walk; null before its first round. */
+export function walkStatus(state: WalkState, now: number) {
+  const last = state.samples[state.samples.length - 1];
+  if (state.walkedTo === null || !last) return null;
+  const [lastAt, head] = last;
+  const behind = state.walkedTo < head;
+  const lagMs = behind ? now - existedBy(state, state.walkedTo + 1, now) : now - lastAt;
+  return {
+    walked_to: idText(state.walkedTo),
+    lag_seconds: Math.max(0, Math.round(lagMs / 1000)),
+    coverage: coverage(state, head, now),
+  };
+}
+
+/** Of the ids allocated in the last hour (as far as the walk has seen), the share that were asked. */
+function coverage(state: WalkState, head: number, now: number): number {
+  const before = state.samples.filter(([at]) => at <= now - HOUR_MS);
+  const base = before.length > 0 ? before[before.length - 1]![1] : state.samples[0]![1] - IDS_PER_REQUEST;
+  const allocated = head - base;
+  if (allocated <= 0) return 1;
+  const upTo = Math.min(state.walkedTo!, head);
+  let skipped = 0;
+  for (const [, from, to] of state.skips) skipped += Math.max(0, Math.min(to, upTo) - Math.max(from, base + 1) + 1);
+  const asked = Math.max(0, upTo - base - skipped);
+  return Math.round((asked / allocated) * 10_000) / 10_000;
+}

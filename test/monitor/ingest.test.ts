@@ -1,0 +1,129 @@
+// The forum ingester against the local forum (test/fixtures/forum/): ids walked in order for every workspace,
+// late items asked again, items never visible given up and counted, what matches stored once per workspace
+// and listed by GET /posts, refreshed once for all, and the walk's status in GET /actions/monitoring.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { workspaceDb } from "../../src/db/client";
+import { monitoringStatus } from "../../src/monitor/status";
+import { callJson } from "../helpers/api";
+import { localForum } from "../helpers/forum";
+import { newClient, trackingWorkspace } from "../helpers/monitor";
+
+/** A client whose forum clock stands still; rounds of its ingester run at the forum's time. */
+async function world(options: Record<string, unknown> = {}) {
+  const config = newClient("ingest");
+  await localForum.resetClient(config.clientId, {
+    secret: config.clientSecret,
+    clock: { factor: 1e-9 },
+    search_lag_s: 0,
+    posts: { per_minute: 600, late_share: 0, never_share: 0, topic_share: 0 },
+    comments: { per_minute: 0 },
+    ...options,
+  });
+  const ingester = env.FORUM_INGESTER.get(env.FORUM_INGESTER.idFromName(config.clientId));
+  const forumNow = async () => (await localForum.clientStats(config.clientId)).clock.now_ms;
+  const advance = (s: number) => localForum.clock(config.clientId, { advance_s: s });
+  const round = async () => {
+    const counts = await ingester.round(config, await forumNow());
+    expect(counts).not.toBeNull();
+    return counts!;
+  };
+  return { config, ingester, advance, round, forumNow };
+}
+
+async function listed(key: string) {
+  const { status, body } = await callJson("/api/v1/posts?limit=100", { key });
+  expect(status).toBe(200);
+  return (body as { data: Record<string, any>[] }).data;
+}
+
+describe("the forum ingester", () => {
+  it("walks every id once for all workspaces, asks late ones again, gives up on the never visible", async () => {
+    const w = await world();
+    const a = await trackingWorkspace("ingest a", ["zorblatt widget"]);
+    const b = await trackingWorkspace("ingest b", ["zorblatt widget", "quuxly"]);
+    await w.advance(10);
+    const first = await w.round();
+    // /r/all/new and one /api/info of the newest 100 (no history walk), and /r/all/comments (none made here)
+    expect(first.requests).toBe(3);
+    const planted = await localForum.plant(w.config.clientId, [
+      { kind: "t3", title: "Is the Zorblatt Widget any good?", selftext: "looking for one" },
+      { kind: "t3", title: "quuxly late", selftext: "visible two minutes late", visible_after_s: 90 },
+      { kind: "t3", title: "zorblatt widget, removed at once", never_visible: true },
+      { kind: "t3", title: "zorblattwidget decoy", selftext: "a term inside another word: zorblatt widgets" },
+    ]);
+    await w.advance(30);
+    await w.round();
+    const stats = await localForum.clientStats(w.config.clientId);
+    // Every id from the first one walked up to the newest was asked, in order, 100 a request.
+    const asked = stats.infoIds.flat().filter((n) => n.startsWith("t3_"));
+    expect(new Set(asked).size).toBe(asked.length);
+    expect(stats.infoIds.every((ids) => ids.length <= 100)).toBe(true);
+    expect(asked).toContain(planted[0]!.name);
+    expect(asked).toContain(planted[3]!.name);
+
+    expect((await listed(a.writeKey)).map((p) => p.title)).toEqual(["Is the Zorblatt Widget any good?"]);
+    expect((await listed(b.writeKey)).map((p) => p.title)).toEqual(["Is the Zorblatt Widget any good?"]);
+
+    // Two minutes later the late one is asked again and found (for b only: a does not track it).
+    await w.advance(125);
+    await w.round();
+    expect((await listed(b.writeKey)).map((p) => p.title).sort()).toEqual([
+      "Is the Zorblatt Widget any good?",
+      "quuxly late",
+    ]);
+    expect((await listed(a.writeKey)).map((p) => p.title)).toEqual(["Is the Zorblatt Widget any good?"]);
+
+    // Asked at about 2 and 30 minutes, then given up and counted.
+    await w.advance(30 * 60);
+    await w.round();
+    const walk = await w.ingester.walkState("t3");
+    expect(walk.givenUp).toBeGreaterThanOrEqual(1);
+    expect(walk.retries.map((r) => r[0]!.toString(36))).not.toContain(planted[2]!.id);
+    const timesAsked = stats.infoIds.flat().filter((n) => n === planted[2]!.name).length;
+    expect(timesAsked).toBe(1);
+    const later = (await localForum.clientStats(w.config.clientId)).infoIds.flat();
+    expect(later.filter((n) => n === planted[2]!.name)).toHaveLength(3);
+
+    const status = await monitoringStatus(env, workspaceDb(env, a.id), w.config);
+    // Half an hour at once is more than a round can walk: it jumped, and the coverage says so.
+    expect(walk.skipped).toBeGreaterThan(0);
+    expect(status.ingest?.posts?.coverage).toBeGreaterThan(0);
+    expect(status.ingest?.posts?.coverage).toBeLessThan(1);
+    // At the newest visible post (the newest allocated one may not be visible yet).
+    const newest = Number.parseInt((await localForum.clientStats(w.config.clientId)).newest.t3!, 36);
+    const walkedTo = Number.parseInt(status.ingest!.posts!.walked_to, 36);
+    expect(walkedTo).toBeLessThanOrEqual(newest);
+    expect(walkedTo).toBeGreaterThan(newest - 100);
+    expect(status.ingest?.requests_last_minute).toBeGreaterThan(0);
+  });
+
+  it("re-reads a stored post at an hour of age once for every workspace that stores it", async () => {
+    const w = await world();
+    const a = await trackingWorkspace("refresh a", ["blorptastic"]);
+    const b = await trackingWorkspace("refresh b", ["blorptastic"]);
+    await w.advance(5);
+    await w.round();
+    const [p] = await localForum.plant(w.config.clientId, [{ kind: "t3", title: "blorptastic tools?", score: 1 }]);
+    await w.advance(10);
+    await w.round();
+    expect((await listed(a.writeKey)).map((x) => x.score)).toEqual([1]);
+    expect(await w.ingester.refreshCount()).toBe(1);
+    // An hour on (the walk jumps: it is far behind its retry window now), the post is re-read once for both.
+    await w.advance(3_600);
+    const before = (await localForum.clientStats(w.config.clientId)).infoIds.flat().filter((n) => n === p!.name);
+    await w.round();
+    const after = (await localForum.clientStats(w.config.clientId)).infoIds.flat().filter((n) => n === p!.name);
+    expect(after.length - before.length).toBe(1);
+    expect((await w.ingester.walkState("t3")).skipped).toBeGreaterThan(0);
+    const status = await monitoringStatus(env, workspaceDb(env, a.id), w.config);
+    expect(status.ingest?.posts?.coverage).toBeLessThan(1);
+    for (const ws of [a, b]) expect((await listed(ws.writeKey)).map((x) => x.title)).toEqual(["blorptastic tools?"]);
+  });
+
+  it("is started by ensureRunning unless its interval is 0", async () => {
+    const w = await world();
+    expect(await w.ingester.ensureRunning(0)).toBe(false);
+    expect(await w.ingester.ensureRunning(30)).toBe(true);
+  });
+});
