@@ -20,7 +20,9 @@ export const AuditEventSchema = z
     }),
     action: z.enum(AUDIT_ACTIONS),
     target: z.object({ type: z.string(), id: z.string().nullable() }),
-    details: z.record(z.string(), z.unknown()),
+    details: z
+      .record(z.string(), z.unknown())
+      .openapi({ type: "object", additionalProperties: true, description: "What the action changed, by name" }),
   })
   .openapi("AuditEvent");
 
