@@ -164,7 +164,11 @@ describe("keywords", () => {
       method: "DELETE",
     });
     expect(del.status).toBe(204);
-    expect(del.queued).toEqual([{ type: "monitor.rematch", workspace_id: own.id, after_post_id: 0 }]);
+    // A term change re-matches the stored posts and backfills what is new (docs/monitoring.md, "Backfill").
+    expect(del.queued).toEqual([
+      { type: "monitor.rematch", workspace_id: own.id, after_post_id: 0 },
+      { type: "monitor.pass", workspace_id: own.id },
+    ]);
     expect(del.res.headers.get("x-request-id")).toMatch(/^req_/);
     const again = await callJson(`/api/v1/keywords/${victim.id}`, { key: own.writeKey, method: "DELETE" });
     expect(again.status).toBe(404);
@@ -253,7 +257,11 @@ describe("competitors", () => {
       method: "DELETE",
     });
     expect(del.status).toBe(204);
-    expect(del.queued).toEqual([{ type: "monitor.rematch", workspace_id: own.id, after_post_id: 0 }]);
+    // A term change re-matches the stored posts and backfills what is new (docs/monitoring.md, "Backfill").
+    expect(del.queued).toEqual([
+      { type: "monitor.rematch", workspace_id: own.id, after_post_id: 0 },
+      { type: "monitor.pass", workspace_id: own.id },
+    ]);
     const posts = await callJson("/api/v1/posts?include_archived=true&limit=500", { key: own.readKey });
     expect(posts.body.count).toBe(seeded.posts.length);
     for (const post of posts.body.data) expect(post.mentioned_competitors).not.toContain(victim.name);
