@@ -1,7 +1,7 @@
 // Steering the local forum (test/fixtures/forum/serve.ts) from tests, and personas connected on it.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { PlantInput } from "../fixtures/forum/control.ts";
+import type { PlantInput, ThingChange } from "../fixtures/forum/control.ts";
 import type { AccountOptions, ClientOptions, SubredditOptions } from "../fixtures/forum/world.ts";
 import { ADMIN_TOKEN, call, callJson, type TestWorkspace } from "./api";
 
@@ -147,6 +147,9 @@ export const localForum = {
         things,
       })
     ).data,
+  /** Changes a planted item as its later answers show it: score, replies, an edit, a removal. */
+  change: (id: string, name: string, change: ThingChange) =>
+    forumControl(`${clientPath(id)}/things/${encodeURIComponent(name)}`, change),
   /** A new account of a unique name (with its flags and faults). */
   account: async (o: LocalAccountOptions = {}, label = "user") => {
     const username = unique(label);
