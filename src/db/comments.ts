@@ -185,6 +185,24 @@ export async function upsertComments(
   return { created, updated: rows.length - created };
 }
 
+/** A refreshed comment that no longer matches keeps its matches; only the forum's score and text change. */
+export async function refreshCommentCounts(
+  w: WorkspaceDb,
+  rows: { forumId: string; body: string; score: number }[],
+): Promise<number> {
+  let updated = 0;
+  const now = nowIso();
+  for (const r of rows) {
+    const result = await w.db
+      .update(comments)
+      .set({ body: r.body, score: r.score, updatedAt: now })
+      .where(and(eq(comments.workspaceId, w.workspaceId), eq(comments.forumId, r.forumId)))
+      .run();
+    updated += result.meta.changes ?? 0;
+  }
+  return updated;
+}
+
 /** The titles of the workspace's stored posts among these threads (forum ids without `t3_`). */
 export async function storedThreadTitles(w: WorkspaceDb, postForumIds: string[]): Promise<Map<string, string>> {
   const titles = new Map<string, string>();

@@ -163,15 +163,6 @@ export async function activeTerms(
   return { keywords: kws, competitors: comps, exclusions: excluded[0] ?? { terms: [], subreddits: [], authors: [] } };
 }
 
-/** The cron's fan-out: every workspace with at least one active keyword or competitor. */
-export async function workspacesWithActiveTerms(db: Database): Promise<number[]> {
-  const rows = await db.all<{ workspace_id: number }>(sql`
-    SELECT workspace_id FROM keywords WHERE active = 1
-    UNION SELECT workspace_id FROM competitors WHERE active = 1
-    ORDER BY workspace_id`);
-  return rows.map((r) => r.workspace_id);
-}
-
 // --- backfilled terms ------------------------------------------------------------------------------------
 
 /** The terms (normalized text) a backfill of the workspace searched already. */

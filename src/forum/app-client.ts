@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { ForumQuota, Permit, QuotaReport } from "../durable/forum-quota";
 import type { Env } from "../env";
 import { log } from "../lib/log";
+import { headerNumber } from "./quota-gate";
 
 export const DEFAULT_AUTH_URL = "https://www.reddit.com/api/v1/access_token";
 export const DEFAULT_API_BASE_URL = "https://oauth.reddit.com";
@@ -107,13 +108,6 @@ export const INFO_IDS = 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const headerNumber = (res: Response, name: string): number | null => {
-  const raw = res.headers.get(name);
-  if (raw === null) return null;
-  const n = Number.parseFloat(raw);
-  return Number.isFinite(n) ? n : null;
-};
-
 export interface ForumApiOptions {
   /** Epoch ms by which the caller must be done: waits for the quota past it end in QuotaExhausted. */
   deadline: number;
@@ -199,8 +193,8 @@ export class ForumApi {
       });
       const report: QuotaReport = {
         permit,
-        remaining: headerNumber(res, "x-ratelimit-remaining"),
-        resetSeconds: headerNumber(res, "x-ratelimit-reset"),
+        remaining: headerNumber(res.headers, "x-ratelimit-remaining"),
+        resetSeconds: headerNumber(res.headers, "x-ratelimit-reset"),
         status: res.status,
       };
       await this.quota.report(report, this.now());

@@ -6,12 +6,12 @@
 // ForumError whose message says what a person can do about it.
 import type { z } from "zod";
 import type { WorkspaceDb } from "../db/client";
-import type { ForumQuota } from "../durable/forum-quota";
 import type { Env } from "../env";
 import { assertFetchableUrl, isPrivateHost } from "../outbound/address-policy";
 import { personaAccessToken, requireOAuthClient } from "../personas/grants";
 import { DEFAULT_API_BASE_URL } from "./app-client";
 import { ForumError, parseRatelimitDelay } from "./errors";
+import { headerNumber, QuotaGate } from "./quota-gate";
 import {
   ErrorAnswer,
   type FlairTemplate,
@@ -77,8 +77,6 @@ interface Answer {
   headers: Headers;
 }
 
-/** How long a call waits for the deployment's quota before it gives up (ForumError `quota`). */
-const QUOTA_WAIT_MS = 30_000;
 const CALL_TIMEOUT_MS = 30_000;
 
 const json = (text: string): unknown => {
@@ -87,13 +85,6 @@ const json = (text: string): unknown => {
   } catch {
     return undefined;
   }
-};
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const headerNumber = (headers: Headers, name: string): number | null => {
-  const n = Number.parseFloat(headers.get(name) ?? "");
-  return Number.isFinite(n) ? n : null;
 };
 
 /** The address of a scheme-relative upload action (`//host/path`): https, or http for a local stand-in. */
@@ -105,7 +96,7 @@ export function uploadUrl(action: string, allowPrivate: boolean): string {
 
 export class ForumClient {
   private readonly base: string;
-  private readonly quota: DurableObjectStub<ForumQuota>;
+  private readonly quota: QuotaGate;
   private readonly userAgent: string;
 
   constructor(
@@ -115,28 +106,12 @@ export class ForumClient {
   ) {
     const client = requireOAuthClient(env);
     this.base = (env.REDDIT_API_BASE_URL?.trim() || DEFAULT_API_BASE_URL).replace(/\/+$/, "");
-    this.quota = env.FORUM_QUOTA.get(env.FORUM_QUOTA.idFromName(client.clientId));
+    this.quota = new QuotaGate(env, client.clientId);
     this.userAgent = client.userAgent;
   }
 
-  /** A permit of the deployment's quota, waiting up to 30 s; then ForumError `quota`. */
-  private async permit(what: string): Promise<number> {
-    const until = Date.now() + QUOTA_WAIT_MS;
-    for (;;) {
-      const p = await this.quota.acquire(Date.now());
-      if (p.ok) return p.permit;
-      if (Date.now() + p.waitMs > until)
-        throw new ForumError(
-          "quota",
-          `${what}: the deployment's forum API quota has no request left for ${Math.ceil(p.waitMs / 1000)} s; try again then`,
-          { retryAfterSeconds: Math.ceil(p.waitMs / 1000) },
-        );
-      await sleep(Math.max(50, p.waitMs));
-    }
-  }
-
   private async once(what: string, url: string, init: RequestInit, token: string, sent: boolean): Promise<Answer> {
-    const permit = await this.permit(what);
+    const permit = await this.quota.permit(what);
     let res: Response;
     let text: string;
     try {
@@ -164,15 +139,7 @@ export class ForumClient {
             { address },
           );
     }
-    await this.quota.report(
-      {
-        permit,
-        remaining: headerNumber(res.headers, "x-ratelimit-remaining"),
-        resetSeconds: headerNumber(res.headers, "x-ratelimit-reset"),
-        status: res.status,
-      },
-      Date.now(),
-    );
+    await this.quota.report(permit, res);
     return { status: res.status, text, headers: res.headers };
   }
 

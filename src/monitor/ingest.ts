@@ -2,6 +2,7 @@
 // refresh of young stored items, for every workspace at once. The state lives in the ingester's Durable Object
 // (src/durable/forum-ingester.ts); this reads and changes it, asks the forum and stores what matches.
 import { workspaceDb } from "../db/client";
+import { refreshCommentCounts } from "../db/comments";
 import { allActiveTerms, termsVersion } from "../db/ingest";
 import { type IngestedPost, refreshForumPostCounts, upsertForumPosts } from "../db/monitor";
 import type { Env } from "../env";
@@ -214,8 +215,9 @@ async function refresh(
 }
 
 /**
- * One re-read comment: stored again (score and body) for each of its workspaces that still decides to keep it;
- * one that no longer does keeps the stored copy (re-matching after a term change is what drops it).
+ * One re-read comment: stored again (score, body, matches) for each of its workspaces that still decides to
+ * keep it; where it no longer does (removed: its body is "[removed]"), only its score and body change and its
+ * links stay (re-matching after a term change is what drops them).
  */
 async function refreshComment(
   env: Env,
@@ -229,9 +231,9 @@ async function refreshComment(
   let updated = 0;
   for (const workspaceId of workspaces) {
     const m = found.get(workspaceId);
-    if (!m) continue;
     const w = workspaceDb(env, workspaceId);
-    updated += (await storeMatchedComments(env, w, m.rules, [{ comment, match: m.match }], now)).updated;
+    if (m) updated += (await storeMatchedComments(env, w, m.rules, [{ comment, match: m.match }], now)).updated;
+    else updated += await refreshCommentCounts(w, [{ forumId: comment.id, body: comment.body, score: comment.score }]);
   }
   return updated;
 }

@@ -28,15 +28,25 @@ import { metricsProvider } from "./keyword-metrics";
 /** "Soon after it is created": the keyword is measured this many seconds later, off the request. */
 export const NEW_KEYWORD_METRICS_DELAY_SECONDS = 5;
 
+/** What follows a change besides the re-match: a keyword to measure, and whether new terms may need a backfill. */
+export interface ChangeFollowUp {
+  measureKeywordId?: number;
+  /** False when the change adds no term (the exclusions): there is nothing new to search. Default true. */
+  backfill?: boolean;
+}
+
 /**
- * Queues the re-match (and the new keyword's measurement). The term itself is already saved: a queue that
- * cannot be reached is logged, not turned into a failed request (the next change re-matches everything).
+ * Queues the re-match (the backfill of new terms, and the new keyword's measurement). The term itself is
+ * already saved: a queue that cannot be reached is logged, not turned into a failed request (the next change
+ * re-matches everything).
  */
-export async function trackedTermsChanged(env: Env, workspaceId: number, measureKeywordId?: number): Promise<void> {
+export async function trackedTermsChanged(env: Env, workspaceId: number, follow: ChangeFollowUp = {}): Promise<void> {
+  const { measureKeywordId, backfill = true } = follow;
   try {
     const rematch: MonitorRematchMessage = { type: "monitor.rematch", workspace_id: workspaceId, after_post_id: 0 };
-    const backfill: MonitorPassMessage = { type: "monitor.pass", workspace_id: workspaceId };
-    await env.MONITOR_QUEUE.sendBatch([{ body: rematch }, { body: backfill }]);
+    const pass: MonitorPassMessage = { type: "monitor.pass", workspace_id: workspaceId };
+    if (backfill) await env.MONITOR_QUEUE.sendBatch([{ body: rematch }, { body: pass }]);
+    else await env.MONITOR_QUEUE.send(rematch);
     if (measureKeywordId !== undefined && metricsProvider(env)) {
       const metrics: MonitorMetricsMessage = {
         type: "monitor.metrics",
@@ -118,12 +128,12 @@ export async function replaceExclusions(env: Env, w: WorkspaceDb, input: Exclusi
     authors: foldAliases(input.authors.map((a) => a.trim().replace(/^\/?u\//i, ""))),
   };
   const { exclusions, changed } = await putExclusions(w, folded);
-  if (changed) await trackedTermsChanged(env, w.workspaceId);
+  if (changed) await trackedTermsChanged(env, w.workspaceId, { backfill: false });
   return exclusions;
 }
 
 /** What a write of tracked terms returned, once what follows is queued; nothing is when it found no term. */
 async function followed<T>(env: Env, w: WorkspaceDb, written: T, measureKeywordId?: number): Promise<T> {
-  if (written) await trackedTermsChanged(env, w.workspaceId, measureKeywordId);
+  if (written) await trackedTermsChanged(env, w.workspaceId, { measureKeywordId });
   return written;
 }

@@ -8,6 +8,7 @@ import type { Env } from "../env";
 import { DEFAULT_API_BASE_URL } from "../forum/app-client";
 import { isForumError } from "../forum/errors";
 import { authorizeUrl, exchangeCode, GrantRefused, type OAuthClient, oauthClient } from "../forum/oauth";
+import { QuotaGate } from "../forum/quota-gate";
 import { MeAnswer } from "../forum/schemas";
 import { sha256Hex, toHex } from "../lib/crypto";
 import { invalidState } from "../lib/domain-errors";
@@ -55,10 +56,15 @@ export type CallbackResult =
 
 const refusedPage = (message: string): CallbackResult => ({ ok: false, message });
 
-/** Who the new grant belongs to: GET /api/v1/me with its access token. */
+/**
+ * Who the new grant belongs to: GET /api/v1/me with its access token, under the deployment's quota (the forum
+ * counts it against the client as every other call).
+ */
 async function whoAmI(env: Env, client: OAuthClient, accessToken: string): Promise<string> {
   const base = (env.REDDIT_API_BASE_URL?.trim() || DEFAULT_API_BASE_URL).replace(/\/+$/, "");
   const url = `${base}/api/v1/me?raw_json=1`;
+  const quota = new QuotaGate(env, client.clientId);
+  const permit = await quota.permit("who am I");
   let res: Response;
   try {
     res = await fetch(url, {
@@ -68,6 +74,7 @@ async function whoAmI(env: Env, client: OAuthClient, accessToken: string): Promi
   } catch (err) {
     throw new Error(`the forum's API at ${base} could not be reached (${messageOf(err)})`);
   }
+  await quota.report(permit, res);
   const text = await res.text();
   let body: unknown;
   try {

@@ -63,11 +63,17 @@ export async function call(path: string, options: CallOptions = {}): Promise<Res
  * cannot steer otherwise (a Browser Rendering that refuses to start a browser, a queue that keeps messages).
  */
 export async function callJsonWith<T = any>(path: string, bindings: Partial<typeof env>, options: CallOptions = {}) {
+  const { res, text } = await callWith(path, bindings, options);
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T, res };
+}
+
+/** As callJsonWith, for an answer that is not JSON (a page): the response and its text. */
+export async function callWith(path: string, bindings: Partial<typeof env>, options: CallOptions = {}) {
   const ctx = createExecutionContext();
   const res = await createApp().app.fetch(request(path, options), { ...env, ...bindings }, ctx);
   const text = await res.text();
   await waitOnExecutionContext(ctx);
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T, res };
+  return { res, text };
 }
 
 /**

@@ -1,9 +1,9 @@
 // Steering the local forum (test/fixtures/forum/serve.ts) from tests, and personas connected on it.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { PlantInput } from "../fixtures/forum/control.ts";
+import type { PlantInput, ThingChange } from "../fixtures/forum/control.ts";
 import type { AccountOptions, ClientOptions, SubredditOptions } from "../fixtures/forum/world.ts";
-import { ADMIN_TOKEN, call, callJson, type TestWorkspace } from "./api";
+import { ADMIN_TOKEN, callJson, callJsonWith, callWith, type TestWorkspace } from "./api";
 
 let counter = 0;
 
@@ -47,14 +47,16 @@ export async function connectAccount(
   ws: TestWorkspace,
   username: string,
   decision: "allow" | "decline" = "allow",
+  bindings: Partial<typeof env> = {},
 ): Promise<{ status: number; html: string; callback: string }> {
-  const started = await callJson(`${PERSONAS}/connect`, { key: ws.writeKey, method: "POST", body: {} });
+  const start = { key: ws.writeKey, method: "POST", body: {} };
+  const started = await callJsonWith(`${PERSONAS}/connect`, bindings, start);
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   const callback = await localForum.consent(started.body.authorize_url, username, decision);
   const target = new URL(callback);
   expect(target.origin).toBe("http://threadwatch.test");
-  const res = await call(`${target.pathname}${target.search}`);
-  return { status: res.status, html: await res.text(), callback };
+  const { res, text } = await callWith(`${target.pathname}${target.search}`, bindings);
+  return { status: res.status, html: text, callback };
 }
 
 /** A persona of `ws` for a new forum account; `check` runs its preflight, `approve` the admin approval. */
@@ -147,6 +149,9 @@ export const localForum = {
         things,
       })
     ).data,
+  /** Changes a planted item as its later answers show it: score, replies, an edit, a removal. */
+  change: (id: string, name: string, change: ThingChange) =>
+    forumControl(`${clientPath(id)}/things/${encodeURIComponent(name)}`, change),
   /** A new account of a unique name (with its flags and faults). */
   account: async (o: LocalAccountOptions = {}, label = "user") => {
     const username = unique(label);

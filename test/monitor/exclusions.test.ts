@@ -13,7 +13,7 @@ import { type FakePost, forum, newClient, nowSeconds, trackingWorkspace } from "
 const PATH = "/api/v1/actions/monitoring/exclusions";
 
 describe("GET and PUT /actions/monitoring/exclusions", () => {
-  it("starts empty, replaces all three lists, folds prefixes and duplicates, and queues a re-match", async () => {
+  it("starts empty, replaces all three lists, folds prefixes and duplicates, and queues a re-match only", async () => {
     const ws = await trackingWorkspace("exclusions api", ["crm"]);
     const empty = await callJson(PATH, { key: ws.readKey });
     expect(empty).toMatchObject({ status: 200, body: { terms: [], subreddits: [], authors: [] } });
@@ -25,10 +25,8 @@ describe("GET and PUT /actions/monitoring/exclusions", () => {
     });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ terms: ["free trial"], subreddits: ["Spam"], authors: ["Bot_1"] });
-    expect(put.queued).toEqual([
-      { type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 },
-      { type: "monitor.pass", workspace_id: ws.id },
-    ]);
+    // The re-match alone: exclusions add no term, so there is nothing for a backfill to search.
+    expect(put.queued).toEqual([{ type: "monitor.rematch", workspace_id: ws.id, after_post_id: 0 }]);
     expect((await callJson(PATH, { key: ws.readKey })).body).toEqual(put.body);
 
     // The same lists again change nothing: nothing to re-match.

@@ -121,6 +121,77 @@ describe("the forum ingester", () => {
     for (const ws of [a, b]) expect((await listed(ws.writeKey)).map((x) => x.title)).toEqual(["blorptastic tools?"]);
   });
 
+  it("re-reads stored comments at 1, 6, 24 and 72 hours once for every workspace that stores them", async () => {
+    const w = await world();
+    const a = await trackingWorkspace("comment refresh a", ["frobnicator"]);
+    const b = await trackingWorkspace("comment refresh b", ["frobnicator"]);
+    const other = await trackingWorkspace("comment refresh other", ["quuxly"]);
+    await w.advance(5);
+    await w.round();
+    const [post] = await localForum.plant(w.config.clientId, [{ kind: "t3", title: "Which frobnicator?" }]);
+    const [kept, removed] = await localForum.plant(w.config.clientId, [
+      { kind: "t1", link_id: post!.name, body: "The frobnicator from Acme never jams", score: 1 },
+      { kind: "t1", link_id: post!.name, body: "Cheap frobnicator here, click", score: 1 },
+    ]);
+    await w.advance(10);
+    await w.round();
+    const comments = async (key: string) =>
+      (await callJson("/api/v1/comments?limit=100&sort_order=asc", { key })).body.data as Record<string, any>[];
+    for (const ws of [a, b]) expect((await comments(ws.readKey)).map((c) => c.score)).toEqual([1, 1]);
+    expect(await comments(other.readKey)).toEqual([]);
+    // The post and both comments wait for their refresh.
+    expect(await w.ingester.refreshCount()).toBe(3);
+    // A person answers the kept comment in workspace a: a refresh never writes the triage flags.
+    const keptInA = (await comments(a.readKey))[0]!;
+    const patched = await callJson(`/api/v1/comments/${keptInA.id}`, {
+      key: a.writeKey,
+      method: "PATCH",
+      body: { is_answered: true },
+    });
+    expect(patched.status).toBe(200);
+
+    const timesAsked = async (name: string) =>
+      (await localForum.clientStats(w.config.clientId)).infoIds.flat().filter((n) => n === name).length;
+    let asked = { kept: await timesAsked(kept!.name), removed: await timesAsked(removed!.name) };
+    expect(asked).toEqual({ kept: 1, removed: 1 });
+    // Votes come in, and a moderator removes the second comment: the forum answers it as "[removed]".
+    const stages: [advanceS: number, keptScore: number, removedScore: number][] = [
+      [3_600, 12, 3],
+      [5 * 3_600, 40, 5],
+      [18 * 3_600, 55, 6],
+      [48 * 3_600, 61, 7],
+    ];
+    for (const [i, [advanceS, keptScore, removedScore]] of stages.entries()) {
+      await localForum.change(w.config.clientId, kept!.name, { score: keptScore });
+      await localForum.change(w.config.clientId, removed!.name, {
+        score: removedScore,
+        ...(i === 0 ? { removed: "moderator" as const } : {}),
+      });
+      await w.advance(advanceS);
+      await w.round();
+      // Asked once more at this age, for both workspaces together.
+      const now = { kept: await timesAsked(kept!.name), removed: await timesAsked(removed!.name) };
+      expect(now).toEqual({ kept: asked.kept + 1, removed: asked.removed + 1 });
+      asked = now;
+      for (const ws of [a, b]) {
+        const [k, r] = await comments(ws.readKey);
+        expect([k!.score, r!.score]).toEqual([keptScore, removedScore]);
+        expect(k!.body).toBe("The frobnicator from Acme never jams");
+        // The removed comment no longer matches: its score and text change, its links stay.
+        expect(r!.body).toBe("[removed]");
+        expect(r!.matched_keywords).toEqual(["frobnicator"]);
+        expect(k!.is_answered).toBe(ws === a);
+        expect(k!.thread_title).toBe("Which frobnicator?");
+      }
+    }
+    // After the 72-hour read nothing is left to refresh, and a later round asks neither again.
+    expect(await w.ingester.refreshCount()).toBe(0);
+    await w.advance(24 * 3_600);
+    await w.round();
+    expect({ kept: await timesAsked(kept!.name), removed: await timesAsked(removed!.name) }).toEqual(asked);
+    expect(await comments(other.readKey)).toEqual([]);
+  });
+
   it("is started by ensureRunning unless its interval is 0", async () => {
     const w = await world();
     expect(await w.ingester.ensureRunning(0)).toBe(false);
