@@ -9,18 +9,20 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
-import { parseCommandLine, runMain } from "./lib/cli.mjs";
+import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
 import { ensureDemoWorkspace } from "./lib/demo-workspace.mjs";
 import { callApi, startDevServer, stopDevServer, waitUntilReady } from "./lib/dev-server.mjs";
 import { copyMigratedDatabase } from "./lib/local-d1.mjs";
 import { serveLocalForum, workerVars } from "./lib/local-forum-server.mjs";
 import { ROOT } from "./lib/paths.mjs";
 
-const USAGE = `usage: npm run docs:screenshots [-- --out DIR]
+const USAGE = `usage: npm run docs:screenshots [-- --out DIR] [--port N]
 
-  --out DIR   where the PNGs go (default docs/console)`;
+  --out DIR   where the PNGs go (default docs/console)
+  --port N    the service's port (default 8895); the sample blog N+1, the forum's four origins N+3 to N+6,
+              wrangler's inspector N+9`;
 
-const PORT = 8895; // the service; the sample blog the next port, the forum's four origins the four after it
+const DEFAULT_PORT = 8895;
 const ADMIN_TOKEN = "docs-screenshots-admin-token";
 const SESSION_KEY = "ZG9jcy1zY3JlZW5zaG90cy1zZXNzaW9uLWtleS0zMmI="; // base64 of 32 bytes
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -46,6 +48,77 @@ async function startForum(port) {
   return { close, control, origins, username: "northwind_dev", subreddit: "northwind_queues" };
 }
 
+/**
+ * The pages of people: an owner's invitation accepted, the password sign-in's refusal, Settings › Account
+ * with two sessions and a passkey (Chromium's DevTools virtual authenticator), Settings › Members with a
+ * team and a fresh invitation's link, and Settings › Audit.
+ */
+async function shootPeople({ base, demo, page, save, submit }) {
+  const admin = (route, body) =>
+    callApi(base, ADMIN_TOKEN, "POST", `/admin/v1/workspaces/${demo.workspace_id}${route}`, body);
+  const password = "correct horse battery staple";
+  /** The owner invites through Settings › Members; the link shown to copy is opened in another browser. */
+  const inviteAsOwner = async (owner, email, role) => {
+    await owner.goto(`${base}/app/settings/members`);
+    await owner.type("#f-email", email);
+    await owner.select("#f-invite-role", role);
+    await submit(owner, "form[action='/app/settings/members/invitations'] button[type=submit]");
+    return owner.$eval("#invitation-link", (el) => el.textContent);
+  };
+  const join = async (p, url, name) => {
+    await p.goto(url);
+    await p.type("#f-name", name);
+    await p.type("#f-password", password);
+    await submit(p, "form[aria-label='Accept the invitation'] button[type=submit]");
+  };
+  const owner = await page();
+  await owner.goto((await admin("/invitations", { email: "dana@northwind.example", role: "owner" })).url);
+  await owner.type("#f-name", "Dana Okafor");
+  await save(owner, "invitation");
+  await owner.type("#f-password", password);
+  await submit(owner, "form[aria-label='Accept the invitation'] button[type=submit]");
+
+  const laptop = await page();
+  await laptop.goto(`${base}/app/sign-in`);
+  await laptop.type("#f-email", "dana@northwind.example");
+  await laptop.type("#f-password", "not the password");
+  await submit(laptop, "form[action='/app/sign-in/password'] button[type=submit]");
+  await save(laptop, "sign-in-person");
+  await laptop.type("#f-password", password);
+  await submit(laptop, "form[action='/app/sign-in/password'] button[type=submit]");
+
+  const cdp = await owner.createCDPSession();
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  });
+  await owner.goto(`${base}/app/settings/account`);
+  await owner.$eval("#f-passkey_name", (el) => {
+    el.value = "Work laptop";
+  });
+  await Promise.all([owner.waitForNavigation(), owner.click("#passkey-add")]);
+  await owner.goto(`${base}/app/settings/account`);
+  await owner.screenshot({ path: save.pathOf("account"), fullPage: true });
+  save.wrote("account");
+
+  for (const [email, role, name] of [
+    ["sam@northwind.example", "admin", "Sam Reyes"],
+    ["lee@northwind.example", "member", "Lee Chen"],
+    ["ari@northwind.example", "viewer", "Ari Novak"],
+  ])
+    await join(await page(), await inviteAsOwner(owner, email, role), name);
+  await inviteAsOwner(owner, "jo@northwind.example", "member");
+  await save(owner, "members");
+  await owner.goto(`${base}/app/settings/audit`);
+  await save(owner, "audit");
+}
+
 /** Every page a person meets, each saved as `<name>.png` in `out`. */
 async function shoot(browser, { base, demo, blog, forum, out }) {
   const api = (method, route, body, key = demo.api_key) => callApi(base, key, method, `/api/v1${route}`, body);
@@ -54,10 +127,15 @@ async function shoot(browser, { base, demo, blog, forum, out }) {
     await p.setViewport({ width: 1200, height: 900 });
     return p;
   };
-  const save = async (p, name) => {
-    await p.screenshot({ path: path.join(out, `${name}.png`) });
-    step(`wrote ${path.relative(ROOT, path.join(out, `${name}.png`))}`);
-  };
+  const pathOf = (name) => path.join(out, `${name}.png`);
+  const wrote = (name) => step(`wrote ${path.relative(ROOT, pathOf(name))}`);
+  const save = Object.assign(
+    async (p, name) => {
+      await p.screenshot({ path: pathOf(name) });
+      wrote(name);
+    },
+    { pathOf, wrote },
+  );
   const signIn = async (p, key, next) => {
     await p.goto(`${base}/app/sign-in?next=${encodeURIComponent(next)}`);
     await p.type("#f-api_key", key);
@@ -80,11 +158,11 @@ async function shoot(browser, { base, demo, blog, forum, out }) {
   await save(p, "competitors");
   // The Insights page whole, on a large screen and at 360 px wide.
   await p.goto(`${base}/app/insights`);
-  await p.screenshot({ path: path.join(out, "insights.png"), fullPage: true });
-  step(`wrote ${path.relative(ROOT, path.join(out, "insights.png"))}`);
+  await p.screenshot({ path: pathOf("insights"), fullPage: true });
+  wrote("insights");
   await p.setViewport({ width: 360, height: 800 });
-  await p.screenshot({ path: path.join(out, "insights-360.png"), fullPage: true });
-  step(`wrote ${path.relative(ROOT, path.join(out, "insights-360.png"))}`);
+  await p.screenshot({ path: pathOf("insights-360"), fullPage: true });
+  wrote("insights-360");
   await p.setViewport({ width: 1200, height: 900 });
 
   const config = await api("POST", "/actions/blog-subreddit-syncs", {
@@ -129,10 +207,13 @@ async function shoot(browser, { base, demo, blog, forum, out }) {
   await submit(p, "form[action='/app/settings/api/keys'] button[type=submit]");
   await p.goto(`${base}/app/settings/api`);
   await save(p, "settings-api");
+  await shootPeople({ base, demo, page, save, submit });
 }
 
 runMain(async () => {
-  const { values } = parseCommandLine(process.argv.slice(2), { out: { type: "string" } });
+  const { values } = parseCommandLine(process.argv.slice(2), { out: { type: "string" }, port: { type: "string" } });
+  const PORT =
+    values.port === undefined ? DEFAULT_PORT : integerOption("port", values.port, { min: 1024, max: 65_000 });
   const out = path.resolve(values.out ?? path.join(ROOT, "docs", "console"));
   fs.mkdirSync(out, { recursive: true });
   const persistTo = fs.mkdtempSync(path.join(os.tmpdir(), "threadwatch-docs-"));
@@ -150,6 +231,7 @@ runMain(async () => {
       persistTo,
       capture: true,
       vars: { ADMIN_TOKEN, SESSION_KEY, ALLOW_PRIVATE_FETCH: "true", ...workerVars(forum.origins) },
+      extraArgs: ["--inspector-port", String(PORT + 9)],
     });
     stops.push(() => stopDevServer(server));
     const base = `http://localhost:${PORT}`;

@@ -55,7 +55,8 @@ export type ConsoleContext = Context<ConsoleEnv>;
 
 /**
  * Every console answer: no framing, no inline script or style, nothing cached, no referrer beyond the
- * origin. Draft images come from the blog, so images may load from any http(s) origin.
+ * origin. Draft images come from the blog, so images may load from any http(s) origin. The script may
+ * fetch from the console's own origin only (the passkey ceremonies post their options and answers there).
  */
 export const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
@@ -64,7 +65,7 @@ export const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   const target = c.get("formTarget");
   h.set(
     "content-security-policy",
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: http:; " +
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' https: http:; " +
       `form-action 'self'${target ? ` ${target}` : ""}; frame-ancestors 'none'; base-uri 'none'`,
   );
   h.set("x-frame-options", "DENY");

@@ -12,7 +12,7 @@ import {
 } from "../../people/passkeys";
 import { startPersonSession } from "../../people/sessions";
 import { type ConsoleContext, pathIdOf, setPersonCookie } from "../context";
-import { formValues } from "../forms";
+import { fieldErrorsOf, formValues } from "../forms";
 import { afterChange } from "../layout";
 import { SESSION_SECONDS } from "../session";
 import { preSessionCsrfOk } from "./sign-in";
@@ -30,9 +30,10 @@ const parsed = (text: string | undefined): unknown => {
   }
 };
 
+/** A refused ceremony: the reason in a person's words (the field's message, not the API's `body.credential: `). */
 const refusal = (c: ConsoleContext, err: unknown) => {
   if (!(err instanceof DomainError)) throw err;
-  return c.json({ error: err.message }, 400);
+  return c.json({ error: fieldErrorsOf(err)?.credential ?? err.message }, 400);
 };
 
 export async function passkeySignInOptions(c: ConsoleContext) {
