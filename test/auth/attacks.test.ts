@@ -596,3 +596,196 @@ describe("failure limits", () => {
     expect((await tryIt("window@lim.test", PASSWORD, "203.0.113.171")).status).toBe(303);
   });
 });
+
+const sessionRows = (personId: number) =>
+  env.DB.prepare("SELECT id, workspace_id, revoked_at FROM person_sessions WHERE person_id = ? ORDER BY id")
+    .bind(personId)
+    .all<{ id: number; workspace_id: number; revoked_at: string | null }>()
+    .then((r) => r.results);
+
+describe("sessions", () => {
+  it("ends a revoked session at its next request; another person cannot revoke it", async () => {
+    const w = await createTestWorkspace("revoke");
+    const person = await addMember(w.id, "member", "revoker@sess.test");
+    await addMember(w.id, "admin", "meddler@sess.test");
+    const one = await signInAs("revoker@sess.test");
+    const two = await signInAs("revoker@sess.test", PASSWORD, "/app/settings/account");
+    const [first, second] = await sessionRows(person.id);
+    const meddler = await signInAs("meddler@sess.test");
+    expect((await postForm(`/app/settings/account/sessions/${second!.id}/revoke`, meddler, {})).status).toBe(404);
+    expect((await getPage("/app/posts", two.cookie)).status).toBe(200);
+    expect((await postForm(`/app/settings/account/sessions/${first!.id}/revoke`, two, {})).status).toBe(303);
+    expect((await getPage("/app/posts", one.cookie)).status).toBe(303);
+    expect((await postForm("/app/keywords", one, { keyword: "after revoke" })).status).toBe(303);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM keywords WHERE keyword = 'after revoke'").first("n")).toBe(
+      0,
+    );
+    expect((await getPage("/app/posts", two.cookie)).status).toBe(200);
+  });
+
+  it("ends every other session at a password change, in every workspace, and none at a wrong current password", async () => {
+    const a = await createTestWorkspace("password a");
+    const b = await createTestWorkspace("password b");
+    await addMember(a.id, "member", "changer@sess.test");
+    await addMember(b.id, "member", "changer@sess.test");
+    const elsewhere = await signInAs("changer@sess.test");
+    expect((await postForm("/app/workspace", elsewhere, { workspace_id: String(b.id) })).status).toBe(303);
+    const here = await signInAs("changer@sess.test", PASSWORD, "/app/settings/account");
+    const wrong = await postForm("/app/settings/account/password", here, {
+      current: "not my password",
+      password: "a new long password",
+    });
+    expect(wrong.status).toBe(400);
+    expect((await getPage("/app/posts", elsewhere.cookie)).status).toBe(200);
+    const changed = await postForm("/app/settings/account/password", here, {
+      current: PASSWORD,
+      password: "a new long password",
+    });
+    expect(changed.status).toBe(303);
+    expect((await getPage("/app/posts", elsewhere.cookie)).status).toBe(303);
+    expect((await getPage("/app/posts", here.cookie)).status).toBe(200);
+  });
+
+  it("ends a removed member's sessions in that workspace for good; their sessions elsewhere stay but cannot switch back", async () => {
+    const a = await createTestWorkspace("removing a");
+    const b = await createTestWorkspace("removing b");
+    const person = await addMember(a.id, "member", "removed@sess.test");
+    await addMember(b.id, "viewer", "removed@sess.test");
+    const inA = await signInAs("removed@sess.test");
+    const inB = await signInAs("removed@sess.test");
+    expect((await postForm("/app/workspace", inB, { workspace_id: String(b.id) })).status).toBe(303);
+    expect((await call(`/api/v1/actions/members/${person.id}`, { key: a.writeKey, method: "DELETE" })).status).toBe(
+      204,
+    );
+    expect((await getPage("/app/posts", inA.cookie)).status).toBe(303);
+    expect((await sessionRows(person.id)).map((s) => [s.workspace_id, s.revoked_at !== null])).toEqual([
+      [a.id, true],
+      [b.id, false],
+    ]);
+    // Still a member of B: that session goes on, and cannot point itself back at A.
+    expect(await (await getPage("/app/posts", inB.cookie)).text()).toContain("removing b · viewer");
+    expect((await postForm("/app/workspace", inB, { workspace_id: String(a.id) })).status).toBe(403);
+    expect((await postForm("/app/keywords", inB, { keyword: "into a" })).status).toBe(403);
+    // Invited back later, the old session of A stays ended.
+    await addMember(a.id, "member", "removed@sess.test");
+    expect((await getPage("/app/posts", inA.cookie)).status).toBe(303);
+  });
+});
+
+const SECURITY_HEADERS = [
+  "content-security-policy",
+  "x-frame-options",
+  "referrer-policy",
+  "x-content-type-options",
+  "cache-control",
+];
+
+describe("security headers", () => {
+  it("are the sign-in page's on every people page and passkey door, and every cookie is HttpOnly, Secure, SameSite=Strict", async () => {
+    const w = await createTestWorkspace("headers");
+    await addMember(w.id, "owner", "owner@hdr.test");
+    const reference = await getPage("/app/sign-in");
+    const expected = SECURITY_HEADERS.map((h) => [h, reference.headers.get(h)]);
+    expect(Object.fromEntries(expected)).toMatchObject({
+      "x-frame-options": "DENY",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "same-origin",
+      "cache-control": "no-store",
+      "content-security-policy": expect.stringContaining("frame-ancestors 'none'"),
+    });
+    const owner = await signInAs("owner@hdr.test", PASSWORD, "/app/settings/account");
+    const form = await signInForm();
+    const { path } = await invite(w, "joiner@hdr.test");
+    const answers: [string, Response][] = [
+      ["sign-in page", reference],
+      [
+        "password refused",
+        await postForm("/app/sign-in/password", form, { email: "owner@hdr.test", password: "wrong password!!" }),
+      ],
+      [
+        "password accepted",
+        await postForm("/app/sign-in/password", form, { email: "owner@hdr.test", password: PASSWORD }),
+      ],
+      ["invitation page", await getPage(path)],
+      ["invitation unknown", await getPage(`/app/invitations/${"y".repeat(43)}`)],
+      [
+        "invitation accepted",
+        await postForm(path, await invitationForm(path), { name: "J", password: PASSWORD }),
+      ],
+      ["account", await getPage("/app/settings/account", owner.cookie)],
+      ["members", await getPage("/app/settings/members", owner.cookie)],
+      ["audit", await getPage("/app/settings/audit", owner.cookie)],
+      [
+        "password change refused",
+        await postForm("/app/settings/account/password", owner, { current: "nope", password: "x" }),
+      ],
+      ["passkey sign-in options", await postForm("/app/sign-in/passkey/options", form, {})],
+      ["passkey sign-in refused", await postForm("/app/sign-in/passkey", form, { credential: "{}" })],
+      ["passkey registration options", await postForm("/app/settings/account/passkeys/options", owner, {})],
+      ["passkey registration refused", await postForm("/app/settings/account/passkeys", owner, { credential: "{}" })],
+      ["CSRF refusal", await postForm("/app/settings/account/password", { ...owner, csrf: "forged" }, {})],
+    ];
+    const cookies: string[] = [];
+    for (const [name, res] of answers) {
+      expect(
+        SECURITY_HEADERS.map((h) => [h, res.headers.get(h)]),
+        `${name} (${res.status})`,
+      ).toEqual(expected);
+      cookies.push(...res.headers.getSetCookie());
+    }
+    const set = cookies.filter((c) => /^tw_console(_signin)?=[^;]/.test(c));
+    expect(set.length).toBeGreaterThanOrEqual(3);
+    for (const cookie of set) {
+      expect(cookie).toMatch(/; HttpOnly/);
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).toMatch(/; SameSite=Strict/);
+      expect(cookie).toMatch(/; Path=\/app/);
+    }
+  });
+});
+
+const DOCS = import.meta.glob("/docs/security.md", { query: "?raw", import: "default", eager: true }) as Record<
+  string,
+  string
+>;
+
+describe("password reset", () => {
+  const PATHS = [
+    "/password-reset",
+    "/reset-password",
+    "/forgot-password",
+    "/password/reset",
+    "/password/forgot",
+    "/sign-in/reset",
+    "/sign-in/forgot",
+    "/account/recover",
+    "/settings/account/reset",
+  ];
+
+  it("is absent by design: no such route in the console or the API, no link on the sign-in page, the reason in the docs", async () => {
+    const w = await createTestWorkspace("no reset");
+    await addMember(w.id, "member", "forgetful@reset.test");
+    const s = await signInAs("forgetful@reset.test");
+    const nowhere = await (await getPage("/app/no-such-page", s.cookie)).text();
+    for (const path of PATHS) {
+      const signedIn = await getPage(`/app${path}`, s.cookie);
+      expect([signedIn.status, await signedIn.text()], path).toEqual([404, nowhere]);
+      const posted = await postForm(`/app${path}`, s, { email: "forgetful@reset.test" });
+      expect(posted.status, path).toBe(404);
+      // Signed out, any path behind sign-in asks for it, a reset one as a made-up one.
+      expect((await getPage(`/app${path}`)).headers.get("location"), path).toBe(
+        `/app/sign-in?next=${encodeURIComponent(`/app${path}`)}`,
+      );
+      for (const method of ["GET", "POST"])
+        expect((await call(`/api/v1${path}`, { key: w.writeKey, method })).status, `${method} /api/v1${path}`).toBe(
+          404,
+        );
+    }
+    const page = await (await getPage("/app/sign-in")).text();
+    expect(page).not.toMatch(/reset|forgot|recover/i);
+    const docs = DOCS["/docs/security.md"]!;
+    expect(docs).toContain("**Password reset: absent by design.**");
+    expect(docs).toMatch(/no channel to prove who owns an\s+address/);
+    expect(docs).toMatch(/invitation never sets the password of an existing person/);
+  });
+});
