@@ -4,8 +4,8 @@
 // enumeration by message and headers; the failure limits; sessions revoked, and ended by a password change
 // or a removal; the security headers of the new pages; and no password reset. Each case fails if its
 // defence is taken away. test/auth/people.test.ts holds the happy paths these build on.
-import { env } from "cloudflare:workers";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
 import { createConsoleRouter } from "../../src/console/router";
 import { directoryDb } from "../../src/db/client";
 import { signInWithPassword } from "../../src/people/sign-in";
@@ -15,7 +15,7 @@ import { addMember, keyWith, PASSWORD, sessionCookieOf, signInAs } from "../help
 import { SoftwareAuthenticator } from "../helpers/software-authenticator";
 
 const ORIGIN = "http://threadwatch.test";
-const worker = (await import("cloudflare:workers")).exports as unknown as { default: Fetcher };
+const worker = exports as unknown as { default: Fetcher };
 const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
 const nonceOf = (res: Response) => /tw_console_signin=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
 
@@ -545,7 +545,7 @@ describe("enumeration", () => {
         password: "wrong password!!",
         addressBucket: "192.0.2.77",
       });
-      return derive.mock.calls.map(([algorithm]) => (algorithm as Pbkdf2Params).iterations);
+      return derive.mock.calls.map(([algorithm]) => (algorithm as { iterations?: number }).iterations);
     };
     try {
       expect(await iterations("known@work.test")).toEqual([100_000]);
@@ -708,10 +708,7 @@ describe("security headers", () => {
       ],
       ["invitation page", await getPage(path)],
       ["invitation unknown", await getPage(`/app/invitations/${"y".repeat(43)}`)],
-      [
-        "invitation accepted",
-        await postForm(path, await invitationForm(path), { name: "J", password: PASSWORD }),
-      ],
+      ["invitation accepted", await postForm(path, await invitationForm(path), { name: "J", password: PASSWORD })],
       ["account", await getPage("/app/settings/account", owner.cookie)],
       ["members", await getPage("/app/settings/members", owner.cookie)],
       ["audit", await getPage("/app/settings/audit", owner.cookie)],

@@ -98,7 +98,7 @@ export class SoftwareAuthenticator {
 
   /** What `navigator.credentials.create()` answers (as `toJSON()`), for the console's registration options. */
   async register(options: { challenge: string; rp: { id: string }; user: { id: string } }) {
-    const jwk = await crypto.subtle.exportKey("jwk", this.keys.publicKey);
+    const jwk = (await crypto.subtle.exportKey("jwk", this.keys.publicKey)) as JsonWebKey;
     const fromB64 = (s: string) =>
       Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
     const cose = cbor(
