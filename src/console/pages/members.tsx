@@ -71,7 +71,7 @@ interface Extras {
   errors?: FieldErrors;
   values?: Record<string, string>;
   refusal?: string;
-  status?: 400 | 403 | 409;
+  status?: 400 | 403 | 404 | 409;
 }
 
 async function membersPage(c: ConsoleContext, extras: Extras = {}) {
@@ -120,10 +120,16 @@ async function membersPage(c: ConsoleContext, extras: Extras = {}) {
 
 export const membersSettingsPage = (c: ConsoleContext) => membersPage(c);
 
+const REFUSAL_STATUS: Partial<Record<DomainError["kind"], 403 | 404 | 409>> = {
+  forbidden: 403,
+  not_found: 404,
+  invalid_state: 409,
+};
+
 /** A refused member change shown on the page: why, with the status the API would answer. */
 function refused(c: ConsoleContext, err: unknown, values?: Record<string, string>) {
   if (!(err instanceof DomainError)) throw err;
-  const status = err.kind === "forbidden" ? 403 : err.kind === "invalid_state" ? 409 : 400;
+  const status = REFUSAL_STATUS[err.kind] ?? 400;
   return membersPage(c, { refusal: refusalMessage(err), status, values });
 }
 
