@@ -1,233 +1,178 @@
 #!/usr/bin/env node
-// npm run bench:monitor -- [--workspaces N] [--terms N] [--port N] [--forum-port N] [--concurrency N]
-// Monitoring through the local service against the local forum (test/fixtures/forum/serve.ts, in this
-// process, 100 requests a minute for the client as today's search benchmark has always measured): N workspaces (default 50) tracking M
-// keywords each (default 20), posts about them on the forum plus decoys. Round 1 runs every workspace's pass
-// (`POST /actions/monitoring/run`, `--concurrency` at a time, as the queue consumer's batch would); round 2
-// puts one new post per workspace on the forum, runs the passes again and measures how long each new post
-// took from appearing on the forum to being listed by GET /posts. Reports requests per tracked term, tracked
-// terms per search request, posts ingested per second, that latency, and the forum's count of requests per
-// minute (the quota's peak). Prints figures; asserts nothing about speed.
-import fs from "node:fs";
+// npm run bench:monitor -- [--workspaces 100,1000,10000] [--factor N] [--planted N] [--decoys N]
+//   [--plant-minutes N] [--sample N] [--poll-ms N] [--port N] [--forum-port N]
+// The whole-forum ingester measured against the local forum at its peak rates (1,450 posts and 7,500
+// comments a minute), with today's per-workspace search beside it on the same workload: one column per
+// workspace count, each workspace tracking 20 terms (bench/monitor-world.mjs). Each column is its own fresh
+// wrangler dev (bench/monitor-size.mjs). Only 127.0.0.1 is contacted. Prints figures; asserts nothing.
 import os from "node:os";
-import path from "node:path";
-import { integerOption, parseCommandLine, runMain } from "../scripts/lib/cli.mjs";
-import { callApi as call, startDevServer, stopDevServer, waitUntilReady } from "../scripts/lib/dev-server.mjs";
-import { startForumApi } from "../scripts/lib/forum-api-bench.mjs";
-import { ensureLocalDatabase } from "../scripts/lib/local-d1.mjs";
+import { integerOption, parseCommandLine, runMain, UsageError } from "../scripts/lib/cli.mjs";
 import { ascending, percentile } from "../scripts/lib/stats.mjs";
+import { measureSize } from "./monitor-size.mjs";
 
-const USAGE = `usage: npm run bench:monitor -- [--workspaces N] [--terms N] [--port N] [--forum-port N] [--concurrency N]
+const USAGE = `usage: npm run bench:monitor -- [options]
 
-  --workspaces N   workspaces (default 50)
-  --terms N        keywords per workspace (default 20)
-  --port N         port for the temporary wrangler dev (default 8842)
-  --forum-port N   port for the local forum API (default 8843)
-  --concurrency N  passes running at once (default 5, the monitor queue's batch size)`;
+  --workspaces LIST   workspace counts, one column each (default 100,1000,10000); 20 terms each
+  --factor N          the forum's clock runs N times faster than real time (default 10); the ingester's
+                      alarm follows the forum's clock (bench/monitor-worker.ts)
+  --planted N         relevant posts planted per column (default 1000; 20 % visible 60-600 s late)
+  --decoys N          decoys planted per column (default 300)
+  --plant-minutes N   forum minutes over which they are planted (default 20), then 32 minutes of tail
+  --sample N          workspaces with keys: the per-workspace search's sample, GET /posts polled (default 100)
+  --poll-ms N         real milliseconds between GET /posts polls (default 500)
+  --port N            the temporary wrangler dev (default 8842)
+  --forum-port N      the local forum's token endpoint (default 8843; its other origins 18101-18103)`;
 
-const ADMIN = "bench-admin-token";
-const CLIENT = "bench-client";
-const WORDS = [
-  "invoices",
-  "payroll",
-  "crm",
-  "backups",
-  "analytics",
-  "webhooks",
-  "billing",
-  "onboarding",
-  "churn",
-  "pricing",
-  "dashboards",
-  "exports",
-  "sso",
-  "audit",
-  "alerts",
-  "reports",
-  "forms",
-  "surveys",
-  "tickets",
-  "chat",
-];
+/** The per-workspace design searches every workspace's terms once every this many minutes (the cron). */
+const ROUND_MINUTES = 10;
+const LIMIT_PER_MINUTE = 100;
 
-const termOf = (w, j) => `acme${w} ${WORDS[j % WORDS.length]}${j >= WORDS.length ? j : ""}`;
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+const pct = (values, p) => (values.length ? percentile(ascending(values), p) : undefined);
+const num = (n, digits = 0) =>
+  n === undefined || Number.isNaN(n)
+    ? "-"
+    : n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const share = (found, of) => (of ? `${((100 * found) / of).toFixed(2)} % (${found}/${of})` : "-");
+const s = (values) => `${num(pct(values, 50))} / ${num(pct(values, 95))} s (${values.length})`;
 
-async function pool(items, n, fn) {
-  const results = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await fn(items[i], i);
-      }
+/** The table's rows: a label, then one cell per column. */
+function rows(results) {
+  const r = (label, cell) => [label, ...results.map(cell)];
+  const req = (cat) => (x) => `${num(x.requests[cat].max)} / ${num(x.requests[cat].mean, 1)}`;
+  const old = (x) => (x.old.perWorkspace * x.W) / ROUND_MINUTES;
+  return [
+    r("terms compiled (distinct)", (x) => `${num(x.matcher.terms)} (${num(x.matcher.distinct)})`),
+    r("seed, ingester's first 3 rounds (real s)", (x) => `${num(x.seedSeconds, 1)}, ${num(x.warmSeconds)}`),
+    r("forum minutes measured", (x) => num(x.minutes, 1)),
+    ["forum requests a forum minute, max / mean:", ...results.map(() => "")],
+    r("  posts walk (target <= 20)", req("posts")),
+    r("  comments walk", req("comments")),
+    r("  refresh", req("refresh")),
+    r("  backfill search", req("search")),
+    r("  total (limit 100 = 1,000/600 s)", req("total")),
+    r(
+      "posts walk coverage, lag (status)",
+      (x) => `${x.status?.posts?.coverage ?? "-"}, ${x.status?.posts?.lag_seconds ?? "-"} s`,
+    ),
+    r("comments walk coverage (status)", (x) => `${x.status?.comments?.coverage ?? "-"}`),
+    r("planted posts (workspace pairs)", (x) => `${num(x.recall.posts)} (${num(x.recall.pairs)})`),
+    r("recall, all pairs (target >= 99.9 %)", (x) => share(x.recall.found, x.recall.pairs)),
+    r("  visible at once", (x) => share(x.recall.onTime[1], x.recall.onTime[0])),
+    r("  visible 60-600 s late", (x) => share(x.recall.late[1], x.recall.late[0])),
+    r("decoys planted / stored (target 0)", (x) => `${x.decoys.planted} / ${x.decoys.stored}`),
+    ["first seen -> listed by GET /posts, p50 / p95 (forum s):", ...results.map(() => "")],
+    r("  visible at once (target p95 <= 90)", (x) => s(x.listed.onTime)),
+    r("  visible late", (x) => s(x.listed.late)),
+    r("  all planted, to row written (D1 time)", (x) => s(x.listed.written)),
+    r("matcher in workerd: compile (s)", (x) => num(x.matcher.compile_ms / 1000, 1)),
+    r("  per post p50 / p95 / max (us)", (x) => {
+      const ms = x.matcher.posts.map((p) => p.ms * 1000);
+      return `${num(pct(ms, 50), 1)} / ${num(pct(ms, 95), 1)} / ${num(Math.max(...ms), 1)}`;
     }),
-  );
-  return results;
+    r("  first match of a post p95 (us)", (x) =>
+      num(
+        pct(
+          x.matcher.posts.map((p) => p.first_ms * 1000),
+          95,
+        ),
+        0,
+      ),
+    ),
+    r("  patterns tested per post p95", (x) =>
+      num(
+        pct(
+          x.matcher.posts.map((p) => p.tested),
+          95,
+        ),
+      ),
+    ),
+    r("  check: relevant missed, decoys matched", (x) => `${x.matcher.relevantMissed}, ${x.matcher.decoysMatched}`),
+    r("D1 rows added per matched item", (x) =>
+      x.rows.items ? `${num(x.rows.total / x.rows.items, 2)} (${num(x.rows.total)} rows / ${num(x.rows.items)})` : "-",
+    ),
+    ["today's per-workspace search (POST /actions/monitoring/run):", ...results.map(() => "")],
+    r(
+      "  workspaces measured, status",
+      (x) =>
+        `${x.old.sampled}, ${Object.entries(x.old.statuses)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(" ")}`,
+    ),
+    r("  forum requests per workspace pass", (x) => num(x.old.perWorkspace, 2)),
+    r(
+      `  requests a minute, a pass every ${ROUND_MINUTES} min`,
+      (x) => `${num(old(x), 1)}${x.old.sampled < x.W ? " (extrapolated)" : ""}`,
+    ),
+    r("  ratio: per-workspace / ingester total", (x) => `${num(old(x) / x.requests.total.mean, 2)} x`),
+    r(`  within the limit (${LIMIT_PER_MINUTE}/min)?`, (x) => (old(x) <= LIMIT_PER_MINUTE ? "yes" : "no")),
+    r("  recall of its planted posts", (x) => share(x.old.found, x.old.planted)),
+    r("  decoys stored", (x) => `${x.old.decoysStored} of ${x.old.decoys}`),
+  ];
 }
 
-/** The p-th percentile (nearest rank, scripts/lib/stats.mjs) of unsorted samples; 0 when there are none. */
-const pct = (values, p) => percentile(ascending(values), p) ?? 0;
+function printTable(results) {
+  const header = ["workspaces × 20 terms", ...results.map((x) => num(x.W))];
+  const all = [header, ...rows(results)];
+  const widths = header.map((_, i) => Math.max(...all.map((row) => String(row[i]).length)));
+  const line = (row) => `| ${row.map((c, i) => String(c).padEnd(widths[i])).join(" | ")} |`;
+  console.log(line(header));
+  console.log(`| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`);
+  for (const row of all.slice(1)) console.log(line(row));
+}
 
 runMain(async () => {
   const { values } = parseCommandLine(process.argv.slice(2), {
-    workspaces: { type: "string", default: "50" },
-    terms: { type: "string", default: "20" },
+    workspaces: { type: "string", default: "100,1000,10000" },
+    factor: { type: "string", default: "10" },
+    planted: { type: "string", default: "1000" },
+    decoys: { type: "string", default: "300" },
+    "plant-minutes": { type: "string", default: "20" },
+    sample: { type: "string", default: "100" },
+    "poll-ms": { type: "string", default: "500" },
     port: { type: "string", default: "8842" },
     "forum-port": { type: "string", default: "8843" },
-    concurrency: { type: "string", default: "5" },
   });
-  const nWs = integerOption("workspaces", values.workspaces, { min: 1, max: 500 });
-  const nTerms = integerOption("terms", values.terms, { min: 1, max: 100 });
-  const port = integerOption("port", values.port, { min: 1, max: 65535 });
+  const sizes = values.workspaces.split(",").map((v) => integerOption("workspaces", v.trim(), { min: 1, max: 20_000 }));
+  if (sizes.length === 0) throw new UsageError("--workspaces needs at least one count");
   const forumPort = integerOption("forum-port", values["forum-port"], { min: 1, max: 65535 });
-  const concurrency = integerOption("concurrency", values.concurrency, { min: 1, max: 50 });
-
-  const { forum, server: forumServer, origin: forumOrigin, vars: forumVars } = await startForumApi(forumPort, CLIENT);
-
-  const persistTo = fs.mkdtempSync(path.join(os.tmpdir(), "threadwatch-bench-monitor-"));
-  let server;
-  try {
-    await ensureLocalDatabase(persistTo);
-    server = startDevServer({
-      port,
-      ip: "127.0.0.1",
-      persistTo,
-      vars: {
-        ADMIN_TOKEN: ADMIN,
-        ...forumVars,
-      },
-      extraArgs: ["--inspector-port", "9234"],
-      capture: true,
-    });
-    const base = `http://127.0.0.1:${port}`;
-    await waitUntilReady(server, `${base}/`);
-    console.log(`Worker: wrangler dev on ${base} (fresh persist dir); forum API on ${forumOrigin}`);
+  const o = {
+    factor: integerOption("factor", values.factor, { min: 1, max: 60 }),
+    planted: integerOption("planted", values.planted, { min: 1, max: 20_000 }),
+    decoys: integerOption("decoys", values.decoys, { min: 0, max: 20_000 }),
+    plantMinutes: integerOption("plant-minutes", values["plant-minutes"], { min: 1, max: 240 }),
+    sample: integerOption("sample", values.sample, { min: 1, max: 1000 }),
+    pollMs: integerOption("poll-ms", values["poll-ms"], { min: 50, max: 60_000 }),
+    port: integerOption("port", values.port, { min: 1, max: 65535 }),
+    forumPorts: { www: forumPort, api: 18101, site: 18102, upload: 18103 },
+    matcherPort: 18104,
+    inspectorPort: 18105,
+    say: (line) => console.log(line),
+  };
+  console.log(
+    `machine: ${os.cpus().length} cores, load average ${load()} at the start (shared with other work); forum clock ×${o.factor}`,
+  );
+  const results = [];
+  for (const W of sizes) {
+    const started = performance.now();
+    results.push(await measureSize(W, o));
     console.log(
-      `machine: ${os.cpus().length} cores, load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ")} (shared with other engineers' work)`,
+      `  ${W} workspaces measured in ${((performance.now() - started) / 60_000).toFixed(1)} min (real); load ${load()}`,
     );
-
-    // Workspaces, keys and terms through the admin API and the public API.
-    const workspaces = await pool(
-      Array.from({ length: nWs }, (_, i) => i),
-      concurrency,
-      async (i) => {
-        const ws = await call(base, ADMIN, "POST", "/admin/v1/workspaces", { name: `bench ${i}` });
-        const key = await call(base, ADMIN, "POST", `/admin/v1/workspaces/${ws.id}/keys`, {
-          name: "bench",
-          scope: "read_write",
-        });
-        for (let j = 0; j < nTerms; j++)
-          await call(base, key.key, "POST", "/api/v1/keywords", { keyword: termOf(i, j) });
-        return { id: ws.id, key: key.key, i };
-      },
-    );
-    console.log(`${nWs} workspaces × ${nTerms} keywords created (${nWs * nTerms} tracked terms)`);
-
-    // The forum: 30 posts about each workspace's terms within two days, and decoys no one tracks.
-    const now = Math.floor(Date.now() / 1000);
-    const posts = [];
-    for (let i = 0; i < nWs; i++)
-      for (let k = 0; k < 30; k++)
-        posts.push({
-          id: `b${i.toString(36)}x${k.toString(36)}`,
-          title: `Question about ${termOf(i, (k * 7) % nTerms)}?`,
-          selftext:
-            k % 3 === 0 ? `Looking for a recommendation, we use ${termOf(i, k % nTerms)} daily.` : "Details inside.",
-          subreddit: ["SaaS", "smallbusiness", "startups"][k % 3],
-          score: k % 25,
-          num_comments: k % 9,
-          created_utc: now - 300 - (((i * 30 + k) * 97) % 172_800),
-        });
-    for (let d = 0; d < 500; d++)
-      posts.push({
-        id: `dec${d.toString(36)}`,
-        title: `Unrelated thread ${d}`,
-        selftext: "nothing tracked",
-        created_utc: now - d * 60,
-      });
-    forum.addPosts(CLIENT, posts);
-
-    const runAll = () =>
-      pool(workspaces, concurrency, async (ws) => {
-        const started = performance.now();
-        const { run } = await call(base, ws.key, "POST", "/api/v1/actions/monitoring/run");
-        return { ws, run, ms: performance.now() - started };
-      });
-
-    // Round 1: the first pass of every workspace.
-    const before1 = forum.stats(CLIENT).requests;
-    const t1 = performance.now();
-    const round1 = await runAll();
-    const wall1 = (performance.now() - t1) / 1000;
-    const requests1 = forum.stats(CLIENT).requests - before1;
-    const created1 = round1.reduce((n, r) => n + r.run.created, 0);
-    const queries1 = round1.reduce((n, r) => n + r.run.queries, 0);
-    const searches1 = forum.stats(CLIENT).searches.length;
-    const status1 = Object.entries(Object.groupBy(round1, (r) => r.run.status)).map(([s, l]) => `${s} ${l.length}`);
-
-    console.log("\nround 1: first pass of every workspace");
-    console.log(
-      `  passes: ${status1.join(", ")}; wall ${wall1.toFixed(1)} s; pass time p50 ${(
-        pct(
-          round1.map((r) => r.ms),
-          50,
-        ) / 1000
-      ).toFixed(2)} s, max ${(Math.max(...round1.map((r) => r.ms)) / 1000).toFixed(2)} s`,
-    );
-    console.log(
-      `  forum requests ${requests1} (${searches1} searches, ${queries1} distinct queries) for ${nWs * nTerms} tracked terms`,
-    );
-    console.log(
-      `  requests per tracked term ${(requests1 / (nWs * nTerms)).toFixed(3)}; tracked terms per search request ${((nWs * nTerms) / searches1).toFixed(1)}`,
-    );
-    console.log(
-      `  posts ingested ${created1} (of ${nWs * 30} relevant, 500 decoys never stored): ${(created1 / wall1).toFixed(1)} posts/s`,
-    );
-
-    // Round 2: one new post per workspace appears; the next pass must list it.
-    const appeared = new Map();
-    const fresh = workspaces.map((ws) => {
-      const id = `new${ws.i.toString(36)}`;
-      appeared.set(ws.id, { id, at: Date.now() });
-      return { id, title: `Just now: anyone using ${termOf(ws.i, 0)}?`, created_utc: Math.floor(Date.now() / 1000) };
-    });
-    forum.addPosts(CLIENT, fresh);
-    const before2 = forum.stats(CLIENT).requests;
-    const t2 = performance.now();
-    const latencies = [];
-    const round2 = await pool(workspaces, concurrency, async (ws) => {
-      const { run } = await call(base, ws.key, "POST", "/api/v1/actions/monitoring/run");
-      const target = appeared.get(ws.id);
-      const page = await call(base, ws.key, "GET", "/api/v1/posts?limit=5");
-      const listed = page.data.some((p) => p.forum_id === target.id);
-      if (listed) latencies.push(Date.now() - target.at);
-      return { run, listed };
-    });
-    const wall2 = (performance.now() - t2) / 1000;
-    const requests2 = forum.stats(CLIENT).requests - before2;
-    const status2 = Object.entries(Object.groupBy(round2, (r) => r.run.status)).map(([s, l]) => `${s} ${l.length}`);
-    console.log("\nround 2: one new post per workspace, then every workspace's next pass");
-    console.log(
-      `  passes: ${status2.join(", ")}; wall ${wall2.toFixed(1)} s; forum requests ${requests2} (${(requests2 / (nWs * nTerms)).toFixed(3)} per tracked term: one search + one api/info refresh per workspace)`,
-    );
-    console.log(`  new posts listed by GET /posts after that one pass: ${latencies.length} of ${nWs}`);
-    if (latencies.length > 0)
-      console.log(
-        `  time from appearing on the forum to listed: p50 ${(pct(latencies, 50) / 1000).toFixed(2)} s, p95 ${(pct(latencies, 95) / 1000).toFixed(2)} s, max ${(Math.max(...latencies) / 1000).toFixed(2)} s (plus up to 10 min until the cron's next pass in production)`,
-      );
-
-    const stats = forum.stats(CLIENT);
-    console.log(
-      `\nquota: peak ${stats.peakPerWindow} requests in one forum minute (limit 100); 429s ${stats.throttled}; token requests ${stats.tokenRequests}`,
-    );
-    console.log(`  requests per forum minute: ${stats.windows.join(", ")}`);
-  } finally {
-    if (server) await stopDevServer(server);
-    await new Promise((r) => forumServer.close(() => r()));
-    fs.rmSync(persistTo, { recursive: true, force: true });
   }
+  console.log(
+    `\nforum clock ×${o.factor} (the ingester's alarm, walk retries and quota follow it: bench/monitor-worker.ts); ` +
+      `MONITOR_INGEST_INTERVAL_S 30 forum seconds; ${o.planted} relevant posts and ${o.decoys} decoys planted per column over ` +
+      `${o.plantMinutes} forum minutes; GET /posts polled every ${o.pollMs} ms real (${((o.pollMs * o.factor) / 1000).toFixed(1)} forum s) for the sampled workspaces' posts\n`,
+  );
+  printTable(results);
+  for (const x of results)
+    console.log(
+      `\nD1 rows added, ${num(x.W)} workspaces: ${x.rows.tables.map(([n, k]) => `${n} ${num(k)}`).join(", ")}`,
+    );
+  console.log(`\nload average at the end: ${load()}`);
 }, USAGE);

@@ -7,11 +7,11 @@
 // (re-dated into the last three days) and a new post about the demo workspace's terms every `--every`
 // seconds, so `npm start` with the printed variables shows posts flowing into GET /posts, and personas can
 // be connected through its consent page. docs/publishing.md walks through it.
-import fs from "node:fs";
 import path from "node:path";
 import { integerOption, parseCommandLine, runMain } from "./lib/cli.mjs";
 import { DEV_CLIENT, serveLocalForum } from "./lib/local-forum-server.mjs";
 import { CORPUS_DIR } from "./lib/paths.mjs";
+import { recordedLinks } from "./lib/recorded-links.mjs";
 
 const USAGE = `usage: npm run dev:forum [-- --port N] [--username NAME] [--subreddit NAME] [--every S] [--corpus DIR]
 
@@ -58,49 +58,6 @@ function generated(ageSeconds) {
     num_comments: (i * 5) % 12,
     created_utc: Math.floor(Date.now() / 1000) - ageSeconds,
   };
-}
-
-/** The t3 links of every recorded listing under the corpus's reddit/ folder, re-dated into the last three days. */
-function recordedLinks(dir) {
-  const links = [];
-  if (!fs.existsSync(dir)) return links;
-  const now = Math.floor(Date.now() / 1000);
-  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".json"));
-  for (const f of files) {
-    let doc;
-    try {
-      doc = JSON.parse(fs.readFileSync(path.join(dir, String(f)), "utf8"));
-    } catch {
-      continue;
-    }
-    const bodies = doc.interactions
-      ? doc.interactions.map((i) => {
-          try {
-            return JSON.parse(i.response?.body?.string ?? "null");
-          } catch {
-            return null;
-          }
-        })
-      : [doc];
-    for (const body of bodies) {
-      for (const child of body?.data?.children ?? []) {
-        const d = child?.data;
-        if (child?.kind !== "t3" || typeof d?.id !== "string" || typeof d.title !== "string") continue;
-        links.push({
-          id: d.id,
-          title: d.title,
-          selftext: typeof d.selftext === "string" ? d.selftext : "",
-          subreddit: d.subreddit ?? "redditdev",
-          author: d.author ?? "[deleted]",
-          url: typeof d.url === "string" && d.url.startsWith("http") ? d.url : undefined,
-          score: d.score ?? 0,
-          num_comments: d.num_comments ?? 0,
-          created_utc: now - ((links.length * 2_357) % (3 * 86_400)),
-        });
-      }
-    }
-  }
-  return links;
 }
 
 runMain(async () => {
