@@ -118,7 +118,7 @@ function postFromPage(page: Page, action: string, fields: Record<string, string>
 async function passkeyCeremony(page: Page, button: string): Promise<string | undefined> {
   const moved = page.waitForNavigation().then(() => undefined);
   const refused = page.waitForSelector("#passkey-error:not([hidden])").then(
-    (el) => el?.evaluate((e) => e.textContent ?? ""),
+    (el) => el?.evaluate((e) => (e as any).textContent ?? ""),
     () => undefined,
   );
   await page.click(button);
