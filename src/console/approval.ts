@@ -2,7 +2,6 @@
 // publishing service's (src/publishing/preflight.ts and src/publishing/approval.ts), the same functions
 // the REST routes call, under the same key scope as those routes (read_write); the console adds only how a
 // refusal reads on the page.
-import { recordAudit } from "../audit/events";
 import { type AuthContext, hasScope } from "../auth/keys";
 import type { WorkspaceDb } from "../db/client";
 import type { Env } from "../env";
@@ -48,7 +47,7 @@ export async function preflightFor(
 /**
  * Approves one synced post for publishing: the approval of POST .../items/:item_id/approve, refused by the
  * service while a gate (docs/publishing.md, "Gates") is closed (a forged POST past a disabled button included).
- * The approver is the session's person, or its API key (as for the API); the approval is audited.
+ * The approver is the session's person, or its API key (as for the API), and the audit event's actor.
  */
 export async function approveForPublishing(
   env: Env,
@@ -57,12 +56,5 @@ export async function approveForPublishing(
   configId: number,
   syncedPostId: number,
 ): Promise<ApprovalResult> {
-  const approved = await approveReviewedPost(env, w, configId, syncedPostId, await approverOf(env, auth));
-  await recordAudit(w, {
-    actor: auth.actor,
-    action: "synced_post.approved",
-    target: { type: "synced_post", id: syncedPostId },
-    details: { sync_config_id: configId, state: approved.state },
-  });
-  return approved;
+  return approveReviewedPost(env, w, configId, syncedPostId, await approverOf(env, auth));
 }

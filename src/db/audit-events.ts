@@ -1,7 +1,8 @@
 // The audit trail (docs/security.md, "The audit trail"): one append-only event per consequential action,
 // in the workspace's database. Nothing here (or anywhere) updates or deletes an event; the table's triggers
 // refuse it too. Events name their target by type and id only, so they outlive what they name.
-import { and, count, desc, eq, gte, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Actor } from "../lib/role";
 import type { WorkspaceDb } from "./client";
 import { auditEvents } from "./schema-people";
@@ -61,6 +62,33 @@ const rowOf = (workspaceId: number, event: AuditEventInput) => ({
 /** The statement that appends one event, for a caller's db.batch (the action and its event in one write). */
 export const auditStatement = (w: WorkspaceDb, event: AuditEventInput) =>
   w.db.insert(auditEvents).values(rowOf(w.workspaceId, event));
+
+/**
+ * The statement that appends one event when `table` has a row where `when` holds, for a db.batch that puts it
+ * just before the conditional update guarded by the same `when`: the change and its event are written
+ * together, or neither (a repeated or late call changes nothing and records nothing).
+ */
+export function auditStatementWhen(w: WorkspaceDb, event: AuditEventInput, table: SQLiteTable, when: SQL) {
+  const row = rowOf(w.workspaceId, event);
+  return w.db.insert(auditEvents).select((qb) =>
+    qb
+      .select({
+        id: sql<number>`null`.as("id"),
+        workspaceId: sql<number>`${row.workspaceId}`.as("workspace_id"),
+        at: sql<string>`${row.at}`.as("at"),
+        actorType: sql<Actor["type"]>`${row.actorType}`.as("actor_type"),
+        actorId: sql<string | null>`${row.actorId}`.as("actor_id"),
+        actorName: sql<string>`${row.actorName}`.as("actor_name"),
+        action: sql<string>`${row.action}`.as("action"),
+        targetType: sql<string>`${row.targetType}`.as("target_type"),
+        targetId: sql<string | null>`${row.targetId}`.as("target_id"),
+        details: sql<Record<string, unknown>>`${JSON.stringify(row.details)}`.as("details"),
+      })
+      .from(table)
+      .where(when)
+      .limit(1),
+  );
+}
 
 /** Appends one event. */
 export async function recordAudit(w: WorkspaceDb, event: AuditEventInput): Promise<void> {

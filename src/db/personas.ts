@@ -1,6 +1,7 @@
 // Personas of a workspace (docs/publishing.md, "Personas") and the OAuth states of connections in progress. The
 // sealed tokens are read only by the grant service (src/personas/grants.ts); serializePersona never includes them.
 import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { type AuditEventInput, auditStatementWhen } from "./audit-events";
 import { isUniqueViolation, nowIso, type WorkspaceDb } from "./client";
 import { personas, syncConfigs, syncedPosts } from "./schema";
 
@@ -24,7 +25,7 @@ export function serializePersona(row: PersonaRow) {
 
 export type PersonaView = ReturnType<typeof serializePersona>;
 
-const inWorkspace = (w: WorkspaceDb, id: number) => and(eq(personas.workspaceId, w.workspaceId), eq(personas.id, id));
+const inWorkspace = (w: WorkspaceDb, id: number) => and(eq(personas.workspaceId, w.workspaceId), eq(personas.id, id))!;
 
 /** A grant as stored: both tokens sealed. */
 export interface SealedGrant {
@@ -166,9 +167,13 @@ export async function releaseRefreshClaim(w: WorkspaceDb, id: number): Promise<v
   await w.db.update(personas).set({ refreshClaimedUntil: null }).where(inWorkspace(w, id)).run();
 }
 
-export async function deletePersonaRow(w: WorkspaceDb, id: number): Promise<boolean> {
-  const row = await w.db.delete(personas).where(inWorkspace(w, id)).returning({ id: personas.id }).get();
-  return row !== undefined;
+/** Deletes the persona's row and appends its `persona.deleted` event in the same write; false when there was none. */
+export async function deletePersonaRow(w: WorkspaceDb, id: number, event: AuditEventInput): Promise<boolean> {
+  const [, rows] = await w.db.batch([
+    auditStatementWhen(w, event, personas, inWorkspace(w, id)),
+    w.db.delete(personas).where(inWorkspace(w, id)).returning({ id: personas.id }),
+  ]);
+  return rows.length > 0;
 }
 
 /** How many posts of configs that name this persona are queued for publishing. */

@@ -479,6 +479,10 @@ export const oauthStates = sqliteTable(
     redirectUri: text("redirect_uri").notNull(),
     expiresAt: text("expires_at").notNull(),
     createdAt: text("created_at").notNull().default(now),
+    /** Who started the connection (migration 0083), named by the callback's audit event; null before 0083. */
+    actorType: text("actor_type", { enum: ["person", "key", "admin", "system"] }),
+    actorId: text("actor_id"),
+    actorName: text("actor_name"),
   },
   (t) => [index("oauth_states_expires_idx").on(t.expiresAt)],
 );

@@ -2,7 +2,7 @@
 // random single-use state bound to the workspace, and the callback that takes the state out, exchanges the
 // code, asks who the account is and stores the grant sealed. Nothing is stored when any step fails.
 import { directoryDb, nowIso, type WorkspaceDb, workspaceDb } from "../db/client";
-import { consumeOAuthState, insertOAuthState } from "../db/oauth-states";
+import { consumeOAuthState, insertOAuthState, starterOf } from "../db/oauth-states";
 import { saveGrant } from "../db/personas";
 import type { Env } from "../env";
 import { DEFAULT_API_BASE_URL } from "../forum/app-client";
@@ -13,6 +13,7 @@ import { MeAnswer } from "../forum/schemas";
 import { sha256Hex, toHex } from "../lib/crypto";
 import { invalidState } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
+import { type Actor, SYSTEM_ACTOR } from "../lib/role";
 import { SessionKeyError } from "../lib/sealing";
 import { missingScopes, scopeError, sealGrant } from "./grants";
 
@@ -29,8 +30,11 @@ export interface Connection {
   expires_at: string;
 }
 
-/** Starts a connection: the forum's authorize URL for a new state of this workspace, valid ten minutes. */
-export async function connectPersona(env: Env, w: WorkspaceDb, origin: string): Promise<Connection> {
+/**
+ * Starts a connection: the forum's authorize URL for a new state of this workspace, valid ten minutes. The
+ * state keeps who asked (`actor`: the API key or the console's person), whom the callback's event names.
+ */
+export async function connectPersona(env: Env, w: WorkspaceDb, origin: string, actor: Actor): Promise<Connection> {
   const client = oauthClient(env);
   if (!client)
     throw invalidState(
@@ -46,12 +50,13 @@ export async function connectPersona(env: Env, w: WorkspaceDb, origin: string): 
     workspaceId: w.workspaceId,
     redirectUri,
     expiresAt,
+    actor,
   });
   return { authorize_url: authorizeUrl(client, state, redirectUri), state, expires_at: expiresAt };
 }
 
 export type CallbackResult =
-  | { ok: true; username: string; workspaceId: number; created: boolean; personaId: number }
+  | { ok: true; username: string; workspaceId: number; created: boolean; personaId: number; actor: Actor }
   | { ok: false; message: string };
 
 const refusedPage = (message: string): CallbackResult => ({ ok: false, message });
@@ -130,7 +135,14 @@ export async function completeConnection(
       authCompleted: lacking.length === 0,
       lastError: lacking.length ? scopeError(lacking) : null,
     });
-    return { ok: true, username, workspaceId: row.workspaceId, created: saved.created, personaId: saved.row.id };
+    return {
+      ok: true,
+      username,
+      workspaceId: row.workspaceId,
+      created: saved.created,
+      personaId: saved.row.id,
+      actor: starterOf(row) ?? SYSTEM_ACTOR,
+    };
   } catch (err) {
     if (err instanceof GrantRefused)
       return refusedPage("The forum refused the code (it is used or too old), so nothing was connected. Start again.");

@@ -17,6 +17,7 @@ import { revokeToken } from "../forum/oauth";
 import { ForumClient } from "../forum/persona-client";
 import { DomainError, invalidState, notFound } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
+import type { Actor } from "../lib/role";
 import { SessionKeyError } from "../lib/sealing";
 import { inBrowserTurn, unreachableError, visitorView } from "./browser-operation";
 import { missingScopes, openRefreshToken, personaAccessToken, requireOAuthClient, scopeError } from "./grants";
@@ -59,9 +60,10 @@ export async function setPersonaApproval(w: WorkspaceDb, id: number, approved: b
 /**
  * Deletes a persona: its refresh token is revoked at the forum first (and with it every access token), then
  * the row goes. Refused while a post of a config naming it is queued; a forum that cannot be reached keeps
- * the persona (502), so the grant is never left alive at the forum without a record of it here.
+ * the persona (502), so the grant is never left alive at the forum without a record of it here. The row's
+ * deletion and its `persona.deleted` event (naming `actor`) are one write.
  */
-export async function deletePersona(env: Env, w: WorkspaceDb, id: number): Promise<void> {
+export async function deletePersona(env: Env, w: WorkspaceDb, id: number, actor: Actor): Promise<void> {
   const persona = await requirePersona(w, id);
   const queued = await queuedPostsOfPersona(w, id);
   if (queued > 0)
@@ -86,7 +88,13 @@ export async function deletePersona(env: Env, w: WorkspaceDb, id: number): Promi
       log("warn", "forum refused to revoke a persona's grant", { persona_id: id, error: err.message });
     }
   }
-  if (!(await deletePersonaRow(w, id))) throw notFound("persona");
+  const deleted = await deletePersonaRow(w, id, {
+    actor,
+    action: "persona.deleted",
+    target: { type: "persona", id },
+    details: { username: persona.username },
+  });
+  if (!deleted) throw notFound("persona");
 }
 
 /** Why a persona cannot be used for a browser operation (empty: it can). */

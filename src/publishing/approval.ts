@@ -32,12 +32,16 @@ export async function contentHashOf(
   return sha256Hex(JSON.stringify([post.title, post.bodyMarkdown, post.bodyRichtext ?? null, post.images]));
 }
 
-/** The approver of a request: the person of a person's console session, else the request's API key. */
+/**
+ * The approver of a request: the person of a person's console session, else the request's API key (a key a
+ * person made included: the key approved, and its maker is not the one who asked).
+ */
 export async function approverOf(
   env: Pick<Env, "DB">,
-  auth: { keyId: number | null; personId: number | null; actor: { name: string } },
+  auth: { keyId: number | null; personId: number | null; actor: { type: string; name: string } },
 ): Promise<Approver> {
-  if (auth.personId !== null) return { type: "person", id: auth.personId, name: auth.actor.name };
+  if (auth.actor.type === "person" && auth.personId !== null)
+    return { type: "person", id: auth.personId, name: auth.actor.name };
   if (auth.keyId === null) throw new Error("a request with neither a person nor a key cannot approve");
   return { type: "key", id: auth.keyId, name: (await keyNameById(env.DB, auth.keyId)) ?? `key ${auth.keyId}` };
 }
@@ -48,7 +52,10 @@ const notApprovable = (post: SyncedPostRow) =>
 /** A draft of an active config that publishes immediately goes into the queue when it is approved. */
 const queues = (config: SyncConfigRow) => config.active && config.publishImmediately;
 
-/** Tries the approval's write a few times: a post written meanwhile (its task noting an error) is read again. */
+/**
+ * Tries the approval's write a few times: a post written meanwhile (its task noting an error) is read again.
+ * The approver is the audit event's actor; approving an approved post again records nothing.
+ */
 async function recordApproval(
   w: WorkspaceDb,
   config: SyncConfigRow,
@@ -64,11 +71,18 @@ async function recordApproval(
         return { ...post, state: "queued" };
       return post;
     }
+    const contentHash = await contentHashOf(post);
     const approved = await approvePost(w, post.id, {
       approver,
-      contentHash: await contentHashOf(post),
+      contentHash,
       readAt: post.updatedAt,
       queue: queues(config),
+      event: {
+        actor: { type: approver.type, id: String(approver.id), name: approver.name },
+        action: "synced_post.approved",
+        target: { type: "synced_post", id: post.id },
+        details: { sync_config_id: config.id, title: post.title, content_hash: contentHash },
+      },
     });
     if (approved) return approved;
     const again = await getSyncedPost(w, post.id);

@@ -12,6 +12,7 @@ import type { Env } from "../env";
 import { isForumError } from "../forum/errors";
 import { ForumClient, type SubmittedPost } from "../forum/persona-client";
 import { isDomainError } from "../lib/domain-errors";
+import { SYSTEM_ACTOR } from "../lib/role";
 import { forumBase, inBrowserTurn } from "../personas/browser-operation";
 import { checkDestination, choosePersona } from "./destination";
 import { uploadPostImages } from "./media-upload";
@@ -162,16 +163,37 @@ async function uploadedAssets(
   );
 }
 
-/** Records the post as published and schedules its visibility checks (docs/publishing.md, "Visibility"). */
+/**
+ * Records the post as published, with its `synced_post.submitted` event (by the service, naming the approver,
+ * the persona and the destination), and schedules its visibility checks (docs/publishing.md, "Visibility").
+ */
 async function published(
   env: Env,
   w: WorkspaceDb,
-  postId: number,
+  post: SyncedPostRow,
+  config: SyncConfigRow,
   at: { forumPostId: string; permalink: string },
   persona: PersonaRow,
 ): Promise<void> {
-  const publishedAt = await markPublished(w, postId, { ...at, publishedPersonaId: persona.id });
-  if (publishedAt) await scheduleVisibilityChecks(env, w, postId, publishedAt);
+  const publishedAt = await markPublished(
+    w,
+    post.id,
+    { ...at, publishedPersonaId: persona.id },
+    {
+      actor: SYSTEM_ACTOR,
+      action: "synced_post.submitted",
+      target: { type: "synced_post", id: post.id },
+      details: {
+        sync_config_id: config.id,
+        subreddit: config.subreddit,
+        approved_by: post.approvedBy ?? null,
+        persona: { id: persona.id, username: persona.username },
+        forum_post_id: at.forumPostId,
+        permalink: at.permalink,
+      },
+    },
+  );
+  if (publishedAt) await scheduleVisibilityChecks(env, w, post.id, publishedAt);
 }
 
 async function submitOnce(
@@ -195,7 +217,7 @@ async function submitOnce(
   if (post.submitAttemptedAt) {
     const earlier = findEarlier(await forum.submitted(persona.username, 100), draft.sr, draft.title);
     if (earlier) {
-      await published(env, w, post.id, { forumPostId: earlier.id, permalink: earlier.permalink }, persona);
+      await published(env, w, post, config, { forumPostId: earlier.id, permalink: earlier.permalink }, persona);
       return done(`found the earlier submission ${earlier.id} in the submitted list: recorded, not posted again`);
     }
   }
@@ -227,7 +249,7 @@ async function submitOnce(
   try {
     const created = await forum.submit(submission);
     const permalink = permalinkOf(env, created.url, `/r/${config.subreddit}/comments/${created.id}/`);
-    await published(env, w, post.id, { forumPostId: created.id, permalink }, persona);
+    await published(env, w, post, config, { forumPostId: created.id, permalink }, persona);
     return done(`published as ${created.id}`);
   } catch (err) {
     if (isForumError(err, "ratelimit")) {

@@ -17,6 +17,7 @@ import type { WorkspaceDb } from "../db/client";
 import { recordVisibility } from "../db/publishing";
 import type { Env } from "../env";
 import { log } from "../lib/log";
+import { SYSTEM_ACTOR } from "../lib/role";
 import { forumBase } from "../personas/browser-operation";
 import type { VisibilityFinding } from "./visibility-state";
 
@@ -85,7 +86,8 @@ export async function scheduleNextCheck(
 
 /**
  * Stores the finding of check `check` on the post and, when it is no longer live (and was live or unchecked
- * before), announces it to the workspace's webhooks. Returns the number of deliveries queued, or null when
+ * before), records `synced_post.removed` in the audit trail (by the service, with the reason) in the same
+ * write and announces it to the workspace's webhooks. Returns the number of deliveries queued, or null when
  * the check was done already (a repeated delivery) or the post is no longer published.
  */
 export async function storeFinding(
@@ -95,7 +97,12 @@ export async function storeFinding(
   found: VisibilityFinding,
   check: number,
 ): Promise<number | null> {
-  const stored = await recordVisibility(w, syncedPostId, found, check);
+  const stored = await recordVisibility(w, syncedPostId, found, check, {
+    actor: SYSTEM_ACTOR,
+    action: "synced_post.removed",
+    target: { type: "synced_post", id: syncedPostId },
+    details: { visibility: found.visibility, reason: found.reason, check },
+  });
   if (!stored) return null;
   if (found.visibility === "live") return 0;
   if (stored.before !== null && stored.before !== "live") return 0;

@@ -56,7 +56,12 @@ adminPersonasRouter
     await requireWorkspace(c.env, workspace_id);
     const w = workspaceDb(c.env, workspace_id);
     const persona = await setPersonaApproval(w, id, true);
-    await recordAudit(w, { actor: ADMIN_ACTOR, action: "persona.approved", target: { type: "persona", id } });
+    await recordAudit(w, {
+      actor: ADMIN_ACTOR,
+      action: "persona.approved",
+      target: { type: "persona", id },
+      details: { username: persona.username },
+    });
     return c.json(persona, 200);
   })
   .openapi(approval(false), async (c) => {
@@ -64,6 +69,11 @@ adminPersonasRouter
     await requireWorkspace(c.env, workspace_id);
     const w = workspaceDb(c.env, workspace_id);
     const persona = await setPersonaApproval(w, id, false);
-    await recordAudit(w, { actor: ADMIN_ACTOR, action: "persona.revoked", target: { type: "persona", id } });
+    await recordAudit(w, {
+      actor: ADMIN_ACTOR,
+      action: "persona.revoked",
+      target: { type: "persona", id },
+      details: { username: persona.username },
+    });
     return c.json(persona, 200);
   });

@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { recordAudit } from "../audit/events";
 import { idParam, listEnvelope } from "../contracts/params";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, jsonBody, jsonResponse, noFieldsBody } from "../http/openapi";
@@ -66,7 +65,7 @@ export const personasRouter = createRouter()
       request: { body: noFieldsBody("PersonaConnectRequest") },
       responses: { 201: jsonResponse(ConnectResult, "Where to send the person, and the state of this connection") },
     }),
-    async (c) => c.json(await connectPersona(c.env, callerDb(c), new URL(c.req.url).origin), 201),
+    async (c) => c.json(await connectPersona(c.env, callerDb(c), new URL(c.req.url).origin, c.get("auth").actor), 201),
   )
   .openapi(
     apiRoute({
@@ -121,8 +120,7 @@ export const personasRouter = createRouter()
     async (c) => {
       const { id } = c.req.valid("param");
       const w = callerDb(c);
-      await deletePersona(c.env, w, id);
-      await recordAudit(w, { actor: c.get("auth").actor, action: "persona.deleted", target: { type: "persona", id } });
+      await deletePersona(c.env, w, id, c.get("auth").actor);
       return c.body(null, 204);
     },
   )

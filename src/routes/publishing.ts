@@ -1,6 +1,5 @@
 // Readiness, publish preflight and approval of a blog sync (docs/publishing.md). Approval is never a tool.
 import { z } from "@hono/zod-openapi";
-import { recordAudit } from "../audit/events";
 import { pathId } from "../contracts/params";
 import { callerDb } from "../http/context";
 import { apiRoute, createRouter, jsonBody, jsonResponse, noFieldsBody } from "../http/openapi";
@@ -143,15 +142,7 @@ export const publishingRouter = createRouter()
     }),
     async (c) => {
       const { id, item_id } = c.req.valid("param");
-      const auth = c.get("auth");
-      const w = callerDb(c);
-      const approved = await approveSyncedPost(c.env, w, id, item_id, await approverOf(c.env, auth));
-      await recordAudit(w, {
-        actor: auth.actor,
-        action: "synced_post.approved",
-        target: { type: "synced_post", id: item_id },
-        details: { sync_config_id: id, state: approved.state },
-      });
-      return c.json(approved, 200);
+      const approver = await approverOf(c.env, c.get("auth"));
+      return c.json(await approveSyncedPost(c.env, callerDb(c), id, item_id, approver), 200);
     },
   );

@@ -5,17 +5,16 @@ import type { Context } from "hono";
 import { recordAudit } from "../../audit/events";
 import { workspaceDb } from "../../db/client";
 import type { AppEnv } from "../../http/hono-env";
-import { SYSTEM_ACTOR } from "../../lib/role";
 import { completeConnection } from "../../personas/connect";
 import { Notice, Page } from "../layout";
 
 export async function forumCallback(c: Context<AppEnv>) {
   const q = c.req.query();
   const result = await completeConnection(c.env, { state: q.state, code: q.code, error: q.error });
-  // The state names the workspace, not who started the connection, so the trail names the service.
+  // The state names who started the connection (an API key or a console person), whom the trail names.
   if (result.ok)
     await recordAudit(workspaceDb(c.env, result.workspaceId), {
-      actor: SYSTEM_ACTOR,
+      actor: result.actor,
       action: "persona.connected",
       target: { type: "persona", id: result.personaId },
       details: { username: result.username, created: result.created },

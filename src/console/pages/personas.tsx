@@ -1,7 +1,6 @@
 // Personas (/app/personas): the workspace's forum accounts with their flags and last error, Connect (a POST
 // that sends the person to the forum's consent page; the forum sends them back to /oauth/forum/callback) and
 // delete (the grant is revoked at the forum first). Read-only sessions see the list and no buttons.
-import { recordAudit } from "../../audit/events";
 import type { PersonaView } from "../../db/personas";
 import { DEFAULT_AUTHORIZE_URL } from "../../forum/oauth";
 import { isDomainError } from "../../lib/domain-errors";
@@ -101,7 +100,8 @@ export const personasListPage = (c: ConsoleContext) => personasPage(c);
 
 export async function connectFromConsole(c: ConsoleContext) {
   try {
-    const connection = await connectPersona(c.env, sessionDb(c), new URL(c.req.url).origin);
+    const actor = c.get("session").auth.actor;
+    const connection = await connectPersona(c.env, sessionDb(c), new URL(c.req.url).origin, actor);
     return c.redirect(connection.authorize_url, 303);
   } catch (err) {
     if (isDomainError(err, "invalid_state")) return personasPage(c, err.message);
@@ -112,14 +112,12 @@ export async function connectFromConsole(c: ConsoleContext) {
 export async function deleteFromConsole(c: ConsoleContext) {
   const id = pathIdOf(c, "id", "persona");
   try {
-    await deletePersona(c.env, sessionDb(c), id);
+    await deletePersona(c.env, sessionDb(c), id, c.get("session").auth.actor);
   } catch (err) {
     if (isDomainError(err, "invalid_state") || isDomainError(err, "forum_unreachable"))
       return personasPage(c, err.message);
     throw err;
   }
-  const actor = c.get("session").auth.actor;
-  await recordAudit(sessionDb(c), { actor, action: "persona.deleted", target: { type: "persona", id } });
   return c.redirect(afterChange("/app/personas", "deleted"), 303);
 }
 
