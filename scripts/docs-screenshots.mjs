@@ -15,6 +15,7 @@ import { callApi, startDevServer, stopDevServer, waitUntilReady } from "./lib/de
 import { copyMigratedDatabase } from "./lib/local-d1.mjs";
 import { serveLocalForum, workerVars } from "./lib/local-forum-server.mjs";
 import { ROOT } from "./lib/paths.mjs";
+import { addVirtualAuthenticator } from "./lib/virtual-authenticator.mjs";
 
 const USAGE = `usage: npm run docs:screenshots [-- --out DIR] [--port N]
 
@@ -87,17 +88,7 @@ async function shootPeople({ base, demo, page, save, submit }) {
   await laptop.type("#f-password", password);
   await submit(laptop, "form[action='/app/sign-in/password'] button[type=submit]");
 
-  const cdp = await owner.createCDPSession();
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
+  await addVirtualAuthenticator(owner);
   await owner.goto(`${base}/app/settings/account`);
   await owner.$eval("#f-passkey_name", (el) => {
     el.value = "Work laptop";

@@ -193,6 +193,21 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
+/** A page in a browser context of its own (its own cookies: another browser, for the Worker); dialogs accepted. */
+export async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width: 1200, height: 900 });
+  page.on("dialog", (dialog) => void dialog.accept());
+  return page;
+}
+
+/** Clicks what submits a form and waits for the page it leads to; that page's status. */
+export async function submit(page: Page, selector: string): Promise<number> {
+  const [response] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
+  return response?.status() ?? 0;
+}
+
 /**
  * Where the tests' screenshots go: outside the tree (the system's temporary directory, or
  * CONSOLE_SCREENSHOTS), so a test run leaves `git status` clean. docs/console/ is written only by

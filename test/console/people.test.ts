@@ -6,9 +6,11 @@
 // workspace they own and one they only view (no buttons, a forged POST 403); a team of four where the admin
 // removes the member and nobody else is touched; and an approval naming the person who approved.
 
-import type { CDPSession, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, screenshot, seriousA11yViolations, startHarness } from "./harness";
+// @ts-expect-error: a plain .mjs helper of the project's scripts (no type declarations)
+import { addVirtualAuthenticator } from "../../scripts/lib/virtual-authenticator.mjs";
+import { type Harness, newPage as openPage, screenshot, seriousA11yViolations, startHarness, submit } from "./harness";
 
 let h: Harness;
 
@@ -24,19 +26,7 @@ afterAll(async () => {
 const REFUSED = "That email and password do not match an account.";
 const PASSWORD = "correct horse battery staple";
 
-/** A page in a browser context of its own (its own cookies: another browser, for the Worker). */
-async function newPage(): Promise<Page> {
-  const context = await h.browser.createBrowserContext();
-  const page = await context.newPage();
-  await page.setViewport({ width: 1200, height: 900 });
-  page.on("dialog", (dialog) => void dialog.accept());
-  return page;
-}
-
-async function submit(page: Page, selector: string): Promise<number> {
-  const [response] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
-  return response?.status() ?? 0;
-}
+const newPage = () => openPage(h.browser);
 
 async function goto(page: Page, pathname: string): Promise<number> {
   return (await page.goto(`${h.base}${pathname}`))?.status() ?? 0;
@@ -219,19 +209,8 @@ describe("people in the console, in Chromium", () => {
 
   it("passkey: registered in Settings › Account and used to sign in, through Chromium's virtual authenticator", async () => {
     const page = await join(h.workspaceId, "kim.passkey@example.com", "member", "Kim Passkey");
-    const cdp: CDPSession = await page.createCDPSession();
-    await cdp.send("WebAuthn.enable");
-    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: {
-        protocol: "ctap2",
-        transport: "internal",
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-      },
-    });
-    const credentials = async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials;
-
+    // Chromium's DevTools virtual authenticator (ctap2, internal, resident keys, the user verified).
+    const { credentials } = await addVirtualAuthenticator(page);
     await goto(page, "/app/settings/account");
     expect(await text(page, "main")).toContain("No passkey yet.");
     await page.$eval("#f-passkey_name", (el) => {
