@@ -311,7 +311,7 @@ export const syncedPosts = sqliteTable(
       .notNull()
       .default("draft"),
     approvedAt: text("approved_at"),
-    /** Who approved (migration 0070): an API key today; a person once people sign in. */
+    /** Who approved (migration 0070): the person of a person's console session, else the request's API key. */
     approvedBy: text("approved_by", { mode: "json" }).$type<Approver>(),
     /** SHA-256 hex of the content approved (approvedContentHash in src/publishing/approval.ts). */
     approvedContentHash: text("approved_content_hash"),

@@ -1,12 +1,13 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type AuthContext, hasScope } from "../auth/keys";
+import type { AuthContext } from "../auth/keys";
+import { refusal } from "../auth/roles";
 import { ApiError } from "../errors";
-import { missingScope } from "../http/auth-middleware";
+import { grantOf } from "../http/auth-middleware";
 import { toolError, toolRequest, toolResult } from "./call";
 import { mcpInstructions } from "./instructions";
-import { type ApiTool, toolsForScope } from "./tools";
+import { type ApiTool, toolsFor } from "./tools";
 
 export const SERVER_INFO = { name: "threadwatch", version: "1.0.0" } as const;
 
@@ -42,7 +43,8 @@ const toolListing = (tool: ApiTool): Tool => ({
 
 /** A fresh protocol server for one HTTP request (stateless mode), bound to the caller's key. */
 export function createMcpServer(tools: readonly ApiTool[], caller: McpCaller): Server {
-  const visible = toolsForScope(tools, caller.auth.scope);
+  const grant = grantOf(caller.auth);
+  const visible = toolsFor(tools, grant);
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     // Generated from the tools this caller has, so it names none that tools/list lacks.
@@ -53,15 +55,18 @@ export function createMcpServer(tools: readonly ApiTool[], caller: McpCaller): S
 
   server.setRequestHandler(ToolsCallEnvelope, async (envelope) => {
     const request = CallToolRequestSchema.parse(envelope); // already checked by the SDK's wrapper
-    // Write tools are looked up too for read keys, so that REST itself refuses them (403 `forbidden`).
+    // Tools beyond the key's scope or ceiling are looked up too, so that REST itself refuses them (403
+    // `forbidden`, the roles table's words), as it refuses the same request made directly.
     const tool = tools.find((candidate) => candidate.name === request.params.name);
     if (!tool) return toolError(new ApiError("not_found", `unknown tool ${request.params.name}`), caller.requestId);
     // The arguments as the client sent them: the parsed copy would have lost an own "__proto__" key.
     const sent = (envelope.params as { arguments?: Record<string, unknown> } | undefined)?.arguments;
     const built = toolRequest(tool, sent ?? {}, caller);
-    // REST judges the key's scope before its input, so a read key's write is 403 whatever its arguments.
-    if (built instanceof ApiError)
-      return toolError(hasScope(caller.auth, tool.scope) ? built : missingScope(), caller.requestId);
+    // REST judges the key's scope and ceiling before its input, so a refused call is 403 whatever its arguments.
+    if (built instanceof ApiError) {
+      const why = refusal(tool.access, grant);
+      return toolError(why ? new ApiError("forbidden", why) : built, caller.requestId);
+    }
     return toolResult(await caller.dispatch(built));
   });
 

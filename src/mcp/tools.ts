@@ -1,5 +1,7 @@
 import type { KeyScope } from "../auth/keys";
-import { SCOPE_EXTENSION, TOOL_EXTENSION } from "../http/openapi";
+import { type Access, allows, type Grant } from "../auth/roles";
+import { ROLE_EXTENSION, SCOPE_EXTENSION, TOOL_EXTENSION } from "../http/openapi";
+import { isRole } from "../lib/role";
 import { type SchemaObject, toJsonSchema } from "./json-schema";
 
 /**
@@ -18,7 +20,8 @@ const WHOLE_BODY_ARGUMENT = "body";
 export interface ApiTool {
   name: string;
   description: string;
-  scope: KeyScope;
+  /** Who may see and call it: the operation's entry of the roles table (src/auth/roles.ts), as documented. */
+  access: Access;
   method: Method;
   /** The operation's path under /api/v1, as the document writes it: `/posts/{id}`. */
   path: string;
@@ -132,12 +135,15 @@ function buildTool(method: Method, path: string, operation: OperationObject, doc
     }
   }
 
+  const scope: KeyScope = operation[SCOPE_EXTENSION] === "read" ? "read" : "read_write";
+  const role = operation[ROLE_EXTENSION];
   return {
     name,
     description: [operation.summary ?? `${method.toUpperCase()} ${path}`, operation.description]
       .filter(Boolean)
       .join("\n\n"),
-    scope: operation[SCOPE_EXTENSION] === "read" ? "read" : "read_write",
+    // An operation that documents no role is for owners only (as the roles table treats one without an entry).
+    access: { scope, role: isRole(role) ? role : "owner" },
     method,
     path,
     inputSchema: { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false },
@@ -167,6 +173,8 @@ export function toolsFromOpenApi(doc: OpenApiDocumentLike): ApiTool[] {
   return tools;
 }
 
-/** The tools a key may see and call: read keys get the read tools only. */
-export const toolsForScope = (tools: readonly ApiTool[], scope: KeyScope) =>
-  scope === "read_write" ? tools : tools.filter((tool) => tool.scope === "read");
+/**
+ * The tools a key may see and call: those its scope and its role ceiling both allow, by the roles table's
+ * rule (a read key gets read tools only; a viewer-ceiling read_write key no tool that changes anything).
+ */
+export const toolsFor = (tools: readonly ApiTool[], grant: Grant) => tools.filter((tool) => allows(tool.access, grant));

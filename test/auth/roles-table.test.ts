@@ -6,9 +6,11 @@ import { describe, expect, it } from "vitest";
 import { API_OPERATIONS, CONSOLE_OPERATIONS } from "../../src/auth/roles";
 import { createConsoleRouter } from "../../src/console/router";
 import { ROLES, type Role } from "../../src/lib/role";
+import { toolName } from "../../src/mcp/tools";
 import { createApiRouter, openApiDocument } from "../../src/routes/api";
 import { call, createTestWorkspace } from "../helpers/api";
 import { type FormSession, getPage, postForm, signedIn } from "../helpers/console-client";
+import { connectClient } from "../helpers/mcp-client";
 import { addMember, keyWith, signInAs } from "../helpers/people";
 
 type Scope = "read" | "read_write";
@@ -107,6 +109,38 @@ describe("the roles table", () => {
       }
     expect(mismatches).toEqual([]);
   }, 120_000);
+
+  it("lists and lets call exactly the MCP tools each key's scope and role ceiling allow (403 forbidden otherwise)", async () => {
+    const w = await createTestWorkspace("roles mcp");
+    // Every operation that is a tool (approval and people are not: docs/mcp.md), by the same rules as REST.
+    const tools = apiOperations.filter((op) => {
+      const [method, path] = op.split(" ") as [string, string];
+      return (document.paths[path]![method.toLowerCase()] as Record<string, unknown>)["x-threadwatch-tool"] !== false;
+    });
+    expect(tools.length).toBeGreaterThan(40);
+    const mismatches: string[] = [];
+    for (const role of ROLES)
+      for (const scope of SCOPES) {
+        const client = await connectClient(await keyWith(w.id, scope, role));
+        const listed = new Set((await client.listTools()).tools.map((t) => t.name));
+        for (const op of tools) {
+          const [method, path] = op.split(" ") as [string, string];
+          const name = toolName(method, path);
+          const allowed = apiMayDo(op, scope, role);
+          if (listed.has(name) !== allowed) mismatches.push(`${name} ${scope}/${role}: listed ${listed.has(name)}`);
+          // An unknown argument: refused by validation (400) once let in, so nothing runs; else 403 forbidden.
+          const args: Record<string, unknown> = { __probe: 1 };
+          for (const p of path.matchAll(/\{([a-z_]+)\}/g)) args[p[1]!] = 999999999;
+          const result = await client.callTool({ name, arguments: args });
+          const status = result._meta?.["threadwatch/status"];
+          const code = (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
+          if (allowed ? status !== 400 : status !== 403 || code !== "forbidden")
+            mismatches.push(`${name} ${scope}/${role}: called ${status} ${code}`);
+        }
+        await client.close();
+      }
+    expect(mismatches).toEqual([]);
+  }, 180_000);
 
   it("lets every console session do exactly what its person's role, or its key's scope and ceiling, allow", async () => {
     const w = await createTestWorkspace("roles console");

@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { idParam, queryBoolean } from "../../src/contracts/params";
 import { ApiError } from "../../src/errors";
 import { apiRoute, createRouter, jsonBody, jsonResponse } from "../../src/http/openapi";
+import type { Role } from "../../src/lib/role";
 import { toolRequest } from "../../src/mcp/call";
 import { toJsonSchema } from "../../src/mcp/json-schema";
-import { type OpenApiDocumentLike, toolName, toolsForScope, toolsFromOpenApi } from "../../src/mcp/tools";
+import { type OpenApiDocumentLike, toolName, toolsFor, toolsFromOpenApi } from "../../src/mcp/tools";
 
 const documentOf = (router: ReturnType<typeof createRouter>) =>
   router.getOpenAPIDocument({ openapi: "3.0.3", info: { title: "t", version: "1" } }) as unknown as OpenApiDocumentLike;
@@ -158,7 +159,7 @@ describe("tool generation from a route table", () => {
       required: ["id", "label"],
       additionalProperties: false,
     });
-    expect(add).toMatchObject({ scope: "read_write", body: "fields", pathParams: ["id"] });
+    expect(add).toMatchObject({ access: { scope: "read_write", role: "owner" }, body: "fields", pathParams: ["id"] });
     expect(byName.get_things!.inputSchema.properties).toEqual({
       archived: { type: "boolean" },
       limit: { type: "integer" },
@@ -178,8 +179,12 @@ describe("tool generation from a route table", () => {
       destructiveHint: true,
       idempotentHint: true,
     });
-    expect(toolsForScope(tools, "read").map((t) => t.name)).toEqual(["get_things"]);
-    expect(toolsForScope(tools, "read_write")).toHaveLength(3);
+    const grant = (scope: "read" | "read_write", role: Role) => ({ scope, role, person: false });
+    expect(toolsFor(tools, grant("read", "owner")).map((t) => t.name)).toEqual(["get_things"]);
+    expect(toolsFor(tools, grant("read_write", "owner"))).toHaveLength(3);
+    // These writes have no entry in the roles table: for owners only, so a lower ceiling hides them too.
+    for (const role of ["viewer", "member", "admin"] as const)
+      expect(toolsFor(tools, grant("read_write", role)).map((t) => t.name)).toEqual(["get_things"]);
   });
 
   it("refuses a route table whose names or arguments would collide", () => {
