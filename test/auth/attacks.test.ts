@@ -68,6 +68,15 @@ async function invite(w: TestWorkspace, email: string, role = "member") {
   return { id: res.body.invitation.id as number, path: new URL(res.body.url).pathname };
 }
 
+/** A keyword of the workspace, made through the API (the re-match it queues is kept, not delivered). */
+const addKeyword = (w: TestWorkspace, keyword: string) =>
+  callJsonKeepingMonitorQueue("/api/v1/keywords", { key: w.writeKey, method: "POST", body: { keyword } });
+
+const firstKeyOf = (w: TestWorkspace) =>
+  env.DB.prepare("SELECT id FROM api_keys WHERE workspace_id = ? ORDER BY id LIMIT 1")
+    .bind(w.id)
+    .first<{ id: number }>();
+
 /** The invitation page's own nonce cookie and CSRF token. */
 async function invitationForm(path: string): Promise<FormSession> {
   const page = await getPage(path);
@@ -146,7 +155,7 @@ describe("session fixation", () => {
       // The planted value is no session of the victim's: refused, or still only the attacker's own.
       expect(await whoIs(plant)).toBe(plant === attacker.cookie ? attackerIs : 303);
     }
-  });
+  }, 60_000);
 });
 
 /** Route paths' parameters filled with rows that exist (where a form acts on one), else an id that does not. */
@@ -197,19 +206,13 @@ describe("CSRF on every POST form of the console", () => {
     await registerPasskey(victim);
     const second = await signInAs("owner@csrf.test");
     const attacker = await signInAs("attacker@csrf.test");
-    const keyword = await callJsonKeepingMonitorQueue("/api/v1/keywords", {
-      key: w.writeKey,
-      method: "POST",
-      body: { keyword: "kept" },
-    });
+    const keyword = await addKeyword(w, "kept");
     const competitor = await callJsonKeepingMonitorQueue("/api/v1/competitors", {
       key: w.writeKey,
       method: "POST",
       body: { name: "Rival" },
     });
-    const key = await env.DB.prepare("SELECT id FROM api_keys WHERE workspace_id = ? ORDER BY id LIMIT 1")
-      .bind(w.id)
-      .first<{ id: number }>();
+    const key = await firstKeyOf(w);
     const sessionRow = await env.DB.prepare(
       "SELECT id FROM person_sessions WHERE person_id = ? ORDER BY id DESC LIMIT 1",
     )
@@ -444,14 +447,8 @@ describe("role escalation through forged fields and swapped ids", () => {
     const theirs = await createTestWorkspace("theirs");
     await addMember(mine.id, "owner", "owner@swap.test");
     const stranger = await addMember(theirs.id, "member", "stranger@swap.test");
-    const kw = await callJsonKeepingMonitorQueue("/api/v1/keywords", {
-      key: theirs.writeKey,
-      method: "POST",
-      body: { keyword: "theirs" },
-    });
-    const theirKey = await env.DB.prepare("SELECT id FROM api_keys WHERE workspace_id = ? LIMIT 1")
-      .bind(theirs.id)
-      .first<{ id: number }>();
+    const kw = await addKeyword(theirs, "theirs");
+    const theirKey = await firstKeyOf(theirs);
     const s = await signInAs("owner@swap.test");
     const before = await snapshot();
     const tries: [string, Record<string, string>, number][] = [
@@ -578,7 +575,7 @@ describe("failure limits", () => {
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("retry-after")).toMatch(/^\d+$/);
     expect((await tryIt("other@lim.test", PASSWORD, "203.0.113.152")).status).toBe(303);
-  });
+  }, 60_000);
 
   it("counts failures for 15 minutes only", async () => {
     const w = await createTestWorkspace("window");
@@ -738,7 +735,7 @@ describe("security headers", () => {
       expect(cookie).toMatch(/; SameSite=Strict/);
       expect(cookie).toMatch(/; Path=\/app/);
     }
-  });
+  }, 60_000);
 });
 
 const DOCS = import.meta.glob("/docs/security.md", { query: "?raw", import: "default", eager: true }) as Record<
@@ -784,5 +781,5 @@ describe("password reset", () => {
     expect(docs).toContain("**Password reset: absent by design.**");
     expect(docs).toMatch(/no channel to prove who owns an\s+address/);
     expect(docs).toMatch(/invitation never sets the password of an existing person/);
-  });
+  }, 60_000);
 });
