@@ -371,6 +371,30 @@ describe("invitations", () => {
     expect(signIn.status).toBe(401);
     expect(await roleIn(theirs.id, person.id)).toBeUndefined();
   });
+  it("limits password guesses through an invitation to an existing account like sign-in's", async () => {
+    const mine = await createTestWorkspace("guessed account");
+    const theirs = await createTestWorkspace("guessing admin");
+    await addMember(mine.id, "member", "target@guess.test");
+    // An admin may invite any email and holds the link: its password field must not be an unlimited oracle.
+    const { path } = await invite(theirs, "target@guess.test", "viewer");
+    const form = await invitationForm(path);
+    for (let i = 0; i < 5; i++)
+      expect((await postForm(path, form, { password: `guess number ${i}!` }, `198.51.100.${120 + i}`)).status).toBe(
+        400,
+      );
+    const limited = await postForm(path, form, { password: PASSWORD }, "198.51.100.130");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(800);
+    // The same count as the sign-in form's: the account's own sign-in is limited too, and nothing was joined.
+    const signIn = await postForm("/app/sign-in/password", await signInForm(), {
+      email: "target@guess.test",
+      password: PASSWORD,
+    });
+    expect(signIn.status).toBe(429);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM memberships WHERE workspace_id = ?").bind(theirs.id).first("n"),
+    ).toBe(0);
+  }, 60_000);
 });
 
 describe("role escalation through forged fields and swapped ids", () => {
