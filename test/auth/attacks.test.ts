@@ -158,6 +158,54 @@ describe("session fixation", () => {
   }, 60_000);
 });
 
+describe("passkeys and the way back after sign-in", () => {
+  it("refuses a replayed passkey assertion and one made for another origin", async () => {
+    const w = await createTestWorkspace("passkey replay");
+    await addMember(w.id, "member", "keyholder@pk.test");
+    const device = await registerPasskey(await signInAs("keyholder@pk.test", PASSWORD, "/app/settings/account"));
+    const form = await signInForm();
+    const options = await (await post("/app/sign-in/passkey/options", form.cookie, { _csrf: form.csrf })).json();
+    const body = { _csrf: form.csrf, credential: JSON.stringify(await device.assert(options)) };
+    expect((await post("/app/sign-in/passkey", form.cookie, body)).status).toBe(200);
+    const replayed = await post("/app/sign-in/passkey", form.cookie, body);
+    expect([replayed.status, sessionCookieOf(replayed)]).toEqual([400, undefined]);
+    // The same passkey asked by a look-alike site: the origin it signed for is not the console's.
+    const fresh = await (await post("/app/sign-in/passkey/options", form.cookie, { _csrf: form.csrf })).json();
+    const wrongOrigin = await post("/app/sign-in/passkey", form.cookie, {
+      _csrf: form.csrf,
+      credential: JSON.stringify(await device.assert(fresh, "http://threadwatch.test.evil.example")),
+    });
+    expect([wrongOrigin.status, sessionCookieOf(wrongOrigin)]).toEqual([400, undefined]);
+  });
+
+  it("sends a person back only to a console path of this site", async () => {
+    const w = await createTestWorkspace("next");
+    await addMember(w.id, "member", "next@pk.test");
+    for (const next of [
+      "https://evil.example/app/posts",
+      "//evil.example/app",
+      "/\\evil.example",
+      "/app//evil.example",
+      "/app/\\evil.example",
+      "/app/sign-in?next=x",
+      "javascript:alert(1)",
+    ]) {
+      const res = await postForm("/app/sign-in/password", await signInForm(), {
+        email: "next@pk.test",
+        password: PASSWORD,
+        next,
+      });
+      expect([res.status, res.headers.get("location")], next).toEqual([303, "/app/posts"]);
+    }
+    const kept = await postForm("/app/sign-in/password", await signInForm(), {
+      email: "next@pk.test",
+      password: PASSWORD,
+      next: "/app/keywords",
+    });
+    expect(kept.headers.get("location")).toBe("/app/keywords");
+  });
+});
+
 /** Route paths' parameters filled with rows that exist (where a form acts on one), else an id that does not. */
 function fill(path: string, ids: Record<string, string>): string {
   return path.replace(/:([a-z_]+)/g, (_, name: string) => {
