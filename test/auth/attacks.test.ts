@@ -98,6 +98,13 @@ async function registerPasskey(session: FormSession): Promise<SoftwareAuthentica
   return device;
 }
 
+/** The sign-in page's passkey options (its challenge), as the console's script asks for them. */
+const passkeyOptions = async (form: FormSession) =>
+  (await (await post("/app/sign-in/passkey/options", form.cookie, { _csrf: form.csrf })).json()) as {
+    challenge: string;
+    rpId: string;
+  };
+
 /** Signs in with the passkey from a browser that carries `planted`; the answer of the final post. */
 async function passkeySignIn(device: SoftwareAuthenticator, planted: string) {
   const form = await signInForm();
@@ -164,13 +171,13 @@ describe("passkeys and the way back after sign-in", () => {
     await addMember(w.id, "member", "keyholder@pk.test");
     const device = await registerPasskey(await signInAs("keyholder@pk.test", PASSWORD, "/app/settings/account"));
     const form = await signInForm();
-    const options = await (await post("/app/sign-in/passkey/options", form.cookie, { _csrf: form.csrf })).json();
+    const options = await passkeyOptions(form);
     const body = { _csrf: form.csrf, credential: JSON.stringify(await device.assert(options)) };
     expect((await post("/app/sign-in/passkey", form.cookie, body)).status).toBe(200);
     const replayed = await post("/app/sign-in/passkey", form.cookie, body);
     expect([replayed.status, sessionCookieOf(replayed)]).toEqual([400, undefined]);
     // The same passkey asked by a look-alike site: the origin it signed for is not the console's.
-    const fresh = await (await post("/app/sign-in/passkey/options", form.cookie, { _csrf: form.csrf })).json();
+    const fresh = await passkeyOptions(form);
     const wrongOrigin = await post("/app/sign-in/passkey", form.cookie, {
       _csrf: form.csrf,
       credential: JSON.stringify(await device.assert(fresh, "http://threadwatch.test.evil.example")),
