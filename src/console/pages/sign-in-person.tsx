@@ -15,7 +15,7 @@ import { type ConsoleContext, safeNext, setPersonCookie } from "../context";
 import { fieldErrorsOf, formValues } from "../forms";
 import { Field, type FieldErrors, Notice, Page } from "../layout";
 import { SESSION_SECONDS } from "../session";
-import { preSessionCsrf, preSessionCsrfOk, type SignInOptions, signInForm } from "./sign-in";
+import { preSessionCsrf, preSessionCsrfOk, signInForm } from "./sign-in";
 
 const CSRF_REFUSED = "Forbidden: this form is missing its security token or it is stale. Reload the page.";
 
