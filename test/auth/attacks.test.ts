@@ -68,6 +68,15 @@ async function invite(w: TestWorkspace, email: string, role = "member") {
   return { id: res.body.invitation.id as number, path: new URL(res.body.url).pathname };
 }
 
+/** A keyword of the workspace, made through the API (the re-match it queues is kept, not delivered). */
+const addKeyword = (w: TestWorkspace, keyword: string) =>
+  callJsonKeepingMonitorQueue("/api/v1/keywords", { key: w.writeKey, method: "POST", body: { keyword } });
+
+const firstKeyOf = (w: TestWorkspace) =>
+  env.DB.prepare("SELECT id FROM api_keys WHERE workspace_id = ? ORDER BY id LIMIT 1")
+    .bind(w.id)
+    .first<{ id: number }>();
+
 /** The invitation page's own nonce cookie and CSRF token. */
 async function invitationForm(path: string): Promise<FormSession> {
   const page = await getPage(path);
@@ -88,6 +97,13 @@ async function registerPasskey(session: FormSession): Promise<SoftwareAuthentica
   expect([added.status, await added.json()]).toEqual([200, { next: "/app/settings/account?done=passkey" }]);
   return device;
 }
+
+/** The sign-in page's passkey options (its challenge), as the console's script asks for them. */
+const passkeyOptions = async (form: FormSession) =>
+  (await (await post("/app/sign-in/passkey/options", form.cookie, { _csrf: form.csrf })).json()) as {
+    challenge: string;
+    rpId: string;
+  };
 
 /** Signs in with the passkey from a browser that carries `planted`; the answer of the final post. */
 async function passkeySignIn(device: SoftwareAuthenticator, planted: string) {
@@ -146,6 +162,54 @@ describe("session fixation", () => {
       // The planted value is no session of the victim's: refused, or still only the attacker's own.
       expect(await whoIs(plant)).toBe(plant === attacker.cookie ? attackerIs : 303);
     }
+  }, 60_000);
+});
+
+describe("passkeys and the way back after sign-in", () => {
+  it("refuses a replayed passkey assertion and one made for another origin", async () => {
+    const w = await createTestWorkspace("passkey replay");
+    await addMember(w.id, "member", "keyholder@pk.test");
+    const device = await registerPasskey(await signInAs("keyholder@pk.test", PASSWORD, "/app/settings/account"));
+    const form = await signInForm();
+    const options = await passkeyOptions(form);
+    const body = { _csrf: form.csrf, credential: JSON.stringify(await device.assert(options)) };
+    expect((await post("/app/sign-in/passkey", form.cookie, body)).status).toBe(200);
+    const replayed = await post("/app/sign-in/passkey", form.cookie, body);
+    expect([replayed.status, sessionCookieOf(replayed)]).toEqual([400, undefined]);
+    // The same passkey asked by a look-alike site: the origin it signed for is not the console's.
+    const fresh = await passkeyOptions(form);
+    const wrongOrigin = await post("/app/sign-in/passkey", form.cookie, {
+      _csrf: form.csrf,
+      credential: JSON.stringify(await device.assert(fresh, "http://threadwatch.test.evil.example")),
+    });
+    expect([wrongOrigin.status, sessionCookieOf(wrongOrigin)]).toEqual([400, undefined]);
+  });
+
+  it("sends a person back only to a console path of this site", async () => {
+    const w = await createTestWorkspace("next");
+    await addMember(w.id, "member", "next@pk.test");
+    for (const next of [
+      "https://evil.example/app/posts",
+      "//evil.example/app",
+      "/\\evil.example",
+      "/app//evil.example",
+      "/app/\\evil.example",
+      "/app/sign-in?next=x",
+      "javascript:alert(1)",
+    ]) {
+      const res = await postForm("/app/sign-in/password", await signInForm(), {
+        email: "next@pk.test",
+        password: PASSWORD,
+        next,
+      });
+      expect([res.status, res.headers.get("location")], next).toEqual([303, "/app/posts"]);
+    }
+    const kept = await postForm("/app/sign-in/password", await signInForm(), {
+      email: "next@pk.test",
+      password: PASSWORD,
+      next: "/app/keywords",
+    });
+    expect(kept.headers.get("location")).toBe("/app/keywords");
   });
 });
 
@@ -197,19 +261,13 @@ describe("CSRF on every POST form of the console", () => {
     await registerPasskey(victim);
     const second = await signInAs("owner@csrf.test");
     const attacker = await signInAs("attacker@csrf.test");
-    const keyword = await callJsonKeepingMonitorQueue("/api/v1/keywords", {
-      key: w.writeKey,
-      method: "POST",
-      body: { keyword: "kept" },
-    });
+    const keyword = await addKeyword(w, "kept");
     const competitor = await callJsonKeepingMonitorQueue("/api/v1/competitors", {
       key: w.writeKey,
       method: "POST",
       body: { name: "Rival" },
     });
-    const key = await env.DB.prepare("SELECT id FROM api_keys WHERE workspace_id = ? ORDER BY id LIMIT 1")
-      .bind(w.id)
-      .first<{ id: number }>();
+    const key = await firstKeyOf(w);
     const sessionRow = await env.DB.prepare(
       "SELECT id FROM person_sessions WHERE person_id = ? ORDER BY id DESC LIMIT 1",
     )
@@ -368,6 +426,30 @@ describe("invitations", () => {
     expect(signIn.status).toBe(401);
     expect(await roleIn(theirs.id, person.id)).toBeUndefined();
   });
+  it("limits password guesses through an invitation to an existing account like sign-in's", async () => {
+    const mine = await createTestWorkspace("guessed account");
+    const theirs = await createTestWorkspace("guessing admin");
+    await addMember(mine.id, "member", "target@guess.test");
+    // An admin may invite any email and holds the link: its password field must not be an unlimited oracle.
+    const { path } = await invite(theirs, "target@guess.test", "viewer");
+    const form = await invitationForm(path);
+    for (let i = 0; i < 5; i++)
+      expect((await postForm(path, form, { password: `guess number ${i}!` }, `198.51.100.${120 + i}`)).status).toBe(
+        400,
+      );
+    const limited = await postForm(path, form, { password: PASSWORD }, "198.51.100.130");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(800);
+    // The same count as the sign-in form's: the account's own sign-in is limited too, and nothing was joined.
+    const signIn = await postForm("/app/sign-in/password", await signInForm(), {
+      email: "target@guess.test",
+      password: PASSWORD,
+    });
+    expect(signIn.status).toBe(429);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM memberships WHERE workspace_id = ?").bind(theirs.id).first("n"),
+    ).toBe(0);
+  }, 60_000);
 });
 
 describe("role escalation through forged fields and swapped ids", () => {
@@ -444,14 +526,8 @@ describe("role escalation through forged fields and swapped ids", () => {
     const theirs = await createTestWorkspace("theirs");
     await addMember(mine.id, "owner", "owner@swap.test");
     const stranger = await addMember(theirs.id, "member", "stranger@swap.test");
-    const kw = await callJsonKeepingMonitorQueue("/api/v1/keywords", {
-      key: theirs.writeKey,
-      method: "POST",
-      body: { keyword: "theirs" },
-    });
-    const theirKey = await env.DB.prepare("SELECT id FROM api_keys WHERE workspace_id = ? LIMIT 1")
-      .bind(theirs.id)
-      .first<{ id: number }>();
+    const kw = await addKeyword(theirs, "theirs");
+    const theirKey = await firstKeyOf(theirs);
     const s = await signInAs("owner@swap.test");
     const before = await snapshot();
     const tries: [string, Record<string, string>, number][] = [
@@ -578,7 +654,7 @@ describe("failure limits", () => {
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("retry-after")).toMatch(/^\d+$/);
     expect((await tryIt("other@lim.test", PASSWORD, "203.0.113.152")).status).toBe(303);
-  });
+  }, 60_000);
 
   it("counts failures for 15 minutes only", async () => {
     const w = await createTestWorkspace("window");
@@ -738,7 +814,7 @@ describe("security headers", () => {
       expect(cookie).toMatch(/; SameSite=Strict/);
       expect(cookie).toMatch(/; Path=\/app/);
     }
-  });
+  }, 60_000);
 });
 
 const DOCS = import.meta.glob("/docs/security.md", { query: "?raw", import: "default", eager: true }) as Record<
@@ -784,5 +860,5 @@ describe("password reset", () => {
     expect(docs).toContain("**Password reset: absent by design.**");
     expect(docs).toMatch(/no channel to prove who owns an\s+address/);
     expect(docs).toMatch(/invitation never sets the password of an existing person/);
-  });
+  }, 60_000);
 });

@@ -81,8 +81,8 @@ export class SoftwareAuthenticator {
     return base64url(this.credentialId);
   }
 
-  private clientData(type: "webauthn.create" | "webauthn.get", challenge: string) {
-    return encoder.encode(JSON.stringify({ type, challenge, origin: this.origin, crossOrigin: false }));
+  private clientData(type: "webauthn.create" | "webauthn.get", challenge: string, origin = this.origin) {
+    return encoder.encode(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
   }
 
   private async authData(rpId: string, flags: number, attested?: Uint8Array) {
@@ -132,10 +132,13 @@ export class SoftwareAuthenticator {
     };
   }
 
-  /** What `navigator.credentials.get()` answers (as `toJSON()`), for the console's sign-in options. */
-  async assert(options: { challenge: string; rpId: string }) {
+  /**
+   * What `navigator.credentials.get()` answers (as `toJSON()`), for the console's sign-in options; `origin`
+   * is the page that asked, as the browser reports it (a look-alike site's, in a phishing attempt).
+   */
+  async assert(options: { challenge: string; rpId: string }, origin = this.origin) {
     const authData = await this.authData(options.rpId, FLAG_UP | FLAG_UV);
-    const clientData = this.clientData("webauthn.get", options.challenge);
+    const clientData = this.clientData("webauthn.get", options.challenge, origin);
     const signed = concat(authData, await sha256(clientData));
     const raw = new Uint8Array(
       await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, this.keys.privateKey, signed),

@@ -58,7 +58,7 @@ export async function signInWithPasswordForm(c: ConsoleContext) {
 
 // Invitations -----------------------------------------------------------------------------------------------
 
-async function invitationPage(c: ConsoleContext, token: string, errors: FieldErrors = {}, name = "") {
+async function invitationPage(c: ConsoleContext, token: string, errors: FieldErrors = {}, name = "", status?: 429) {
   const dir = directoryDb(c.env);
   const invitation = await openInvitation(dir, token);
   if (!invitation)
@@ -92,7 +92,7 @@ async function invitationPage(c: ConsoleContext, token: string, errors: FieldErr
         <button type="submit">Join</button>
       </form>
     </Page>,
-    Object.keys(errors).length ? 400 : 200,
+    status ?? (Object.keys(errors).length ? 400 : 200),
   );
 }
 
@@ -102,10 +102,12 @@ export async function acceptInvitationForm(c: ConsoleContext) {
   const token = c.req.param("token") ?? "";
   const form = await formValues(c);
   if (!(await preSessionCsrfOk(c))) return c.text(CSRF_REFUSED, 403);
+  const address = clientAddressOf(c);
   try {
     const { person, workspaceId } = await acceptInvitation(c.env, directoryDb(c.env), token, {
       name: form.name,
       password: form.password ?? "",
+      addressBucket: address ? addressBucket(address) : undefined,
     });
     const opened = await startPersonSession(directoryDb(c.env), {
       personId: person.id,
@@ -118,7 +120,11 @@ export async function acceptInvitationForm(c: ConsoleContext) {
     return c.redirect("/app/posts", 303);
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
-    if (err.kind === "invalid_input") return invitationPage(c, token, fieldErrorsOf(err) ?? {}, form.name);
+    if (err.kind === "invalid_input") {
+      const limited = err.retryAfterSeconds;
+      if (limited) c.header("retry-after", String(limited));
+      return invitationPage(c, token, fieldErrorsOf(err) ?? {}, form.name, limited ? 429 : undefined);
+    }
     return invitationPage(c, token);
   }
 }
