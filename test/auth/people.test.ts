@@ -29,7 +29,7 @@ describe("password sign-in", () => {
     expect(await checkPassword(PASSWORD, undefined)).toBe(false);
   });
 
-  it("answers an unknown email exactly as a wrong password, in similar time", async () => {
+  it("answers an unknown email exactly as a wrong password", async () => {
     const w = await createTestWorkspace("enumeration");
     await addMember(w.id, "member", "known@people.test");
     const wrong = await tryPassword("known@people.test", "not the password at all", "198.51.100.1");
@@ -38,20 +38,7 @@ describe("password sign-in", () => {
     expect(unknown.status).toBe(401);
     const message = (t: string) => /id="password-error"[^>]*>([^<]+)</.exec(t)![1];
     expect(message(unknown.text)).toBe(message(wrong.text));
-    // Timing: both derive PBKDF2 (the unknown one against a dummy); medians of 5 within a factor of 2.
-    const time = async (email: string, address: string) => {
-      const runs: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        const t0 = performance.now();
-        await tryPassword(email, `wrong password ${i}!`, address);
-        runs.push(performance.now() - t0);
-      }
-      return runs.sort((x, y) => x - y)[2]!;
-    };
-    const known = await time("known@people.test", "198.51.100.3");
-    const none = await time("nobody2@people.test", "198.51.100.4");
-    expect(none / known).toBeGreaterThan(0.5);
-    expect(none / known).toBeLessThan(2);
+    // That both run the same PBKDF2 derivation (so neither answers sooner) is attacks.test.ts's "enumeration" case.
   });
 
   it("refuses the sixth attempt on one email within 15 minutes with 429 and retry-after, known or not", async () => {
