@@ -300,7 +300,6 @@ export async function measureSize(W, o) {
     const before = await tableRows(persistTo);
     const run = await ingest({ ...o, ...common, plantMs: o.plantMinutes * MINUTE });
     for (const p of run.posts) planted.add(p.id);
-    out.status = (await callApi(base, keys.get(sample[0]), "GET", "/api/v1/actions/monitoring")).ingest;
     out.requests = perMinute(requests, run.start, run.end);
     out.minutes = (run.end - run.start) / MINUTE;
     out.polls = run.polls;

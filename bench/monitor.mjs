@@ -58,11 +58,6 @@ function rows(results) {
     r("  refresh", req("refresh")),
     r("  backfill search", req("search")),
     r("  total (limit 100 = 1,000/600 s)", req("total")),
-    r(
-      "posts walk coverage, lag (status)",
-      (x) => `${x.status?.posts?.coverage ?? "-"}, ${x.status?.posts?.lag_seconds ?? "-"} s`,
-    ),
-    r("comments walk coverage (status)", (x) => `${x.status?.comments?.coverage ?? "-"}`),
     r("planted posts (workspace pairs)", (x) => `${num(x.recall.posts)} (${num(x.recall.pairs)})`),
     r("recall, all pairs (target >= 99.9 %)", (x) => share(x.recall.found, x.recall.pairs)),
     r("  visible at once", (x) => share(x.recall.onTime[1], x.recall.onTime[0])),
