@@ -21,8 +21,8 @@ const MINUTE = 60_000;
 /** Late-visible planted posts become visible this many forum seconds after they are allocated. */
 const LATE_S = [60, 600];
 const LATE_SHARE = 0.2;
-/** After planting stops: the last late post's visibility, its 30-minute ask, and two rounds. */
-const TAIL_MS = (LATE_S[1] + 30 * 60 + 120) * 1000;
+/** After planting stops, by default: the last late post's visibility, its 30-minute ask, and two rounds. */
+export const TAIL_MINUTES = Math.ceil((LATE_S[1] + 30 * 60 + 120) / 60);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -38,7 +38,7 @@ async function pool(items, n, fn) {
 /** Which walk or caller a forum request belongs to, from its path and ids. */
 function classify(url, planted) {
   const p = url.pathname.replace(/\.json$/, "");
-  if (p === "/r/all/new") return "posts";
+  if (p === "/r/all/new") return "head";
   if (p === "/r/all/comments") return "comments";
   if (p.endsWith("/search")) return "search";
   if (p !== "/api/info") return "other";
@@ -163,7 +163,7 @@ async function ingest(o) {
   const posts = [];
   const decoys = [];
   const start = clock.now();
-  const end = start + o.plantMs + TAIL_MS;
+  const end = start + o.plantMs + o.tailMinutes * MINUTE;
   let polls = 0;
   const poll = async () => {
     while (clock.now() < end) {
@@ -214,12 +214,14 @@ async function ingest(o) {
 /** Requests a forum minute, per caller, over [from, to): the max and the mean of the whole minutes. */
 function perMinute(requests, from, to) {
   const minutes = Math.max(1, Math.floor((to - from) / MINUTE));
-  const cats = ["posts", "comments", "refresh", "search", "other", "total"];
+  const cats = ["head", "posts", "comments", "refresh", "search", "other", "total"];
   const counts = Object.fromEntries(cats.map((c) => [c, new Array(minutes).fill(0)]));
   for (const r of requests) {
     const m = Math.floor((r.at - from) / MINUTE);
     if (m < 0 || m >= minutes) continue;
     counts[r.cat][m]++;
+    // A round of the post walk starts with its head read (/r/all/new): it counts in the walk too.
+    if (r.cat === "head") counts.posts[m]++;
     counts.total[m]++;
   }
   return Object.fromEntries(
@@ -298,7 +300,6 @@ export async function measureSize(W, o) {
     const before = await tableRows(persistTo);
     const run = await ingest({ ...o, ...common, plantMs: o.plantMinutes * MINUTE });
     for (const p of run.posts) planted.add(p.id);
-    out.status = (await callApi(base, keys.get(sample[0]), "GET", "/api/v1/actions/monitoring")).ingest;
     out.requests = perMinute(requests, run.start, run.end);
     out.minutes = (run.end - run.start) / MINUTE;
     out.polls = run.polls;

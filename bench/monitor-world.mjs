@@ -46,10 +46,14 @@ const CONSONANTS = "bdfgklmnprstvz";
 const VOWELS = "aeiou";
 const SYLLABLES = [...CONSONANTS].flatMap((c) => [...VOWELS].map((v) => c + v));
 
-/** A brand-like name of three syllables, one per index (CVCVCV: never a filler or other term word). */
+/** Words of the other terms and of the posts' text: a brand that happens to spell one ("mobile") gets an x. */
+const RESERVED = new Set([...NICHE_A, ...NICHE_B, ...NICHE_C, ...COMMON.flatMap((t) => t.split(" "))]);
+
+/** A brand-like name of three syllables, one per index (CVCVCV, so no other term's word, or with an x). */
 export function brand(i) {
   const n = SYLLABLES.length;
-  return SYLLABLES[i % n] + SYLLABLES[Math.floor(i / n) % n] + SYLLABLES[Math.floor(i / n / n) % n];
+  const name = SYLLABLES[i % n] + SYLLABLES[Math.floor(i / n) % n] + SYLLABLES[Math.floor(i / n / n) % n];
+  return RESERVED.has(name) ? `${name}x` : name;
 }
 
 const niche = (i) => `${NICHE_A[i % 10]} ${NICHE_B[Math.floor(i / 10) % 10]} ${NICHE_C[Math.floor(i / 100) % 10]}`;
@@ -111,13 +115,15 @@ const RELEVANT = [
 ];
 
 const ACCENTED = { a: "á", e: "é", i: "í", o: "ó", u: "ú" };
+/** Each changes every word of the term, so that no word of it (perhaps another term) is left whole. */
+const each = (t, f) => t.split(" ").map(f).join(" ");
 const DECOYS = [
-  (t) => `${t}ing`, // inside a longer word
+  (t) => each(t, (w) => `${w}ing`), // inside a longer word
   (t) => `re${t.replace(/ /g, "")}`,
   (t) => `${t.replace(/ /g, "_")}_x`, // underscore is a word character
-  (t) => `${t}2`, // so is a digit
-  (t) => t.replace(/[aeiou]/, (v) => ACCENTED[v]), // accents must match
-  (t) => t.replace(/ /g, "-") + (t.includes(" ") ? "" : "ista"), // a phrase joined by a hyphen
+  (t) => each(t, (w) => `${w}2`), // so is a digit
+  (t) => each(t, (w) => w.replace(/[aeiou]/, (v) => ACCENTED[v])), // accents must match
+  (t) => (t.includes(" ") ? t.replace(/ /g, "-") : `${t}ista`), // a phrase joined by a hyphen
 ];
 
 /** A post that mentions `term` as the matcher must find it (the i-th template). */
@@ -126,7 +132,7 @@ export const relevantPost = (term, i) => RELEVANT[i % RELEVANT.length](term);
 /** A post that mentions `term` only in a form the matcher must refuse. */
 export function decoyPost(term, i) {
   const made = DECOYS[i % DECOYS.length](term);
-  const form = made === term ? `${term}ing` : made; // a term without a vowel has no accented form
+  const form = made.split(" ").some((w) => term.split(" ").includes(w)) ? DECOYS[0](term) : made; // no vowel
   return { title: `Anyone here tried ${form}?`, selftext: "We are comparing a few options for the office." };
 }
 
