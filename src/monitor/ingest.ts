@@ -49,6 +49,7 @@ export interface RoundOptions {
   /** Seconds between rounds: the walks' budgets are per minute, so a round spends its share. */
   intervalS: number;
   commentBudget: number;
+  matchers: MatcherCache;
 }
 
 export interface RoundCounts {
@@ -59,13 +60,20 @@ export interface RoundCounts {
   refreshed: number;
 }
 
-/** The compiled matcher, kept while the terms' version stays the same. */
-let cached: { version: number; matcher: IngestMatcher } | null = null;
+/**
+ * The compiled matcher, kept while the terms' version stays the same. One per ingester, not one per isolate:
+ * databases emptied and migrated again (as the tests do between files) count from 0 again, so the same
+ * number can name other terms for an ingester that never saw the old ones.
+ */
+export class MatcherCache {
+  private cached: { version: number; matcher: IngestMatcher } | null = null;
 
-export async function currentMatcher(env: Env): Promise<IngestMatcher> {
-  const version = await termsVersion(env);
-  if (cached?.version !== version) cached = { version, matcher: new IngestMatcher(await allActiveTerms(env)) };
-  return cached.matcher;
+  async current(env: Env): Promise<IngestMatcher> {
+    const version = await termsVersion(env);
+    if (this.cached?.version !== version)
+      this.cached = { version, matcher: new IngestMatcher(await allActiveTerms(env)) };
+    return this.cached.matcher;
+  }
 }
 
 /** A link as the decision reads it. */
@@ -271,7 +279,7 @@ export async function ingestRound(env: Env, store: IngestStore, options: RoundOp
       counts.requests++;
     },
   });
-  const matcher = await currentMatcher(env);
+  const matcher = await options.matchers.current(env);
   const pending: RefreshEntry[] = [];
   const forum = (kind: ItemKind) => ({
     newest: async () => {
