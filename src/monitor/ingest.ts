@@ -2,9 +2,8 @@
 // refresh of young stored items, for every workspace at once. The state lives in the ingester's Durable Object
 // (src/durable/forum-ingester.ts); this reads and changes it, asks the forum and stores what matches.
 import { workspaceDb } from "../db/client";
-import { refreshCommentCounts } from "../db/comments";
 import { allActiveTerms, termsVersion } from "../db/ingest";
-import { type IngestedPost, refreshForumPostCounts, upsertForumPosts } from "../db/monitor";
+import { type IngestedPost, refreshForumFields, upsertForumPosts } from "../db/matched-items";
 import type { Env } from "../env";
 import { ForumApi, type ForumApiConfig, type ForumComment, type ForumLink, INFO_IDS } from "../forum/app-client";
 import { log, messageOf } from "../lib/log";
@@ -241,7 +240,10 @@ async function refreshComment(
     const m = found.get(workspaceId);
     const w = workspaceDb(env, workspaceId);
     if (m) updated += (await storeMatchedComments(env, w, m.rules, [{ comment, match: m.match }], now)).updated;
-    else updated += await refreshCommentCounts(w, [{ forumId: comment.id, body: comment.body, score: comment.score }]);
+    else {
+      const values = { body: comment.body, score: comment.score };
+      updated += await refreshForumFields(w, "comments", [{ forumId: comment.id, values }]);
+    }
   }
   return updated;
 }
@@ -262,7 +264,8 @@ async function refreshLink(
     if (m) updated += (await upsertForumPosts(w, [rowOf(link, m, now)])).updated;
     else {
       const f = linkFields(link);
-      updated += await refreshForumPostCounts(w, [{ forumId: link.id, ...f }]);
+      const values = { title: f.title, selftext: f.selftext, score: f.score, num_comments: f.numComments };
+      updated += await refreshForumFields(w, "posts", [{ forumId: link.id, values }]);
     }
   }
   return updated;

@@ -4,17 +4,16 @@
 // week a term did not exist for. Also the store/score path every ingestion shares (linkFields, postRow).
 import { alertNewPosts } from "../alerts/post-alerts";
 import type { WorkspaceDb } from "../db/client";
+import { type IngestedPost, upsertForumPosts } from "../db/matched-items";
 import {
   activeTerms,
   backfilledTerms,
   claimMonitorRun,
   finishMonitorRun,
-  type IngestedPost,
   type MonitorRunCounts,
   type MonitorRunView,
   type MonitorTrigger,
   markBackfilled,
-  upsertForumPosts,
 } from "../db/monitor";
 import type { Env } from "../env";
 import {
