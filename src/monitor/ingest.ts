@@ -11,6 +11,7 @@ import { type CommentToStore, storeMatchedComments } from "./comments";
 import { scoreMatchedPost } from "./decide";
 import type { ItemKind } from "./forum-ids";
 import { IngestMatcher, type WorkspaceMatch } from "./ingest-matcher";
+import type { RefreshEntry } from "./ingester";
 import { announceNewPosts, authorOf, linkFields, MAX_AGE_MS, postRow } from "./pass";
 import { type WalkState, walkRound } from "./walk";
 
@@ -23,14 +24,7 @@ export const DEFAULT_COMMENT_BUDGET = 40;
 /** Refresh requests a round at most (100 stored items each). */
 const REFRESH_REQUESTS_PER_ROUND = 5;
 
-/** A stored item due for its next re-read, and which workspaces store it. */
-export interface RefreshEntry {
-  kind: ItemKind;
-  id: string;
-  createdMs: number;
-  stage: number;
-  workspaces: number[];
-}
+export type { RefreshEntry };
 
 /** What the round asks of the ingester's storage. */
 export interface IngestStore {
