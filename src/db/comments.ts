@@ -1,15 +1,16 @@
-// A workspace's matched comments (docs/monitoring.md "Comments", docs/storage.md): stored with their matches, listed
+// A workspace's matched comments (docs/monitoring.md "Comments", docs/storage.md): stored with their matches
+// (matched-items.ts), listed
 // through the same statements as posts (posts-query.ts with COMMENTS_SOURCE), read one by one, triaged, and read
 // back in bounded batches to be re-matched.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { nowIso, type WorkspaceDb } from "./client";
-import { linkStatements } from "./monitor";
-import { listRows, prepare } from "./posts";
+import { IDS_PER_STATEMENT } from "./matched-items";
+import { listRows, type MatchedItemRow, matchedItemView, prepare } from "./posts";
 import { buildPostByIdQuery, COMMENT_COLUMNS, COMMENTS_SOURCE, type PostFilters } from "./posts-query";
 import { posts } from "./schema";
 import { comments } from "./schema-comments";
 
-export interface CommentRow {
+export interface CommentRow extends MatchedItemRow {
   id: number;
   forum_id: string;
   post_forum_id: string;
@@ -20,14 +21,6 @@ export interface CommentRow {
   permalink: string;
   score: number;
   created_utc: string;
-  is_answered: number;
-  archived: number;
-  skipped: number;
-  priority: "high" | "medium" | "low" | null;
-  urgency: "urgent" | "not_urgent" | null;
-  matched_keywords: string;
-  mentioned_competitors: string;
-  score_reasons: string;
 }
 
 export function serializeComment(row: CommentRow) {
@@ -42,13 +35,7 @@ export function serializeComment(row: CommentRow) {
     permalink: row.permalink,
     score: row.score,
     created_utc: row.created_utc,
-    matched_keywords: JSON.parse(row.matched_keywords) as string[],
-    mentioned_competitors: JSON.parse(row.mentioned_competitors) as string[],
-    is_answered: row.is_answered === 1,
-    archived: row.archived === 1,
-    skipped: row.skipped === 1,
-    priority: row.priority,
-    urgency: row.urgency,
+    ...matchedItemView(row),
     score_reasons: JSON.parse(row.score_reasons) as string[],
   };
 }
@@ -81,126 +68,6 @@ export async function updateCommentState(
     .returning({ id: comments.id })
     .get();
   return updated ? getComment(w, id) : undefined;
-}
-
-/** A comment as the forum gives it, with our matches and score. */
-export interface IngestedComment {
-  forumId: string;
-  postForumId: string;
-  subreddit: string;
-  /** '' when unknown: a stored title is then kept. */
-  threadTitle: string;
-  body: string;
-  author: string;
-  permalink: string;
-  score: number;
-  createdUtc: string;
-  priority: "high" | "medium" | "low";
-  urgency: "urgent" | "not_urgent";
-  scoreReasons: string[];
-  keywordIds: number[];
-  competitorIds: number[];
-}
-
-const IDS_PER_STATEMENT = 90;
-const COMMENTS_PER_BATCH = 25;
-
-async function existingCommentIds(w: WorkspaceDb, forumIds: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < forumIds.length; i += IDS_PER_STATEMENT) {
-    const rows = await w.db
-      .select({ forumId: comments.forumId })
-      .from(comments)
-      .where(
-        and(
-          eq(comments.workspaceId, w.workspaceId),
-          inArray(comments.forumId, forumIds.slice(i, i + IDS_PER_STATEMENT)),
-        ),
-      )
-      .all();
-    for (const r of rows) found.add(r.forumId);
-  }
-  return found;
-}
-
-const upsertStatement = (w: WorkspaceDb, r: IngestedComment, now: string) =>
-  w.d1
-    .prepare(
-      `INSERT INTO comments (workspace_id, forum_id, post_forum_id, subreddit, thread_title, body, author, permalink,
-         score, created_utc, priority, urgency, score_reasons, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (workspace_id, forum_id) DO UPDATE SET subreddit = excluded.subreddit,
-         thread_title = CASE WHEN excluded.thread_title = '' THEN comments.thread_title ELSE excluded.thread_title END,
-         body = excluded.body, author = excluded.author, permalink = excluded.permalink, score = excluded.score,
-         priority = excluded.priority, urgency = excluded.urgency, score_reasons = excluded.score_reasons,
-         updated_at = excluded.updated_at`,
-    )
-    .bind(
-      w.workspaceId,
-      r.forumId,
-      r.postForumId,
-      r.subreddit,
-      r.threadTitle,
-      r.body,
-      r.author,
-      r.permalink,
-      r.score,
-      r.createdUtc,
-      r.priority,
-      r.urgency,
-      JSON.stringify(r.scoreReasons),
-      now,
-      now,
-    );
-
-/**
- * Inserts new comments and updates known ones (unique by workspace and forum id), each with its links in one
- * batch; the triage flags are never written here. `onCreated` hears of each batch's newly stored comments as
- * soon as they are written (as upsertForumPosts does for posts).
- */
-export async function upsertComments(
-  w: WorkspaceDb,
-  rows: IngestedComment[],
-  onCreated: (forumIds: string[]) => Promise<void> = async () => {},
-): Promise<{ created: number; updated: number }> {
-  if (rows.length === 0) return { created: 0, updated: 0 };
-  const existing = await existingCommentIds(
-    w,
-    rows.map((r) => r.forumId),
-  );
-  const now = nowIso();
-  let created = 0;
-  for (let i = 0; i < rows.length; i += COMMENTS_PER_BATCH) {
-    const chunk = rows.slice(i, i + COMMENTS_PER_BATCH);
-    await w.d1.batch(
-      chunk.flatMap((r) => [
-        upsertStatement(w, r, now),
-        ...linkStatements(w, r.forumId, r.keywordIds, r.competitorIds, "comments"),
-      ]),
-    );
-    const fresh = chunk.filter((r) => !existing.has(r.forumId)).map((r) => r.forumId);
-    if (fresh.length > 0) await onCreated(fresh);
-    created += fresh.length;
-  }
-  return { created, updated: rows.length - created };
-}
-
-/** A refreshed comment that no longer matches keeps its matches; only the forum's score and text change. */
-export async function refreshCommentCounts(
-  w: WorkspaceDb,
-  rows: { forumId: string; body: string; score: number }[],
-): Promise<number> {
-  let updated = 0;
-  const now = nowIso();
-  for (const r of rows) {
-    const result = await w.db
-      .update(comments)
-      .set({ body: r.body, score: r.score, updatedAt: now })
-      .where(and(eq(comments.workspaceId, w.workspaceId), eq(comments.forumId, r.forumId)))
-      .run();
-    updated += result.meta.changes ?? 0;
-  }
-  return updated;
 }
 
 /** The titles of the workspace's stored posts among these threads (forum ids without `t3_`). */

@@ -1,8 +1,10 @@
-// Monitoring's data (docs/monitoring.md, docs/storage.md): pass records, query cursors, forum posts upserted with their
-// matches, and the tracked terms a pass searches for. Every function but the cron's directory reads is
+// Monitoring's data (docs/monitoring.md, docs/storage.md): backfill records, the terms a backfill searched, stored
+// posts read back to be re-matched (their writes are in matched-items.ts), the tracked terms
+// every ingestion matches with, and keyword metrics. Every function but the weekly metrics cron's read is
 // workspace-scoped.
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { type Database, nowIso, type WorkspaceDb } from "./client";
+import { IDS_PER_STATEMENT } from "./matched-items";
 import { competitors, keywords, monitorRuns, posts } from "./schema";
 import { monitorExclusions } from "./schema-comments";
 
@@ -193,182 +195,6 @@ export async function markBackfilled(w: WorkspaceDb, terms: string[]): Promise<v
 
 // --- posts -----------------------------------------------------------------------------------------------
 
-/** A post as the forum gives it, with our matches and score. */
-export interface IngestedPost {
-  forumId: string;
-  subreddit: string;
-  title: string;
-  selftext: string;
-  author: string;
-  url: string;
-  permalink: string;
-  score: number;
-  numComments: number;
-  createdUtc: string;
-  priority: "high" | "medium" | "low";
-  urgency: "urgent" | "not_urgent";
-  scoreReasons: string[];
-  keywordIds: number[];
-  competitorIds: number[];
-}
-
-/** Statements per D1 batch when writing posts (each post is a few statements). */
-const POSTS_PER_BATCH = 25;
-/** Bound parameters stay under D1's 100 per statement. */
-const IDS_PER_STATEMENT = 90;
-
-async function existingForumIds(w: WorkspaceDb, forumIds: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < forumIds.length; i += IDS_PER_STATEMENT) {
-    const rows = await w.db
-      .select({ forumId: posts.forumId })
-      .from(posts)
-      .where(
-        and(eq(posts.workspaceId, w.workspaceId), inArray(posts.forumId, forumIds.slice(i, i + IDS_PER_STATEMENT))),
-      )
-      .all();
-    for (const r of rows) found.add(r.forumId);
-  }
-  return found;
-}
-
-/** Where an item's matches are linked: a post's in post_keywords / post_competitors, a comment's beside them. */
-export type MatchedKind = "posts" | "comments";
-const LINKS = {
-  posts: { keywords: "post_keywords", competitors: "post_competitors", item: "post_id" },
-  comments: { keywords: "comment_keywords", competitors: "comment_competitors", item: "comment_id" },
-} as const;
-
-/** The statements that make an item's links exactly these keywords and competitors (of the same workspace). */
-export function linkStatements(
-  w: WorkspaceDb,
-  forumId: string,
-  keywordIds: number[],
-  competitorIds: number[],
-  kind: MatchedKind = "posts",
-) {
-  const ws = w.workspaceId;
-  const l = LINKS[kind];
-  const itemId = `(SELECT id FROM ${kind} WHERE workspace_id = ? AND forum_id = ?)`;
-  const statements = [
-    w.d1.prepare(`DELETE FROM ${l.keywords} WHERE ${l.item} = ${itemId}`).bind(ws, forumId),
-    w.d1.prepare(`DELETE FROM ${l.competitors} WHERE ${l.item} = ${itemId}`).bind(ws, forumId),
-  ];
-  for (const k of keywordIds)
-    statements.push(
-      w.d1
-        .prepare(
-          `INSERT INTO ${l.keywords} (workspace_id, ${l.item}, keyword_id)
-           SELECT ?, ${itemId}, id FROM keywords WHERE workspace_id = ? AND id = ?`,
-        )
-        .bind(ws, ws, forumId, ws, k),
-    );
-  for (const c of competitorIds)
-    statements.push(
-      w.d1
-        .prepare(
-          `INSERT INTO ${l.competitors} (workspace_id, ${l.item}, competitor_id)
-           SELECT ?, ${itemId}, id FROM competitors WHERE workspace_id = ? AND id = ?`,
-        )
-        .bind(ws, ws, forumId, ws, c),
-    );
-  return statements;
-}
-
-/**
- * Inserts new posts and updates known ones (unique by workspace and forum id): the forum's fields, the
- * score and the matches change; the triage flags (is_answered, archived, skipped) are never written here.
- * Each post's row and links are written in one batch with it. `onCreated` hears of the posts each batch stored
- * for the first time as soon as it is written, so a later batch that fails takes none of them with it (their
- * alerts: a later pass finds them stored and never announces them).
- */
-export async function upsertForumPosts(
-  w: WorkspaceDb,
-  rows: IngestedPost[],
-  onCreated: (forumIds: string[]) => Promise<void> = async () => {},
-): Promise<{ created: number; updated: number }> {
-  if (rows.length === 0) return { created: 0, updated: 0 };
-  const existing = await existingForumIds(
-    w,
-    rows.map((r) => r.forumId),
-  );
-  const now = nowIso();
-  let created = 0;
-  for (let i = 0; i < rows.length; i += POSTS_PER_BATCH) {
-    const chunk = rows.slice(i, i + POSTS_PER_BATCH);
-    const statements = chunk.flatMap((r) => [
-      w.d1
-        .prepare(
-          `INSERT INTO posts (workspace_id, forum_id, subreddit, title, selftext, author, url, permalink, score,
-             num_comments, created_utc, priority, urgency, score_reasons, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (workspace_id, forum_id) DO UPDATE SET subreddit = excluded.subreddit,
-             title = excluded.title, selftext = excluded.selftext, author = excluded.author, url = excluded.url,
-             permalink = excluded.permalink, score = excluded.score, num_comments = excluded.num_comments,
-             priority = excluded.priority, urgency = excluded.urgency, score_reasons = excluded.score_reasons,
-             updated_at = excluded.updated_at`,
-        )
-        .bind(
-          w.workspaceId,
-          r.forumId,
-          r.subreddit,
-          r.title,
-          r.selftext,
-          r.author,
-          r.url,
-          r.permalink,
-          r.score,
-          r.numComments,
-          r.createdUtc,
-          r.priority,
-          r.urgency,
-          JSON.stringify(r.scoreReasons),
-          now,
-          now,
-        ),
-      ...linkStatements(w, r.forumId, r.keywordIds, r.competitorIds),
-    ]);
-    await w.d1.batch(statements);
-    const fresh = chunk.filter((r) => !existing.has(r.forumId)).map((r) => r.forumId);
-    if (fresh.length > 0) await onCreated(fresh);
-    created += fresh.length;
-  }
-  return { created, updated: rows.length - created };
-}
-
-/** A refreshed post that no longer matches anything keeps its matches; only the forum's numbers and text change. */
-export async function refreshForumPostCounts(
-  w: WorkspaceDb,
-  rows: { forumId: string; title: string; selftext: string; score: number; numComments: number }[],
-): Promise<number> {
-  let updated = 0;
-  const now = nowIso();
-  for (let i = 0; i < rows.length; i += POSTS_PER_BATCH) {
-    const statements = rows.slice(i, i + POSTS_PER_BATCH).map((r) =>
-      w.db
-        .update(posts)
-        .set({ title: r.title, selftext: r.selftext, score: r.score, numComments: r.numComments, updatedAt: now })
-        .where(and(eq(posts.workspaceId, w.workspaceId), eq(posts.forumId, r.forumId))),
-    );
-    if (statements.length === 0) continue;
-    const results = await w.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
-    updated += results.reduce((n, r) => n + ((r as unknown as D1Result).meta?.changes ?? 0), 0);
-  }
-  return updated;
-}
-
-/** Forum ids of the workspace's posts created after `sinceIso` (young posts are refreshed every pass). */
-export async function youngForumIds(w: WorkspaceDb, sinceIso: string, limit = 1000): Promise<string[]> {
-  const rows = await w.db
-    .select({ forumId: posts.forumId })
-    .from(posts)
-    .where(and(eq(posts.workspaceId, w.workspaceId), sql`${posts.createdUtc} > ${sinceIso}`))
-    .orderBy(desc(posts.createdUtc))
-    .limit(limit)
-    .all();
-  return rows.map((r) => r.forumId);
-}
-
 // --- re-matching stored posts (a term was added or changed) ----------------------------------------------
 
 export interface StoredPostForMatch {
@@ -417,38 +243,6 @@ export async function postsForRematch(w: WorkspaceDb, afterId: number, limit: nu
     keywordIds: (JSON.parse(r.keywordIds) as number[]).sort((a, b) => a - b),
     competitorIds: (JSON.parse(r.competitorIds) as number[]).sort((a, b) => a - b),
   }));
-}
-
-export interface MatchChange {
-  forumId: string;
-  keywordIds: number[];
-  competitorIds: number[];
-  priority: "high" | "medium" | "low";
-  urgency: "urgent" | "not_urgent";
-  scoreReasons: string[];
-  /** The workspace's exclusions now keep the item out: it becomes skipped (never deleted, never unskipped here). */
-  skip?: boolean;
-}
-
-/** Replaces the links (and the score) of stored posts, or comments, whose matches changed. */
-export async function replacePostMatches(
-  w: WorkspaceDb,
-  changes: MatchChange[],
-  kind: MatchedKind = "posts",
-): Promise<void> {
-  const now = nowIso();
-  for (let i = 0; i < changes.length; i += POSTS_PER_BATCH) {
-    const statements = changes.slice(i, i + POSTS_PER_BATCH).flatMap((c) => [
-      w.d1
-        .prepare(
-          `UPDATE ${kind} SET priority = ?, urgency = ?, score_reasons = ?, skipped = (skipped OR ?), updated_at = ?
-             WHERE workspace_id = ? AND forum_id = ?`,
-        )
-        .bind(c.priority, c.urgency, JSON.stringify(c.scoreReasons), c.skip ? 1 : 0, now, w.workspaceId, c.forumId),
-      ...linkStatements(w, c.forumId, c.keywordIds, c.competitorIds, kind),
-    ]);
-    if (statements.length > 0) await w.d1.batch(statements);
-  }
 }
 
 // --- keyword metrics -------------------------------------------------------------------------------------

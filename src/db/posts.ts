@@ -13,7 +13,19 @@ import {
 } from "./posts-query";
 import { posts } from "./schema";
 
-export interface PostRow {
+/** The columns a listed post and a listed comment share: matches (JSON arrays), triage flags, score. */
+export interface MatchedItemRow {
+  is_answered: number;
+  archived: number;
+  skipped: number;
+  priority: "high" | "medium" | "low" | null;
+  urgency: "urgent" | "not_urgent" | null;
+  matched_keywords: string;
+  mentioned_competitors: string;
+  score_reasons: string;
+}
+
+export interface PostRow extends MatchedItemRow {
   id: number;
   forum_id: string;
   subreddit: string;
@@ -25,14 +37,6 @@ export interface PostRow {
   num_comments: number;
   created_utc: string;
   permalink: string;
-  is_answered: number;
-  archived: number;
-  skipped: number;
-  priority: "high" | "medium" | "low" | null;
-  urgency: "urgent" | "not_urgent" | null;
-  matched_keywords: string;
-  mentioned_competitors: string;
-  score_reasons: string;
   value: number | null;
 }
 
@@ -42,6 +46,17 @@ export const dollars = (value: number) =>
 
 /** The reason a post with an opportunity value carries, after the score's own (docs/insights.md). */
 export const valueReason = (value: number) => `worth about ${dollars(value)} a month in search traffic`;
+
+/** What a post and a comment show alike: their matches, triage flags, priority and urgency. */
+export const matchedItemView = (row: MatchedItemRow) => ({
+  matched_keywords: JSON.parse(row.matched_keywords) as string[],
+  mentioned_competitors: JSON.parse(row.mentioned_competitors) as string[],
+  is_answered: row.is_answered === 1,
+  archived: row.archived === 1,
+  skipped: row.skipped === 1,
+  priority: row.priority,
+  urgency: row.urgency,
+});
 
 export function serializePost(row: PostRow) {
   return {
@@ -56,13 +71,7 @@ export function serializePost(row: PostRow) {
     num_comments: row.num_comments,
     created_utc: row.created_utc,
     permalink: row.permalink,
-    matched_keywords: JSON.parse(row.matched_keywords) as string[],
-    mentioned_competitors: JSON.parse(row.mentioned_competitors) as string[],
-    is_answered: row.is_answered === 1,
-    archived: row.archived === 1,
-    skipped: row.skipped === 1,
-    priority: row.priority,
-    urgency: row.urgency,
+    ...matchedItemView(row),
     score_reasons: [
       ...(JSON.parse(row.score_reasons) as string[]),
       ...(row.value === null ? [] : [valueReason(row.value)]),

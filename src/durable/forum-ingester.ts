@@ -7,6 +7,7 @@ import {
   DEFAULT_COMMENT_BUDGET,
   type IngestStore,
   ingestRound,
+  MatcherCache,
   REFRESH_AGES_MS,
   type RefreshEntry,
   type RoundCounts,
@@ -63,6 +64,7 @@ function nextStage(createdMs: number, from: number, now: number): number | null 
  */
 export class ForumIngester extends DurableObject<Env> implements IngestStore {
   private running = false;
+  private readonly matchers = new MatcherCache();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -106,6 +108,7 @@ export class ForumIngester extends DurableObject<Env> implements IngestStore {
         now: clock,
         intervalS,
         commentBudget: commentBudgetOf(this.env),
+        matchers: this.matchers,
       });
     } finally {
       this.running = false;

@@ -4,7 +4,8 @@
 // stored ones as `comment.created` (docs/alerts.md).
 import { alertNewComments } from "../alerts/post-alerts";
 import type { WorkspaceDb } from "../db/client";
-import { type IngestedComment, storedThreadTitles, upsertComments } from "../db/comments";
+import { storedThreadTitles } from "../db/comments";
+import { type IngestedComment, upsertComments } from "../db/matched-items";
 import type { Env } from "../env";
 import { log, messageOf } from "../lib/log";
 import { decideMatch, scoreMatchedComment, type WorkspaceRules } from "./decide";

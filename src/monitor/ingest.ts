@@ -2,9 +2,8 @@
 // refresh of young stored items, for every workspace at once. The state lives in the ingester's Durable Object
 // (src/durable/forum-ingester.ts); this reads and changes it, asks the forum and stores what matches.
 import { workspaceDb } from "../db/client";
-import { refreshCommentCounts } from "../db/comments";
 import { allActiveTerms, termsVersion } from "../db/ingest";
-import { type IngestedPost, refreshForumPostCounts, upsertForumPosts } from "../db/monitor";
+import { type IngestedPost, refreshForumFields, upsertForumPosts } from "../db/matched-items";
 import type { Env } from "../env";
 import { ForumApi, type ForumApiConfig, type ForumComment, type ForumLink, INFO_IDS } from "../forum/app-client";
 import { log, messageOf } from "../lib/log";
@@ -12,6 +11,7 @@ import { type CommentToStore, storeMatchedComments } from "./comments";
 import { scoreMatchedPost } from "./decide";
 import type { ItemKind } from "./forum-ids";
 import { IngestMatcher, type WorkspaceMatch } from "./ingest-matcher";
+import type { RefreshEntry } from "./ingester";
 import { announceNewPosts, authorOf, linkFields, MAX_AGE_MS, postRow } from "./pass";
 import { type WalkState, walkRound } from "./walk";
 
@@ -24,14 +24,7 @@ export const DEFAULT_COMMENT_BUDGET = 40;
 /** Refresh requests a round at most (100 stored items each). */
 const REFRESH_REQUESTS_PER_ROUND = 5;
 
-/** A stored item due for its next re-read, and which workspaces store it. */
-export interface RefreshEntry {
-  kind: ItemKind;
-  id: string;
-  createdMs: number;
-  stage: number;
-  workspaces: number[];
-}
+export type { RefreshEntry };
 
 /** What the round asks of the ingester's storage. */
 export interface IngestStore {
@@ -49,6 +42,7 @@ export interface RoundOptions {
   /** Seconds between rounds: the walks' budgets are per minute, so a round spends its share. */
   intervalS: number;
   commentBudget: number;
+  matchers: MatcherCache;
 }
 
 export interface RoundCounts {
@@ -59,13 +53,20 @@ export interface RoundCounts {
   refreshed: number;
 }
 
-/** The compiled matcher, kept while the terms' version stays the same. */
-let cached: { version: number; matcher: IngestMatcher } | null = null;
+/**
+ * The compiled matcher, kept while the terms' version stays the same. One per ingester, not one per isolate:
+ * databases emptied and migrated again (as the tests do between files) count from 0 again, so the same
+ * number can name other terms for an ingester that never saw the old ones.
+ */
+export class MatcherCache {
+  private cached: { version: number; matcher: IngestMatcher } | null = null;
 
-export async function currentMatcher(env: Env): Promise<IngestMatcher> {
-  const version = await termsVersion(env);
-  if (cached?.version !== version) cached = { version, matcher: new IngestMatcher(await allActiveTerms(env)) };
-  return cached.matcher;
+  async current(env: Env): Promise<IngestMatcher> {
+    const version = await termsVersion(env);
+    if (this.cached?.version !== version)
+      this.cached = { version, matcher: new IngestMatcher(await allActiveTerms(env)) };
+    return this.cached.matcher;
+  }
 }
 
 /** A link as the decision reads it. */
@@ -233,7 +234,10 @@ async function refreshComment(
     const m = found.get(workspaceId);
     const w = workspaceDb(env, workspaceId);
     if (m) updated += (await storeMatchedComments(env, w, m.rules, [{ comment, match: m.match }], now)).updated;
-    else updated += await refreshCommentCounts(w, [{ forumId: comment.id, body: comment.body, score: comment.score }]);
+    else {
+      const values = { body: comment.body, score: comment.score };
+      updated += await refreshForumFields(w, "comments", [{ forumId: comment.id, values }]);
+    }
   }
   return updated;
 }
@@ -254,7 +258,8 @@ async function refreshLink(
     if (m) updated += (await upsertForumPosts(w, [rowOf(link, m, now)])).updated;
     else {
       const f = linkFields(link);
-      updated += await refreshForumPostCounts(w, [{ forumId: link.id, ...f }]);
+      const values = { title: f.title, selftext: f.selftext, score: f.score, num_comments: f.numComments };
+      updated += await refreshForumFields(w, "posts", [{ forumId: link.id, values }]);
     }
   }
   return updated;
@@ -271,7 +276,7 @@ export async function ingestRound(env: Env, store: IngestStore, options: RoundOp
       counts.requests++;
     },
   });
-  const matcher = await currentMatcher(env);
+  const matcher = await options.matchers.current(env);
   const pending: RefreshEntry[] = [];
   const forum = (kind: ItemKind) => ({
     newest: async () => {

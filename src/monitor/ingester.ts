@@ -3,6 +3,16 @@
 import type { Env } from "../env";
 import { type ForumApiConfig, forumApiConfig } from "../forum/app-client";
 import { log, messageOf } from "../lib/log";
+import type { ItemKind } from "./forum-ids";
+
+/** A stored item due for its next re-read, and which workspaces store it. */
+export interface RefreshEntry {
+  kind: ItemKind;
+  id: string;
+  createdMs: number;
+  stage: number;
+  workspaces: number[];
+}
 
 export const ingesterOf = (env: Env, config: ForumApiConfig) =>
   env.FORUM_INGESTER.get(env.FORUM_INGESTER.idFromName(config.clientId));
@@ -18,6 +28,18 @@ export async function ensureIngester(env: Env): Promise<void> {
     await ingesterOf(env, config).ensureRunning();
   } catch (err) {
     log("error", "could not start the forum ingester", { error: messageOf(err) });
+  }
+}
+
+/**
+ * Enters posts a backfill stored in the ingester's refresh schedule, so they are re-read at 1, 6, 24 and 72
+ * hours as the walk's are. A failure is logged: the posts stay stored, only their refreshes are missed.
+ */
+export async function scheduleRefresh(env: Env, config: ForumApiConfig, entries: RefreshEntry[], now: number) {
+  try {
+    await ingesterOf(env, config).stored(entries, now);
+  } catch (err) {
+    log("warn", "backfilled posts not scheduled for refresh", { posts: entries.length, error: messageOf(err) });
   }
 }
 

@@ -4,17 +4,16 @@
 // week a term did not exist for. Also the store/score path every ingestion shares (linkFields, postRow).
 import { alertNewPosts } from "../alerts/post-alerts";
 import type { WorkspaceDb } from "../db/client";
+import { type IngestedPost, upsertForumPosts } from "../db/matched-items";
 import {
   activeTerms,
   backfilledTerms,
   claimMonitorRun,
   finishMonitorRun,
-  type IngestedPost,
   type MonitorRunCounts,
   type MonitorRunView,
   type MonitorTrigger,
   markBackfilled,
-  upsertForumPosts,
 } from "../db/monitor";
 import type { Env } from "../env";
 import {
@@ -29,6 +28,7 @@ import { threadUrl } from "../forum/thread-url";
 import { DomainError, invalidState } from "../lib/domain-errors";
 import { log, messageOf } from "../lib/log";
 import { ingestLink, trackedTerms, type WorkspaceRules } from "./decide";
+import { type RefreshEntry, scheduleRefresh } from "./ingester";
 import { type MatchResult, type TrackedTerm, termKey } from "./match";
 import type { ScoreResult } from "./score";
 import { batchQueries } from "./search-queries";
@@ -116,6 +116,8 @@ class Pass {
   readonly counts: MonitorRunCounts = { requests: 0, queries: 0, fetched: 0, matched: 0, created: 0, updated: 0 };
   /** Posts already stored by this pass (the same post is found by several queries). */
   private readonly done = new Set<string>();
+  /** The stored posts, for the ingester's refresh schedule (they are re-read as the walk's are). */
+  readonly stored: RefreshEntry[] = [];
 
   constructor(
     private readonly w: WorkspaceDb,
@@ -138,6 +140,14 @@ class Pass {
       rows.push(post);
     }
     const { created, updated } = await upsertForumPosts(this.w, rows, this.onCreated);
+    for (const r of rows)
+      this.stored.push({
+        kind: "t3",
+        id: r.forumId,
+        createdMs: Date.parse(r.createdUtc),
+        stage: 0,
+        workspaces: [this.w.workspaceId],
+      });
     this.counts.created += created;
     this.counts.updated += updated;
   }
@@ -265,6 +275,7 @@ export async function runMonitorPass(env: Env, w: WorkspaceDb, options: PassOpti
     return finishMonitorRun(w, runId, "failed", counts(), shown);
   } finally {
     const { created, updated } = counts();
+    if (pass && pass.stored.length > 0) await scheduleRefresh(env, config, pass.stored, now());
     if (tracked && created + updated > 0) await rematchIfTermsChanged(env, w, usedRules);
   }
 }

@@ -4,7 +4,8 @@
 // batches (one queue message each), so a large workspace never holds one long job.
 import type { WorkspaceDb } from "../db/client";
 import { commentsForRematch } from "../db/comments";
-import { activeTerms, type MatchChange, postsForRematch, replacePostMatches } from "../db/monitor";
+import { type MatchChange, replaceMatches } from "../db/matched-items";
+import { activeTerms, postsForRematch } from "../db/monitor";
 import { decideMatch, excludedBy, ingestLink, NO_EXCLUSIONS, scoreMatchedComment, trackedTerms } from "./decide";
 import { scoreComment, scorePost } from "./score";
 
@@ -54,7 +55,7 @@ export async function rematchBatch(
       skip,
     });
   }
-  await replacePostMatches(w, changes);
+  await replaceMatches(w, changes);
   const last = stored[stored.length - 1];
   return { next: stored.length === batch && last ? last.id : null, changed: changes.length };
 }
@@ -88,7 +89,7 @@ export async function rematchCommentsBatch(
       skip,
     });
   }
-  await replacePostMatches(w, changes, "comments");
+  await replaceMatches(w, changes, "comments");
   const last = stored[stored.length - 1];
   return { next: stored.length === batch && last ? last.id : null, changed: changes.length };
 }

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { workspaceDb } from "../../src/db/client";
-import { upsertForumPosts } from "../../src/db/monitor";
+import { upsertForumPosts } from "../../src/db/matched-items";
 import { callJson } from "../helpers/api";
 import { forumComment, ingestComments } from "../helpers/comments";
 import { trackingWorkspace } from "../helpers/monitor";

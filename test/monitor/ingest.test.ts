@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { workspaceDb } from "../../src/db/client";
+import { runMonitorPass } from "../../src/monitor/pass";
 import { monitoringStatus } from "../../src/monitor/status";
 import { callJson } from "../helpers/api";
 import { localForum } from "../helpers/forum";
@@ -190,6 +191,27 @@ describe("the forum ingester", () => {
     await w.round();
     expect({ kept: await timesAsked(kept!.name), removed: await timesAsked(removed!.name) }).toEqual(asked);
     expect(await comments(other.readKey)).toEqual([]);
+  });
+
+  it("re-reads a post a backfill stored at an hour of age, as the walk's", async () => {
+    const w = await world();
+    await w.advance(5);
+    await w.round();
+    const ws = await trackingWorkspace("backfill refresh", ["snorkelwax"]);
+    const [post] = await localForum.plant(w.config.clientId, [{ kind: "t3", title: "snorkelwax worth it?", score: 2 }]);
+    // Found by the backfill's search before the walk reads it: the refresh schedule knows it all the same.
+    const forumNow = await w.forumNow();
+    const run = await runMonitorPass(env, workspaceDb(env, ws.id), {
+      trigger: "api",
+      config: w.config,
+      now: () => forumNow,
+    });
+    expect(run).toMatchObject({ status: "completed", created: 1 });
+    expect(await w.ingester.refreshCount()).toBe(1);
+    await localForum.change(w.config.clientId, post!.name, { score: 77, num_comments: 4 });
+    await w.advance(3_600);
+    await w.round();
+    expect((await listed(ws.writeKey)).map((p) => [p.score, p.num_comments])).toEqual([[77, 4]]);
   });
 
   it("is started by ensureRunning unless its interval is 0", async () => {
