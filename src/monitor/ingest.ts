@@ -13,7 +13,7 @@ import type { ItemKind } from "./forum-ids";
 import { IngestMatcher, type WorkspaceMatch } from "./ingest-matcher";
 import type { RefreshEntry } from "./ingester";
 import { announceNewPosts, authorOf, linkFields, MAX_AGE_MS, postRow } from "./pass";
-import { type WalkState, walkRound } from "./walk";
+import { budgetLeft, type WalkState, walkRound } from "./walk";
 
 /** Stored items are re-read at about these ages, then no more (the last one at 72 hours). */
 export const REFRESH_AGES_MS = [3_600_000, 6 * 3_600_000, 24 * 3_600_000, 72 * 3_600_000] as const;
@@ -39,7 +39,7 @@ export interface IngestStore {
 export interface RoundOptions {
   config: ForumApiConfig;
   now: () => number;
-  /** Seconds between rounds: the walks' budgets are per minute, so a round spends its share. */
+  /** Seconds between rounds (the API client's deadline); the walks' budgets are per any 60 seconds. */
   intervalS: number;
   commentBudget: number;
   matchers: MatcherCache;
@@ -80,8 +80,6 @@ const linkItem = (link: ForumLink) => ({
 /** The row a workspace stores for a link it matched, scored with its own signals. */
 const rowOf = (link: ForumLink, m: WorkspaceMatch, now: number) =>
   postRow(link, { match: m.match, scored: scoreMatchedPost(linkFields(link), m.match, m.rules, now) });
-
-const perRound = (perMinute: number, intervalS: number) => Math.max(2, Math.floor((perMinute * intervalS) / 60));
 
 /** Stores the links each workspace matched (one batch a workspace) and announces the new ones. */
 async function storeLinks(
@@ -278,12 +276,15 @@ export async function ingestRound(env: Env, store: IngestStore, options: RoundOp
   });
   const matcher = await options.matchers.current(env);
   const pending: RefreshEntry[] = [];
-  const forum = (kind: ItemKind) => ({
+  // Each request of a walk is noted at the moment it is made, for the walk's budget per 60 seconds.
+  const forum = (kind: ItemKind, state: WalkState) => ({
     newest: async () => {
+      (state.spent ??= []).push(options.now());
       const page = await api.newest(kind);
       return kind === "t3" ? page.links.map((l) => l.name) : page.comments.map((c) => c.name);
     },
     info: async (names: string[]) => {
+      (state.spent ??= []).push(options.now());
       const { links, comments } = await api.infoItems(names);
       const now = options.now();
       if (kind === "t3") {
@@ -306,8 +307,11 @@ export async function ingestRound(env: Env, store: IngestStore, options: RoundOp
   ] as const) {
     if (perMinute <= 0) continue;
     const state = store.walk(kind);
+    // The newest id and at least one batch, or nothing this round.
+    const budget = budgetLeft(state, perMinute, options.now());
+    if (budget < 2) continue;
     try {
-      await walkRound(state, kind, forum(kind), perRound(perMinute, options.intervalS), options.now());
+      await walkRound(state, kind, forum(kind, state), budget, options.now());
     } catch (err) {
       log("warn", "ingest walk stopped", { kind, error: messageOf(err) });
     } finally {

@@ -23,6 +23,8 @@ export interface WalkState {
   retries: [number, number, number][];
   /** [time, first id, last id] of the ranges the walk jumped over. */
   skips: [number, number, number][];
+  /** When each of the walk's requests of the last minute was made (the caller notes them): its budget is per any 60 seconds. */
+  spent?: number[];
   asked: number;
   returned: number;
   givenUp: number;
@@ -34,6 +36,7 @@ export const emptyWalk = (): WalkState => ({
   samples: [],
   retries: [],
   skips: [],
+  spent: [],
   asked: 0,
   returned: 0,
   givenUp: 0,
@@ -60,6 +63,16 @@ export function existedBy(state: WalkState, n: number, now: number): number {
     return before[0] + ((n - before[1]) / (head - before[1])) * (at - before[0]);
   }
   return now;
+}
+
+/**
+ * The requests the walk may make now: `perMinute` less those it made in the last 60 seconds. A round that
+ * comes late (the one before took long) may so spend what the rounds it missed did not, and no 60 seconds
+ * ever hold more than `perMinute`.
+ */
+export function budgetLeft(state: WalkState, perMinute: number, now: number): number {
+  state.spent = (state.spent ?? []).filter((at) => at > now - 60_000);
+  return Math.max(0, perMinute - state.spent.length);
 }
 
 /** One round: read the newest id, jump when too far behind, then ask retries due and new ids, `budget` requests in all. */

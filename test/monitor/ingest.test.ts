@@ -75,8 +75,9 @@ describe("the forum ingester", () => {
     ]);
     expect((await listed(a.writeKey)).map((p) => p.title)).toEqual(["Is the Zorblatt Widget any good?"]);
 
-    // Asked at about 2 and 30 minutes, then given up and counted.
-    await w.advance(30 * 60);
+    // Asked at about 2 and 30 minutes, then given up and counted; 31 minutes on, the walk's next id is older
+    // than the retry window, so the round also jumps.
+    await w.advance(31 * 60);
     await w.round();
     const walk = await w.ingester.walkState("t3");
     expect(walk.givenUp).toBeGreaterThanOrEqual(1);
@@ -97,6 +98,32 @@ describe("the forum ingester", () => {
     expect(walkedTo).toBeLessThanOrEqual(newest);
     expect(walkedTo).toBeGreaterThan(newest - 100);
     expect(status.ingest?.requests_last_minute).toBeGreaterThan(0);
+  });
+
+  it("spends in a late round what the rounds it missed did not, and never more than 20 in any 60 s", async () => {
+    const w = await world({ posts: { per_minute: 1450, late_share: 0, never_share: 0, topic_share: 0 } });
+    await trackingWorkspace("ingest budget", ["zorblatt widget"]);
+    const postRequests = async () =>
+      (await localForum.clientStats(w.config.clientId)).infoIds.filter((ids) => ids[0]?.startsWith("t3_")).length;
+    await w.advance(10);
+    await w.round();
+    const start = (await w.ingester.walkState("t3")).walkedTo!;
+    // A round 90 s later (the one between did not come): about 2,175 new ids, more than 20 requests hold.
+    await w.advance(90);
+    await w.round();
+    const late = (await w.ingester.walkState("t3")).walkedTo!;
+    // 1 head read + 19 batches of 100: the minute's whole budget, where a 30-second share would stop at 900.
+    expect(late - start).toBe(1900);
+    expect(await postRequests()).toBe(1 + 19);
+    // 5 s later the last 60 s already hold 20 of the walk's requests: this round asks nothing of posts.
+    await w.advance(5);
+    await w.round();
+    expect((await w.ingester.walkState("t3")).walkedTo).toBe(late);
+    expect(await postRequests()).toBe(20);
+    // Once those are a minute old, the walk goes on.
+    await w.advance(56);
+    await w.round();
+    expect((await w.ingester.walkState("t3")).walkedTo).toBeGreaterThan(late);
   });
 
   it("re-reads a stored post at an hour of age once for every workspace that stores it", async () => {
