@@ -13,7 +13,7 @@ import type { ItemKind } from "./forum-ids";
 import { IngestMatcher, type WorkspaceMatch } from "./ingest-matcher";
 import type { RefreshEntry } from "./ingester";
 import { announceNewPosts, authorOf, linkFields, MAX_AGE_MS, postRow } from "./pass";
-import { budgetLeft, type WalkState, walkRound } from "./walk";
+import { budgetLeft, noteRequest, type WalkState, walkRound } from "./walk";
 
 /** Stored items are re-read at about these ages, then no more (the last one at 72 hours). */
 export const REFRESH_AGES_MS = [3_600_000, 6 * 3_600_000, 24 * 3_600_000, 72 * 3_600_000] as const;
@@ -279,12 +279,12 @@ export async function ingestRound(env: Env, store: IngestStore, options: RoundOp
   // Each request of a walk is noted at the moment it is made, for the walk's budget per 60 seconds.
   const forum = (kind: ItemKind, state: WalkState) => ({
     newest: async () => {
-      (state.spent ??= []).push(options.now());
+      noteRequest(state, options.now());
       const page = await api.newest(kind);
       return kind === "t3" ? page.links.map((l) => l.name) : page.comments.map((c) => c.name);
     },
     info: async (names: string[]) => {
-      (state.spent ??= []).push(options.now());
+      noteRequest(state, options.now());
       const { links, comments } = await api.infoItems(names);
       const now = options.now();
       if (kind === "t3") {

@@ -75,6 +75,12 @@ export function budgetLeft(state: WalkState, perMinute: number, now: number): nu
   return Math.max(0, perMinute - state.spent.length);
 }
 
+/** Notes a request of the walk made at `at`, for `budgetLeft`. */
+export function noteRequest(state: WalkState, at: number): void {
+  if (state.spent) state.spent.push(at);
+  else state.spent = [at];
+}
+
 /** One round: read the newest id, jump when too far behind, then ask retries due and new ids, `budget` requests in all. */
 export async function walkRound(
   state: WalkState,
