@@ -38,6 +38,8 @@ export interface ForumStats {
   windows: number[];
   searches: { q: string; after: string | null; t: string | null; limit: number }[];
   infoIds: string[][];
+  /** API requests by path (counted on arrival, held ones too). */
+  paths: Record<string, number>;
   userAgents: string[];
   posts: number;
 }
@@ -54,6 +56,8 @@ export interface PassWorldOptions {
   force429Reset?: number;
   /** Data requests are answered this many ms late. */
   stallMs?: number;
+  /** Data requests wait, counted, until `hold: false`. */
+  hold?: boolean;
 }
 
 function clientOptions(o: PassWorldOptions): Record<string, unknown> {
@@ -64,6 +68,7 @@ function clientOptions(o: PassWorldOptions): Record<string, unknown> {
   if (o.force429 !== undefined) out.force429 = o.force429;
   if (o.force429Reset !== undefined) out.force429_reset = o.force429Reset;
   if (o.stallMs !== undefined) out.stall_ms = o.stallMs;
+  if (o.hold !== undefined) out.hold = o.hold;
   return out;
 }
 

@@ -179,13 +179,16 @@ describe("re-matching stored posts when terms change", () => {
     const matched = async () => (await callJson("/api/v1/posts", { key: ws.readKey })).body.data[0].matched_keywords;
     expect(await matched()).toEqual(["cold email"]);
 
-    // The next pass holds on the forum's answers; meanwhile a keyword is added and its re-match runs to the end.
-    await forum.configure(client, { stallMs: 3_000 });
+    // The next pass's search is held at the forum; meanwhile a keyword is added and its re-match runs to the end.
+    const searches = async () => (await forum.stats(client)).paths["/search"] ?? 0;
+    const before = await searches();
+    await forum.configure(client, { hold: true });
     const running = runMonitorPass(env, w, { trigger: "api", config: client });
-    await vi.waitFor(async () => expect((await forum.stats(client)).searches.length).toBe(2), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await searches()).toBe(before + 1), { timeout: 15_000 });
     await createKeyword(w, { keyword: "welcome sequence" });
     for (let after: number | null = 0; after !== null; ) after = (await rematchBatch(w, after)).next;
     expect(await matched()).toEqual(["cold email", "welcome sequence"]);
+    await forum.configure(client, { hold: false });
     // The pass refreshes m1 with the terms it started with, then sees the terms changed and queues a re-match.
     expect(await running).toMatchObject({ status: "completed", updated: 1 });
     await vi.waitFor(async () => expect(await matched()).toEqual(["cold email", "welcome sequence"]), {
