@@ -56,20 +56,44 @@ export const ITEMS_PER_BATCH = 25;
 /** Bound parameters stay under D1's 100 per statement. */
 export const IDS_PER_STATEMENT = 90;
 
-/** The forum ids among `forumIds` the workspace stores already. */
-async function existingIds(w: WorkspaceDb, kind: MatchedKind, forumIds: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < forumIds.length; i += IDS_PER_STATEMENT) {
-    const chunk = forumIds.slice(i, i + IDS_PER_STATEMENT);
-    const { results } = await w.d1
-      .prepare(
-        `SELECT forum_id FROM ${kind} WHERE workspace_id = ? AND forum_id IN (${chunk.map(() => "?").join(", ")})`,
-      )
-      .bind(w.workspaceId, ...chunk)
-      .all<{ forum_id: string }>();
-    for (const r of results) found.add(r.forum_id);
+/** One workspace's items, as the writes below take them (several workspaces' at once where they share a database). */
+export interface WorkspaceItems<R> {
+  w: WorkspaceDb;
+  rows: R[];
+}
+
+/** An item of a workspace, flattened for batches that mix workspaces of one database. */
+interface Placed<R> {
+  w: WorkspaceDb;
+  row: R;
+}
+
+/** The items of `sets` by the database that holds their workspace, in order, in chunks of ITEMS_PER_BATCH. */
+function chunksByDatabase<R>(sets: WorkspaceItems<R>[]): Placed<R>[][] {
+  const byDatabase = new Map<D1Database, Placed<R>[]>();
+  for (const { w, rows } of sets) {
+    const list = byDatabase.get(w.d1) ?? [];
+    for (const row of rows) list.push({ w, row });
+    byDatabase.set(w.d1, list);
   }
-  return found;
+  const chunks: Placed<R>[][] = [];
+  for (const list of byDatabase.values())
+    for (let i = 0; i < list.length; i += ITEMS_PER_BATCH) chunks.push(list.slice(i, i + ITEMS_PER_BATCH));
+  return chunks;
+}
+
+const pairKey = (workspaceId: number, forumId: string) => `${workspaceId}:${forumId}`;
+
+/**
+ * The statement that reads which of a chunk's (workspace, forum id) pairs are stored already: first in the
+ * chunk's batch, so it sees the rows as they were before the batch's writes (ITEMS_PER_BATCH pairs, two
+ * parameters each, stay under D1's 100).
+ */
+function existingStatement(d1: D1Database, kind: MatchedKind, chunk: Placed<MatchedItem>[]) {
+  const pairs = chunk.map(() => "(workspace_id = ? AND forum_id = ?)").join(" OR ");
+  return d1
+    .prepare(`SELECT workspace_id, forum_id FROM ${kind} WHERE ${pairs}`)
+    .bind(...chunk.flatMap(({ w, row }) => [w.workspaceId, row.forumId]));
 }
 
 /** The statements that make an item's links exactly these keywords and competitors (of the same workspace). */
@@ -134,65 +158,89 @@ function upsertStatement<K extends MatchedKind>(
     );
 }
 
+/** Hears of the forum ids one batch stored for the first time in a workspace (their alerts). */
+export type OnCreatedIn = (w: WorkspaceDb, forumIds: string[]) => Promise<void>;
+
 /**
- * Inserts new items and updates known ones (unique by workspace and forum id): the forum's fields, the score and
- * the matches change, the triage flags never. Each item's row and links are written in one batch with it.
- * `onCreated` hears of the items each batch stored for the first time as soon as it is written, so a later batch
- * that fails takes none of them with it (their alerts: a later read finds them stored and never announces them).
+ * Inserts new items and updates known ones (unique by workspace and forum id) for any number of workspaces:
+ * the forum's fields, the score and the matches change, the triage flags never. Items of workspaces in the same
+ * database share batches (ITEMS_PER_BATCH items each, with their links and the read of which are new), so the
+ * ingester writes a post matched by a thousand workspaces in a few round trips, not a thousand. `onCreated`
+ * hears of the items each batch stored for the first time as soon as it is written, so a later batch that fails
+ * takes none of them with it (their alerts: a later read finds them stored and never announces them).
  */
-export async function upsertMatchedItems<K extends MatchedKind, R extends MatchedItem>(
+export async function upsertItemsOfWorkspaces<K extends MatchedKind, R extends MatchedItem>(
+  kind: K,
+  sets: WorkspaceItems<R>[],
+  valuesOf: (row: R) => ForumValues<K>,
+  onCreated: OnCreatedIn = async () => {},
+): Promise<{ created: number; updated: number }> {
+  const now = nowIso();
+  let created = 0;
+  let total = 0;
+  for (const chunk of chunksByDatabase(sets)) {
+    const d1 = chunk[0]!.w.d1;
+    const [found] = await d1.batch([
+      existingStatement(d1, kind, chunk),
+      ...chunk.flatMap(({ w, row }) => [
+        upsertStatement(w, kind, row, valuesOf(row), now),
+        ...linkStatements(w, row.forumId, row.keywordIds, row.competitorIds, kind),
+      ]),
+    ]);
+    const existing = new Set(
+      ((found?.results ?? []) as { workspace_id: number; forum_id: string }[]).map((r) =>
+        pairKey(r.workspace_id, r.forum_id),
+      ),
+    );
+    const fresh = new Map<WorkspaceDb, string[]>();
+    for (const { w, row } of chunk)
+      if (!existing.has(pairKey(w.workspaceId, row.forumId))) fresh.set(w, [...(fresh.get(w) ?? []), row.forumId]);
+    for (const [w, forumIds] of fresh) {
+      await onCreated(w, forumIds);
+      created += forumIds.length;
+    }
+    total += chunk.length;
+  }
+  return { created, updated: total - created };
+}
+
+/** One workspace's items (upsertItemsOfWorkspaces). */
+export const upsertMatchedItems = <K extends MatchedKind, R extends MatchedItem>(
   w: WorkspaceDb,
   kind: K,
   rows: R[],
   valuesOf: (row: R) => ForumValues<K>,
   onCreated: OnCreated = async () => {},
-): Promise<{ created: number; updated: number }> {
-  if (rows.length === 0) return { created: 0, updated: 0 };
-  const existing = await existingIds(
-    w,
-    kind,
-    rows.map((r) => r.forumId),
-  );
-  const now = nowIso();
-  let created = 0;
-  for (let i = 0; i < rows.length; i += ITEMS_PER_BATCH) {
-    const chunk = rows.slice(i, i + ITEMS_PER_BATCH);
-    await w.d1.batch(
-      chunk.flatMap((r) => [
-        upsertStatement(w, kind, r, valuesOf(r), now),
-        ...linkStatements(w, r.forumId, r.keywordIds, r.competitorIds, kind),
-      ]),
-    );
-    const fresh = chunk.filter((r) => !existing.has(r.forumId)).map((r) => r.forumId);
-    if (fresh.length > 0) await onCreated(fresh);
-    created += fresh.length;
-  }
-  return { created, updated: rows.length - created };
+) => upsertItemsOfWorkspaces(kind, [{ w, rows }], valuesOf, (_w, forumIds) => onCreated(forumIds));
+
+/** A stored item's forum fields to change, and only those (refreshForumFields). */
+export interface FieldsRow<K extends MatchedKind> {
+  forumId: string;
+  values: Partial<ForumValues<K> & Record<(typeof COMMON)[number], string | number>>;
 }
 
 /**
- * A refreshed item that no longer matches keeps its links, score and triage: only these forum fields change.
- * The number of stored items changed.
+ * A refreshed item that no longer matches keeps its links, score and triage: only these forum fields change,
+ * for any number of workspaces (batched by database as upsertItemsOfWorkspaces). The number of stored items
+ * changed.
  */
 export async function refreshForumFields<K extends MatchedKind>(
-  w: WorkspaceDb,
   kind: K,
-  rows: { forumId: string; values: Partial<ForumValues<K> & Record<(typeof COMMON)[number], string | number>> }[],
+  sets: WorkspaceItems<FieldsRow<K>>[],
 ): Promise<number> {
   const now = nowIso();
   let updated = 0;
-  for (let i = 0; i < rows.length; i += ITEMS_PER_BATCH) {
-    const statements = rows.slice(i, i + ITEMS_PER_BATCH).map((r) => {
-      const entries = Object.entries(r.values) as [string, string | number][];
+  for (const chunk of chunksByDatabase(sets)) {
+    const statements = chunk.map(({ w, row }) => {
+      const entries = Object.entries(row.values) as [string, string | number][];
       return w.d1
         .prepare(
           `UPDATE ${kind} SET ${entries.map(([c]) => `${c} = ?`).join(", ")}, updated_at = ?
            WHERE workspace_id = ? AND forum_id = ?`,
         )
-        .bind(...entries.map(([, v]) => v), now, w.workspaceId, r.forumId);
+        .bind(...entries.map(([, v]) => v), now, w.workspaceId, row.forumId);
     });
-    if (statements.length === 0) continue;
-    const results = await w.d1.batch(statements);
+    const results = await chunk[0]!.w.d1.batch(statements);
     updated += results.reduce((n, r) => n + (r.meta?.changes ?? 0), 0);
   }
   return updated;
@@ -252,6 +300,10 @@ const postValues = (r: IngestedPost): ForumValues<"posts"> => ({
 export const upsertForumPosts = (w: WorkspaceDb, rows: IngestedPost[], onCreated?: OnCreated) =>
   upsertMatchedItems(w, "posts", rows, postValues, onCreated);
 
+/** Posts of many workspaces at once (upsertItemsOfWorkspaces). */
+export const upsertPostsOfWorkspaces = (sets: WorkspaceItems<IngestedPost>[], onCreated?: OnCreatedIn) =>
+  upsertItemsOfWorkspaces("posts", sets, postValues, onCreated);
+
 /** A comment as the forum gives it, with our matches and score. */
 export interface IngestedComment extends MatchedItem {
   postForumId: string;
@@ -267,6 +319,9 @@ const commentValues = (r: IngestedComment): ForumValues<"comments"> => ({
   body: r.body,
 });
 
-/** Comments upserted with their links, as posts are (upsertMatchedItems); a '' thread title keeps the stored one. */
-export const upsertComments = (w: WorkspaceDb, rows: IngestedComment[], onCreated?: OnCreated) =>
-  upsertMatchedItems(w, "comments", rows, commentValues, onCreated);
+/**
+ * Comments of many workspaces upserted with their links, as posts are (upsertItemsOfWorkspaces); a '' thread
+ * title keeps the stored one.
+ */
+export const upsertCommentsOfWorkspaces = (sets: WorkspaceItems<IngestedComment>[], onCreated?: OnCreatedIn) =>
+  upsertItemsOfWorkspaces("comments", sets, commentValues, onCreated);

@@ -71,6 +71,28 @@ export async function activeWebhookRows(w: WorkspaceDb): Promise<WebhookRow[]> {
     .all();
 }
 
+/**
+ * Which of these workspaces have an active webhook: one read per database and IDS_PER_STATEMENT workspaces, so a
+ * writer of many workspaces' items (the ingester) asks only those for their hooks.
+ */
+export async function workspacesWithActiveWebhooks(list: WorkspaceDb[]): Promise<Set<number>> {
+  const byDatabase = new Map<D1Database, number[]>();
+  for (const w of list) byDatabase.set(w.d1, [...(byDatabase.get(w.d1) ?? []), w.workspaceId]);
+  const found = new Set<number>();
+  for (const [d1, ids] of byDatabase)
+    for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+      const chunk = ids.slice(i, i + IDS_PER_STATEMENT);
+      const { results } = await d1
+        .prepare(
+          `SELECT DISTINCT workspace_id FROM webhooks WHERE active = 1 AND workspace_id IN (${chunk.map(() => "?").join(", ")})`,
+        )
+        .bind(...chunk)
+        .all<{ workspace_id: number }>();
+      for (const r of results) found.add(r.workspace_id);
+    }
+  return found;
+}
+
 /** Deletes the webhook with its deliveries and their attempts (pending ones are dropped); false when unknown. */
 export async function deleteWebhook(w: WorkspaceDb, id: number): Promise<boolean> {
   const [, , removed] = await w.db.batch([

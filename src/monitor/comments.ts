@@ -5,7 +5,8 @@
 import { alertNewComments } from "../alerts/post-alerts";
 import type { WorkspaceDb } from "../db/client";
 import { storedThreadTitles } from "../db/comments";
-import { type IngestedComment, upsertComments } from "../db/matched-items";
+import { type IngestedComment, upsertCommentsOfWorkspaces, type WorkspaceItems } from "../db/matched-items";
+import { workspacesWithActiveWebhooks } from "../db/webhooks";
 import type { Env } from "../env";
 import { log, messageOf } from "../lib/log";
 import { decideMatch, scoreMatchedComment, type WorkspaceRules } from "./decide";
@@ -70,37 +71,67 @@ function toRow(item: CommentToStore, rules: WorkspaceRules, now: number, storedT
   };
 }
 
+/** One workspace's comments its decision kept, with its rules (storeCommentsOfWorkspaces). */
+export interface WorkspaceComments {
+  w: WorkspaceDb;
+  rules: WorkspaceRules;
+  items: CommentToStore[];
+  /** The comments are stored already (a refresh): a title not given keeps the stored one, none is looked up. */
+  stored?: boolean;
+}
+
+/** Queues `comment.created` for newly stored comments; a failure is logged and does not undo the storing. */
+async function announceNewComments(env: Env, w: WorkspaceDb, forumIds: string[]): Promise<void> {
+  try {
+    await alertNewComments(env, w, forumIds);
+  } catch (err) {
+    log("error", "alerts of new comments could not be queued", {
+      workspaceId: w.workspaceId,
+      comments: forumIds.length,
+      error: messageOf(err),
+    });
+  }
+}
+
 /**
- * Scores and stores comments the workspace's decision kept, and announces the newly stored ones (a re-seen
- * comment is updated and never announced again). Comments older than 7 days are left out. A failure to queue
- * the alerts is logged and does not undo the storing.
+ * Scores and stores comments each workspace's decision kept, and announces the newly stored ones (a re-seen
+ * comment is updated and never announced again): the workspaces' writes share batches (upsertItemsOfWorkspaces)
+ * and only workspaces with an active webhook are asked for their hooks. Comments older than 7 days are left out.
  */
-export async function storeMatchedComments(
+export async function storeCommentsOfWorkspaces(
+  env: Env,
+  sets: WorkspaceComments[],
+  now = Date.now(),
+): Promise<{ created: number; updated: number }> {
+  const rows: WorkspaceItems<IngestedComment>[] = [];
+  for (const { w, rules, items, stored } of sets) {
+    const young = items.filter((i) => now - i.comment.created_utc * 1000 <= COMMENT_MAX_AGE_MS);
+    const untitled = stored ? [] : young.filter((i) => !i.threadTitle && !i.comment.link_title);
+    const titles = untitled.length
+      ? await storedThreadTitles(
+          w,
+          untitled.map((i) => withoutPrefix(i.comment.link_id, "t3_")),
+        )
+      : new Map<string, string>();
+    rows.push({
+      w,
+      rows: young.map((i) => toRow(i, rules, now, titles.get(withoutPrefix(i.comment.link_id, "t3_")))),
+    });
+  }
+  const hooked = await workspacesWithActiveWebhooks(rows.filter((r) => r.rows.length > 0).map((r) => r.w));
+  return upsertCommentsOfWorkspaces(rows, async (w, forumIds) => {
+    if (hooked.has(w.workspaceId)) await announceNewComments(env, w, forumIds);
+  });
+}
+
+/** One workspace's comments (storeCommentsOfWorkspaces). */
+export const storeMatchedComments = (
   env: Env,
   w: WorkspaceDb,
   rules: WorkspaceRules,
   items: CommentToStore[],
   now = Date.now(),
-): Promise<{ created: number; updated: number }> {
-  const young = items.filter((i) => now - i.comment.created_utc * 1000 <= COMMENT_MAX_AGE_MS);
-  const untitled = young.filter((i) => !i.threadTitle && !i.comment.link_title);
-  const titles = await storedThreadTitles(
-    w,
-    untitled.map((i) => withoutPrefix(i.comment.link_id, "t3_")),
-  );
-  const rows = young.map((i) => toRow(i, rules, now, titles.get(withoutPrefix(i.comment.link_id, "t3_"))));
-  return upsertComments(w, rows, async (forumIds) => {
-    try {
-      await alertNewComments(env, w, forumIds);
-    } catch (err) {
-      log("error", "alerts of new comments could not be queued", {
-        workspaceId: w.workspaceId,
-        comments: forumIds.length,
-        error: messageOf(err),
-      });
-    }
-  });
-}
+): Promise<{ created: number; updated: number }> => storeCommentsOfWorkspaces(env, [{ w, rules, items }], now);
 
 /** One comment (storeMatchedComments of one). */
 export async function storeMatchedComment(

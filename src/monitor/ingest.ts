@@ -3,11 +3,12 @@
 // (src/durable/forum-ingester.ts); this reads and changes it, asks the forum and stores what matches.
 import { workspaceDb } from "../db/client";
 import { allActiveTerms, termsVersion } from "../db/ingest";
-import { type IngestedPost, refreshForumFields, upsertForumPosts } from "../db/matched-items";
+import { type FieldsRow, type IngestedPost, refreshForumFields, upsertPostsOfWorkspaces } from "../db/matched-items";
+import { workspacesWithActiveWebhooks } from "../db/webhooks";
 import type { Env } from "../env";
 import { ForumApi, type ForumApiConfig, type ForumComment, type ForumLink, INFO_IDS } from "../forum/app-client";
 import { log, messageOf } from "../lib/log";
-import { type CommentToStore, storeMatchedComments } from "./comments";
+import { storeCommentsOfWorkspaces, type WorkspaceComments } from "./comments";
 import { scoreMatchedPost } from "./decide";
 import type { ItemKind } from "./forum-ids";
 import { IngestMatcher, type WorkspaceMatch } from "./ingest-matcher";
@@ -81,7 +82,17 @@ const linkItem = (link: ForumLink) => ({
 const rowOf = (link: ForumLink, m: WorkspaceMatch, now: number) =>
   postRow(link, { match: m.match, scored: scoreMatchedPost(linkFields(link), m.match, m.rules, now) });
 
-/** Stores the links each workspace matched (one batch a workspace) and announces the new ones. */
+/** Each workspace's list in `byWorkspace`, made for the first item it gets. */
+function listOf<T>(byWorkspace: Map<number, T[]>, workspaceId: number): T[] {
+  const list = byWorkspace.get(workspaceId) ?? [];
+  if (list.length === 0) byWorkspace.set(workspaceId, list);
+  return list;
+}
+
+/**
+ * Stores the links each workspace matched, every workspace's in shared batches (upsertPostsOfWorkspaces), and
+ * announces the new ones to the workspaces that have a webhook.
+ */
 async function storeLinks(
   env: Env,
   matcher: IngestMatcher,
@@ -94,11 +105,7 @@ async function storeLinks(
     if (link.created_utc * 1000 < now - MAX_AGE_MS) continue;
     const found = matcher.match(linkItem(link));
     if (found.length === 0) continue;
-    for (const m of found) {
-      const rows = byWorkspace.get(m.workspaceId) ?? [];
-      rows.push(rowOf(link, m, now));
-      byWorkspace.set(m.workspaceId, rows);
-    }
+    for (const m of found) listOf(byWorkspace, m.workspaceId).push(rowOf(link, m, now));
     entries.push({
       kind: "t3",
       id: link.id,
@@ -107,13 +114,13 @@ async function storeLinks(
       workspaces: found.map((m) => m.workspaceId),
     });
   }
-  let stored = 0;
-  for (const [workspaceId, rows] of byWorkspace) {
-    const w = workspaceDb(env, workspaceId);
-    await upsertForumPosts(w, rows, (forumIds) => announceNewPosts(env, w, forumIds));
-    stored += rows.length;
-  }
-  return { stored, entries };
+  if (byWorkspace.size === 0) return { stored: 0, entries };
+  const sets = [...byWorkspace].map(([id, rows]) => ({ w: workspaceDb(env, id), rows }));
+  const hooked = await workspacesWithActiveWebhooks(sets.map((s) => s.w));
+  const { created, updated } = await upsertPostsOfWorkspaces(sets, async (w, forumIds) => {
+    if (hooked.has(w.workspaceId)) await announceNewPosts(env, w, forumIds);
+  });
+  return { stored: created + updated, entries };
 }
 
 /**
@@ -145,11 +152,7 @@ async function storeComments(
   for (const c of comments) {
     if (c.created_utc * 1000 < now - MAX_AGE_MS) continue;
     const found = matcher.match({ subreddit: c.subreddit, author: authorOf(c), title: "", body: c.body });
-    for (const m of found) {
-      const list = byWorkspace.get(m.workspaceId) ?? [];
-      list.push({ m, comment: c });
-      byWorkspace.set(m.workspaceId, list);
-    }
+    for (const m of found) listOf(byWorkspace, m.workspaceId).push({ m, comment: c });
     if (found.length > 0)
       entries.push({
         kind: "t1",
@@ -164,28 +167,84 @@ async function storeComments(
     api,
     [...byWorkspace.values()].flatMap((l) => l.map((i) => i.comment)),
   );
-  let stored = 0;
-  for (const [workspaceId, list] of byWorkspace) {
-    const items: CommentToStore[] = list.map(({ m, comment }) => ({
+  const sets: WorkspaceComments[] = [...byWorkspace].map(([workspaceId, list]) => ({
+    w: workspaceDb(env, workspaceId),
+    rules: list[0]!.m.rules,
+    items: list.map(({ m, comment }) => ({
       comment,
       match: m.match,
       threadTitle: comment.link_title ?? titles.get(comment.link_id),
-    }));
-    const { created, updated } = await storeMatchedComments(
-      env,
-      workspaceDb(env, workspaceId),
-      list[0]!.m.rules,
-      items,
-      now,
-    );
-    stored += created + updated;
+    })),
+  }));
+  const { created, updated } = await storeCommentsOfWorkspaces(env, sets, now);
+  return { stored: created + updated, entries };
+}
+
+/**
+ * What one refresh request changes, by workspace: items that still match are stored again (score, matches,
+ * fields); items that no longer match (a removed comment's "[removed]" body) change only their forum fields and
+ * keep their links (re-matching after a term change is what drops them). Written together by `flush`.
+ */
+class RefreshWrites {
+  private readonly posts = new Map<number, IngestedPost[]>();
+  private readonly postFields = new Map<number, FieldsRow<"posts">[]>();
+  private readonly comments = new Map<number, { m: WorkspaceMatch; comment: ForumComment }[]>();
+  private readonly commentFields = new Map<number, FieldsRow<"comments">[]>();
+
+  constructor(
+    private readonly matcher: IngestMatcher,
+    private readonly now: number,
+  ) {}
+
+  link(link: ForumLink, workspaces: number[]): void {
+    const found = new Map(this.matcher.match(linkItem(link)).map((m) => [m.workspaceId, m]));
+    const f = linkFields(link);
+    const values = { title: f.title, selftext: f.selftext, score: f.score, num_comments: f.numComments };
+    for (const workspaceId of workspaces) {
+      const m = found.get(workspaceId);
+      if (m) listOf(this.posts, workspaceId).push(rowOf(link, m, this.now));
+      else listOf(this.postFields, workspaceId).push({ forumId: link.id, values });
+    }
   }
-  return { stored, entries };
+
+  comment(comment: ForumComment, workspaces: number[]): void {
+    const item = { subreddit: comment.subreddit, author: authorOf(comment), title: "", body: comment.body };
+    const found = new Map(this.matcher.match(item).map((m) => [m.workspaceId, m]));
+    for (const workspaceId of workspaces) {
+      const m = found.get(workspaceId);
+      if (m) listOf(this.comments, workspaceId).push({ m, comment });
+      else
+        listOf(this.commentFields, workspaceId).push({
+          forumId: comment.id,
+          values: { body: comment.body ?? "", score: comment.score },
+        });
+    }
+  }
+
+  /** Writes it all, every workspace's in shared batches; the number of stored items changed. */
+  async flush(env: Env): Promise<number> {
+    const sets = <T>(byWorkspace: Map<number, T[]>) =>
+      [...byWorkspace].map(([id, rows]) => ({ w: workspaceDb(env, id), rows }));
+    const commentSets: WorkspaceComments[] = [...this.comments].map(([id, list]) => ({
+      w: workspaceDb(env, id),
+      rules: list[0]!.m.rules,
+      items: list.map(({ m, comment }) => ({ comment, match: m.match })),
+      stored: true,
+    }));
+    const posts = await upsertPostsOfWorkspaces(sets(this.posts));
+    const comments = await storeCommentsOfWorkspaces(env, commentSets, this.now);
+    return (
+      posts.updated +
+      comments.updated +
+      (await refreshForumFields("posts", sets(this.postFields))) +
+      (await refreshForumFields("comments", sets(this.commentFields)))
+    );
+  }
 }
 
 /**
  * Re-reads stored posts and comments due for a refresh, once for every workspace that stores them (up to 100
- * items a request, both kinds mixed as /api/info takes them).
+ * items a request, both kinds mixed as /api/info takes them). An entry is marked refreshed once its writes are.
  */
 async function refresh(
   env: Env,
@@ -202,65 +261,17 @@ async function refresh(
     const { links, comments } = await api.infoItems(due.map((e) => `${e.kind}_${e.id}`));
     const linkById = new Map(links.map((l) => [l.id, l]));
     const commentById = new Map(comments.map((c) => [c.id, c]));
+    const writes = new RefreshWrites(matcher, now);
     for (const entry of due) {
       const link = entry.kind === "t3" ? linkById.get(entry.id) : undefined;
       const comment = entry.kind === "t1" ? commentById.get(entry.id) : undefined;
-      if (link) refreshed += await refreshLink(env, matcher, link, entry.workspaces, now);
-      if (comment) refreshed += await refreshComment(env, matcher, comment, entry.workspaces, now);
-      store.refreshed(entry, now);
+      if (link) writes.link(link, entry.workspaces);
+      if (comment) writes.comment(comment, entry.workspaces);
     }
+    refreshed += await writes.flush(env);
+    for (const entry of due) store.refreshed(entry, now);
   }
   return { requests, refreshed };
-}
-
-/**
- * One re-read comment: stored again (score, body, matches) for each of its workspaces that still decides to
- * keep it; where it no longer does (removed: its body is "[removed]"), only its score and body change and its
- * links stay (re-matching after a term change is what drops them).
- */
-async function refreshComment(
-  env: Env,
-  matcher: IngestMatcher,
-  comment: ForumComment,
-  workspaces: number[],
-  now: number,
-): Promise<number> {
-  const item = { subreddit: comment.subreddit, author: authorOf(comment), title: "", body: comment.body };
-  const found = new Map(matcher.match(item).map((m) => [m.workspaceId, m]));
-  let updated = 0;
-  for (const workspaceId of workspaces) {
-    const m = found.get(workspaceId);
-    const w = workspaceDb(env, workspaceId);
-    if (m) updated += (await storeMatchedComments(env, w, m.rules, [{ comment, match: m.match }], now)).updated;
-    else {
-      const values = { body: comment.body, score: comment.score };
-      updated += await refreshForumFields(w, "comments", [{ forumId: comment.id, values }]);
-    }
-  }
-  return updated;
-}
-
-/** One re-read post: matches and score recomputed where it still matches; elsewhere only its numbers and text. */
-async function refreshLink(
-  env: Env,
-  matcher: IngestMatcher,
-  link: ForumLink,
-  workspaces: number[],
-  now: number,
-): Promise<number> {
-  const found = new Map(matcher.match(linkItem(link)).map((m) => [m.workspaceId, m]));
-  let updated = 0;
-  for (const workspaceId of workspaces) {
-    const w = workspaceDb(env, workspaceId);
-    const m = found.get(workspaceId);
-    if (m) updated += (await upsertForumPosts(w, [rowOf(link, m, now)])).updated;
-    else {
-      const f = linkFields(link);
-      const values = { title: f.title, selftext: f.selftext, score: f.score, num_comments: f.numComments };
-      updated += await refreshForumFields(w, "posts", [{ forumId: link.id, values }]);
-    }
-  }
-  return updated;
 }
 
 /** One round: posts, comments, then refreshes, each within its share of the quota. */
