@@ -93,16 +93,19 @@ export class ForumIngester extends DurableObject<Env> implements IngestStore {
     }
   }
 
-  /** One round now (the alarm's, or a test's with its own client and clock); null while another runs. */
+  /**
+   * One round now (the alarm's, or a test's with its own client and clock: a fixed time, or a clock that moves
+   * on while the round works); null while another runs.
+   */
   async round(
     config: ForumApiConfig | null = forumApiConfig(this.env),
-    now?: number,
+    now?: number | (() => number),
     intervalS = intervalOf(this.env) || DEFAULT_INGEST_INTERVAL_S,
   ): Promise<RoundCounts | null> {
     if (!config || this.running) return null;
     this.running = true;
     try {
-      const clock = now === undefined ? Date.now : () => now;
+      const clock = now === undefined ? Date.now : typeof now === "number" ? () => now : now;
       return await ingestRound(this.env, this, {
         config,
         now: clock,

@@ -14,7 +14,7 @@ import type { ItemKind } from "./forum-ids";
 import { IngestMatcher, type WorkspaceMatch } from "./ingest-matcher";
 import type { RefreshEntry } from "./ingester";
 import { announceNewPosts, authorOf, linkFields, MAX_AGE_MS, postRow } from "./pass";
-import { budgetLeft, noteRequest, type WalkState, walkRound } from "./walk";
+import { type WalkState, walkRound } from "./walk";
 
 /** Stored items are re-read at about these ages, then no more (the last one at 72 hours). */
 export const REFRESH_AGES_MS = [3_600_000, 6 * 3_600_000, 24 * 3_600_000, 72 * 3_600_000] as const;
@@ -287,15 +287,12 @@ export async function ingestRound(env: Env, store: IngestStore, options: RoundOp
   });
   const matcher = await options.matchers.current(env);
   const pending: RefreshEntry[] = [];
-  // Each request of a walk is noted at the moment it is made, for the walk's budget per 60 seconds.
-  const forum = (kind: ItemKind, state: WalkState) => ({
+  const forum = (kind: ItemKind) => ({
     newest: async () => {
-      noteRequest(state, options.now());
       const page = await api.newest(kind);
       return kind === "t3" ? page.links.map((l) => l.name) : page.comments.map((c) => c.name);
     },
     info: async (names: string[]) => {
-      noteRequest(state, options.now());
       const { links, comments } = await api.infoItems(names);
       const now = options.now();
       if (kind === "t3") {
@@ -318,11 +315,8 @@ export async function ingestRound(env: Env, store: IngestStore, options: RoundOp
   ] as const) {
     if (perMinute <= 0) continue;
     const state = store.walk(kind);
-    // The newest id and at least one batch, or nothing this round.
-    const budget = budgetLeft(state, perMinute, options.now());
-    if (budget < 2) continue;
     try {
-      await walkRound(state, kind, forum(kind, state), budget, options.now());
+      await walkRound(state, kind, forum(kind), { perMinute, now: options.now });
     } catch (err) {
       log("warn", "ingest walk stopped", { kind, error: messageOf(err) });
     } finally {

@@ -81,15 +81,29 @@ export function noteRequest(state: WalkState, at: number): void {
   else state.spent = [at];
 }
 
-/** One round: read the newest id, jump when too far behind, then ask retries due and new ids, `budget` requests in all. */
+/** A walk's share of the quota: `perMinute` requests in any 60 seconds, counted on `now` as each is made. */
+export interface WalkBudget {
+  perMinute: number;
+  now: () => number;
+}
+
+/**
+ * One round: read the newest id, jump when too far behind, then ask retries due and new ids while the budget
+ * allows, each request checked and noted as it is made (so the requests of two rounds back leave the last 60
+ * seconds as this round makes its own). A round with fewer than 2 requests left (the head and one batch) asks
+ * nothing.
+ */
 export async function walkRound(
   state: WalkState,
   kind: ItemKind,
   forum: WalkForum,
-  budget: number,
-  now: number,
+  budget: WalkBudget,
   onAnswered: (fullnames: string[]) => Promise<void> = async () => {},
 ): Promise<{ requests: number }> {
+  const now = budget.now();
+  const left = () => budgetLeft(state, budget.perMinute, budget.now());
+  if (left() < 2) return { requests: 0 };
+  noteRequest(state, budget.now());
   let requests = 1;
   const head = newestId(await forum.newest(kind));
   if (head !== null) {
@@ -99,11 +113,12 @@ export async function walkRound(
   }
   state.samples = state.samples.filter(([at]) => at > now - HISTORY_MS);
   state.skips = state.skips.filter(([at]) => at > now - HISTORY_MS);
-  if (head !== null && state.walkedTo !== null) jumpIfBehind(state, head, budget, now);
-  while (requests < budget) {
+  if (head !== null && state.walkedTo !== null) jumpIfBehind(state, head, left() + 1, now);
+  while (left() > 0) {
     const batch = nextBatch(state, head, now);
     if (batch.length === 0) break;
     const names = batch.map((n) => fullName(kind, n));
+    noteRequest(state, budget.now());
     const answered = await forum.info(names);
     requests++;
     settle(state, kind, batch, new Set(answered), now);

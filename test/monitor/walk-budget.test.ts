@@ -1,0 +1,58 @@
+// The post walk's budget on a clock that moves while a round works (src/monitor/walk.ts, docs/monitoring.md,
+// "The ingester"): rounds 30 s apart whose requests take time. The budget is 20 requests in any 60 seconds,
+// checked as each request is made, so the requests of the round two back leave the window as this round makes
+// its own: the walk keeps up with the forum's peak (1,450 posts a minute) and no 60 s ever holds more than 20.
+// The walk reads the local forum (test/fixtures/forum/) through the service's own client; only the clock is
+// the test's, moved 1.5 s by every request.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ForumApi } from "../../src/forum/app-client";
+import { emptyWalk, walkRound } from "../../src/monitor/walk";
+import { localForum } from "../helpers/forum";
+import { newClient } from "../helpers/monitor";
+
+const REQUEST_S = 1.5;
+const ROUND_S = 30;
+
+describe("the walk's budget on a moving clock", () => {
+  it("keeps up with the forum's peak over 12 rounds, never more than 20 requests in any 60 s", async () => {
+    const config = newClient("walk-budget");
+    await localForum.resetClient(config.clientId, {
+      secret: config.clientSecret,
+      clock: { factor: 1e-9 },
+      posts: { per_minute: 1450, late_share: 0, never_share: 0, topic_share: 0 },
+      comments: { per_minute: 0 },
+    });
+    let now = (await localForum.clientStats(config.clientId)).clock.now_ms;
+    const tick = async (s: number) => {
+      await localForum.clock(config.clientId, { advance_s: s });
+      now += s * 1000;
+    };
+    const api = new ForumApi(env, config, { deadline: Number.MAX_SAFE_INTEGER, now: () => now });
+    const made: number[] = [];
+    // Each request is made at the test's time, then takes REQUEST_S of it.
+    const timed = async <T>(call: () => Promise<T>) => {
+      made.push(now);
+      const answer = await call();
+      await tick(REQUEST_S);
+      return answer;
+    };
+    const forum = {
+      newest: () => timed(async () => (await api.newest("t3")).links.map((l) => l.name)),
+      info: (names: string[]) => timed(async () => (await api.infoItems(names)).links.map((l) => l.name)),
+    };
+    const state = emptyWalk();
+    const behind: number[] = [];
+    for (let round = 0; round < 12; round++) {
+      const started = now;
+      await walkRound(state, "t3", forum, { perMinute: 20, now: () => now });
+      const newest = (await localForum.clientStats(config.clientId)).newest.t3!;
+      behind.push(Number.parseInt(newest, 36) - state.walkedTo!);
+      await tick(ROUND_S - (now - started) / 1000);
+    }
+    // After the first rounds, every round ends within what the forum made while it asked (1,450 a minute,
+    // 1.5 s a request): no round is starved by the requests of the round two back.
+    for (const ids of behind.slice(2)) expect(ids).toBeLessThan(400);
+    for (const at of made) expect(made.filter((t) => t >= at && t < at + 60_000).length).toBeLessThanOrEqual(20);
+  });
+});
