@@ -211,6 +211,24 @@ async function ingest(o) {
   return { posts, decoys, start, end: clock.now(), polls };
 }
 
+/**
+ * The rounds the bench Worker logged in `text` (one JSON line each: its counts and real milliseconds). A line
+ * split across two chunks is lost; the figures are a sample, which says how many rounds it holds.
+ */
+function roundsLogged(text) {
+  const found = [];
+  for (const line of text.split("\n")) {
+    const at = line.indexOf('{"level":"info","msg":"bench ingest round"');
+    if (at < 0) continue;
+    try {
+      found.push(JSON.parse(line.slice(at)));
+    } catch {
+      // A partial line: left out of the sample.
+    }
+  }
+  return found;
+}
+
 /** Requests a forum minute, per caller, over [from, to): the max and the mean of the whole minutes. */
 function perMinute(requests, from, to) {
   const minutes = Math.max(1, Math.floor((to - from) / MINUTE));
@@ -286,6 +304,8 @@ export async function measureSize(W, o) {
       capture: true,
     });
     const base = `http://127.0.0.1:${o.port}`;
+    const rounds = [];
+    server.stdout.on("data", (text) => rounds.push(...roundsLogged(text)));
     await waitUntilReady(server, `${base}/`, 180_000);
 
     const common = { base, keys, sample, terms, world: forum.world, client, requests, W };
@@ -298,7 +318,9 @@ export async function measureSize(W, o) {
     out.warmSeconds = await warmUp(base, keys.get(sample[0]), 3, 20 * MINUTE);
     o.say(`  ingester: three rounds done ${out.warmSeconds.toFixed(0)} s (real) after it started`);
     const before = await tableRows(persistTo);
+    const firstRound = rounds.length;
     const run = await ingest({ ...o, ...common, plantMs: o.plantMinutes * MINUTE });
+    out.rounds = rounds.slice(firstRound);
     for (const p of run.posts) planted.add(p.id);
     out.requests = perMinute(requests, run.start, run.end);
     out.minutes = (run.end - run.start) / MINUTE;

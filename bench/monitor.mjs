@@ -51,6 +51,13 @@ function rows(results) {
     r("terms compiled (distinct)", (x) => `${num(x.matcher.terms)} (${num(x.matcher.distinct)})`),
     r("seed, ingester's first 3 rounds (real s)", (x) => `${num(x.seedSeconds, 1)}, ${num(x.warmSeconds)}`),
     r("forum minutes measured", (x) => num(x.minutes, 1)),
+    r("ingester rounds logged, real s p50 / p95 / max", (x) => {
+      const ms = x.rounds.map((c) => c.real_ms / 1000);
+      return `${x.rounds.length}: ${num(pct(ms, 50), 1)} / ${num(pct(ms, 95), 1)} / ${num(Math.max(...ms), 1)}`;
+    }),
+    r("  posts, comments read a round p50", (x) =>
+      [x.rounds.map((c) => c.posts), x.rounds.map((c) => c.comments)].map((v) => num(pct(v, 50))).join(", "),
+    ),
     ["forum requests a forum minute, max / mean:", ...results.map(() => "")],
     r("  posts walk (target <= 20)", req("posts")),
     r("  of which head reads (= rounds)", req("head")),
