@@ -25,6 +25,8 @@ export interface WalkState {
   skips: [number, number, number][];
   /** When each of the walk's requests of the last minute was made (the caller notes them): its budget is per any 60 seconds. */
   spent?: number[];
+  /** When the last round began: a round's share of the budget is the time since, at `perMinute`. */
+  roundAt?: number;
   asked: number;
   returned: number;
   givenUp: number;
@@ -88,10 +90,20 @@ export interface WalkBudget {
 }
 
 /**
+ * What a round may spend at most: the budget of the time since the last round began (a minute's at most, and
+ * a whole minute's for the first), so rounds 30 s apart take half each and a round that comes late takes what
+ * the missed one would have. Without it one round could take the whole minute and leave the next ones nothing,
+ * and the walk would go in bursts a minute or more apart.
+ */
+function roundShare(state: WalkState, perMinute: number, now: number): number {
+  const since = state.roundAt === undefined ? 60_000 : Math.min(60_000, Math.max(0, now - state.roundAt));
+  return Math.round((perMinute * since) / 60_000);
+}
+
+/**
  * One round: read the newest id, jump when too far behind, then ask retries due and new ids while the budget
  * allows, each request checked and noted as it is made (so the requests of two rounds back leave the last 60
- * seconds as this round makes its own). A round with fewer than 2 requests left (the head and one batch) asks
- * nothing.
+ * seconds as this round makes its own). A round that finds none left asks nothing.
  */
 export async function walkRound(
   state: WalkState,
@@ -101,10 +113,15 @@ export async function walkRound(
   onAnswered: (fullnames: string[]) => Promise<void> = async () => {},
 ): Promise<{ requests: number }> {
   const now = budget.now();
-  const left = () => budgetLeft(state, budget.perMinute, budget.now());
-  if (left() < 2) return { requests: 0 };
+  const share = roundShare(state, budget.perMinute, now);
+  let requests = 0;
+  const left = () => Math.min(share - requests, budgetLeft(state, budget.perMinute, budget.now()));
+  // A round that finds the window full forfeits its share (the one before took more than its own). One
+  // request free is enough to begin: the round two back's requests leave the window as this one makes its own.
+  state.roundAt = now;
+  if (left() < 1) return { requests: 0 };
   noteRequest(state, budget.now());
-  let requests = 1;
+  requests++;
   const head = newestId(await forum.newest(kind));
   if (head !== null) {
     state.samples.push([now, head]);
