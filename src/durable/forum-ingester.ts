@@ -57,6 +57,17 @@ function nextStage(createdMs: number, from: number, now: number): number | null 
   return null;
 }
 
+/** The time a round reads, and how it waits on it (a clock that stands still cannot). */
+export interface RoundClock {
+  now: () => number;
+  wait?: (ms: number) => Promise<void>;
+}
+
+const REAL_CLOCK: RoundClock = {
+  now: () => Date.now(),
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
 /**
  * One per forum API client id (idFromName(client id)), as the quota: walks the forum's post and comment ids
  * for every workspace, driven by its alarm every MONITOR_INGEST_INTERVAL_S seconds (docs/monitoring.md,
@@ -94,21 +105,22 @@ export class ForumIngester extends DurableObject<Env> implements IngestStore {
   }
 
   /**
-   * One round now (the alarm's, or a test's with its own client and clock: a fixed time, or a clock that moves
-   * on while the round works); null while another runs.
+   * One round now (the alarm's on the real clock, or a test's with its own client and clock: a fixed time, or a
+   * clock that moves on while the round works and can wait on it); null while another runs.
    */
   async round(
     config: ForumApiConfig | null = forumApiConfig(this.env),
-    now?: number | (() => number),
+    now?: number | RoundClock,
     intervalS = intervalOf(this.env) || DEFAULT_INGEST_INTERVAL_S,
   ): Promise<RoundCounts | null> {
     if (!config || this.running) return null;
     this.running = true;
     try {
-      const clock = now === undefined ? Date.now : typeof now === "number" ? () => now : now;
+      const clock: RoundClock = now === undefined ? REAL_CLOCK : typeof now === "number" ? { now: () => now } : now;
       return await ingestRound(this.env, this, {
         config,
-        now: clock,
+        now: clock.now,
+        wait: clock.wait,
         intervalS,
         commentBudget: commentBudgetOf(this.env),
         matchers: this.matchers,

@@ -40,6 +40,8 @@ export interface IngestStore {
 export interface RoundOptions {
   config: ForumApiConfig;
   now: () => number;
+  /** Waits on `now`'s clock (the walks wait for their budget's window); none when the clock stands still. */
+  wait?: (ms: number) => Promise<void>;
   /** Seconds between rounds (the API client's deadline); the walks' budgets are per any 60 seconds. */
   intervalS: number;
   commentBudget: number;
@@ -316,7 +318,7 @@ export async function ingestRound(env: Env, store: IngestStore, options: RoundOp
     if (perMinute <= 0) continue;
     const state = store.walk(kind);
     try {
-      await walkRound(state, kind, forum(kind), { perMinute, now: options.now });
+      await walkRound(state, kind, forum(kind), { perMinute, now: options.now, wait: options.wait });
     } catch (err) {
       log("warn", "ingest walk stopped", { kind, error: messageOf(err) });
     } finally {

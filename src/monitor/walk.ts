@@ -87,7 +87,16 @@ export function noteRequest(state: WalkState, at: number): void {
 export interface WalkBudget {
   perMinute: number;
   now: () => number;
+  /**
+   * Waits `ms` on `now`'s clock. Given, a round that finds the last 60 s full waits (10 s in all at most) for
+   * their oldest request to leave them, rather than end: the round two back may have paced its requests
+   * slower than this one does. Without it (a clock that stands still), such a round stops.
+   */
+  wait?: (ms: number) => Promise<void>;
 }
+
+/** A round waits this long in all at most for the window to free a request. */
+const MAX_WAIT_MS = 10_000;
 
 /**
  * What a round may spend at most: the budget of the time since the last round began (a minute's at most, and
@@ -115,11 +124,21 @@ export async function walkRound(
   const now = budget.now();
   const share = roundShare(state, budget.perMinute, now);
   let requests = 0;
-  const left = () => Math.min(share - requests, budgetLeft(state, budget.perMinute, budget.now()));
+  let waited = 0;
+  // Whether the round may make one more request: within its share, and the last 60 s not full (or soon not).
+  const room = async (): Promise<boolean> => {
+    if (requests >= share) return false;
+    if (budgetLeft(state, budget.perMinute, budget.now()) > 0) return true;
+    const ms = Math.min(...(state.spent ?? [])) + 60_001 - budget.now();
+    if (!budget.wait || waited + ms > MAX_WAIT_MS) return false;
+    waited += ms;
+    await budget.wait(ms);
+    return budgetLeft(state, budget.perMinute, budget.now()) > 0;
+  };
   // A round that finds the window full forfeits its share (the one before took more than its own). One
   // request free is enough to begin: the round two back's requests leave the window as this one makes its own.
   state.roundAt = now;
-  if (left() < 1) return { requests: 0 };
+  if (!(await room())) return { requests: 0 };
   noteRequest(state, budget.now());
   requests++;
   const head = newestId(await forum.newest(kind));
@@ -130,8 +149,8 @@ export async function walkRound(
   }
   state.samples = state.samples.filter(([at]) => at > now - HISTORY_MS);
   state.skips = state.skips.filter(([at]) => at > now - HISTORY_MS);
-  if (head !== null && state.walkedTo !== null) jumpIfBehind(state, head, left() + 1, now);
-  while (left() > 0) {
+  if (head !== null && state.walkedTo !== null) jumpIfBehind(state, head, share, now);
+  while (await room()) {
     const batch = nextBatch(state, head, now);
     if (batch.length === 0) break;
     const names = batch.map((n) => fullName(kind, n));

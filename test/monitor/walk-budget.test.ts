@@ -2,8 +2,9 @@
 // "The ingester"): rounds 30 s apart whose requests take time. The budget is 20 requests in any 60 seconds,
 // checked as each request is made, so the requests of the round two back leave the window as this round makes
 // its own: the walk keeps up with the forum's peak (1,450 posts a minute) and no 60 s ever holds more than 20.
-// The walk reads the local forum (test/fixtures/forum/) through the service's own client; only the clock is
-// the test's, moved 0.5 s by every request.
+// A round that finds the window full waits on the clock for the oldest request to leave it (the round two back
+// may have paced its requests slower). The walk reads the local forum (test/fixtures/forum/) through the
+// service's own client; only the clock is the test's, moved by every request and by the walk's waits.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ForumApi } from "../../src/forum/app-client";
@@ -11,7 +12,6 @@ import { emptyWalk, walkRound } from "../../src/monitor/walk";
 import { localForum } from "../helpers/forum";
 import { newClient } from "../helpers/monitor";
 
-const REQUEST_S = 0.5;
 const ROUND_S = 30;
 
 describe("the walk's budget on a moving clock", () => {
@@ -30,11 +30,13 @@ describe("the walk's budget on a moving clock", () => {
     };
     const api = new ForumApi(env, config, { deadline: Number.MAX_SAFE_INTEGER, now: () => now });
     const made: number[] = [];
-    // Each request is made at the test's time, then takes REQUEST_S of it.
+    // Each request is made at the test's time, then takes `requestS` of it: 1 s in every third round, 0.2 s in
+    // the others, so a quick round follows a slow one two back.
+    let requestS = 1;
     const timed = async <T>(call: () => Promise<T>) => {
       made.push(now);
       const answer = await call();
-      await tick(REQUEST_S);
+      await tick(requestS);
       return answer;
     };
     const forum = {
@@ -46,9 +48,11 @@ describe("the walk's budget on a moving clock", () => {
     const asked: number[] = [];
     // The third round comes 90 s after the second (the one between did not come), the rest 30 s apart.
     const gaps = [ROUND_S, 3 * ROUND_S, ...Array<number>(14).fill(ROUND_S)];
-    for (const gap of gaps) {
+    const wait = (ms: number) => tick(ms / 1000);
+    for (const [round, gap] of gaps.entries()) {
       const started = now;
-      asked.push((await walkRound(state, "t3", forum, { perMinute: 20, now: () => now })).requests);
+      requestS = round % 3 === 0 ? 1 : 0.2;
+      asked.push((await walkRound(state, "t3", forum, { perMinute: 20, now: () => now, wait })).requests);
       const newest = (await localForum.clientStats(config.clientId)).newest.t3!;
       behind.push(Number.parseInt(newest, 36) - state.walkedTo!);
       await tick(gap - (now - started) / 1000);
@@ -56,7 +60,8 @@ describe("the walk's budget on a moving clock", () => {
     // The late round takes the whole minute's budget and the next finds the window full; from then on every
     // round takes about its half (9 or 10 of 10), none is starved by the requests of the round two back and
     // none takes the next one's share (without the share, 20, 0, 0, 20, ...: a burst every 90 s, 13 a minute),
-    // and the walk catches up to what the forum made while it asked (1,450 a minute, 0.5 s a request).
+    // and the walk catches up to what the forum made while it asked (1,450 a minute). Without the wait, the
+    // quick round after a slow one two back asks 1 request: 10, 10, 1, ... and the walk falls behind.
     expect(asked[2]).toBe(20);
     expect(asked.slice(3).filter((n) => n === 0)).toHaveLength(1);
     for (const n of asked.slice(4)) expect(n).toBeGreaterThanOrEqual(8);
