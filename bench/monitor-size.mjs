@@ -165,6 +165,7 @@ async function ingest(o) {
   const start = clock.now();
   const end = start + o.plantMs + o.tailMinutes * MINUTE;
   let polls = 0;
+  const pollMs = [];
   const poll = async () => {
     while (clock.now() < end) {
       const now = clock.now();
@@ -172,7 +173,9 @@ async function ingest(o) {
       for (const p of posts)
         if (p.track && p.listedAt === undefined && p.visibleAt <= now) due.set(p.w, [...(due.get(p.w) ?? []), p]);
       await pool([...due.keys()], 4, async (w) => {
+        const sent = performance.now();
         const page = await callApi(base, keys.get(w), "GET", "/api/v1/posts?limit=100&sort_by=date");
+        pollMs.push(performance.now() - sent);
         const at = clock.now();
         polls++;
         const ids = new Set(page.data.map((p) => p.forum_id));
@@ -208,7 +211,7 @@ async function ingest(o) {
     if (!done) await sleep(100);
   }
   await polling;
-  return { posts, decoys, start, end: clock.now(), polls };
+  return { posts, decoys, start, end: clock.now(), polls, pollMs };
 }
 
 /**
@@ -325,6 +328,7 @@ export async function measureSize(W, o) {
     out.requests = perMinute(requests, run.start, run.end);
     out.minutes = (run.end - run.start) / MINUTE;
     out.polls = run.polls;
+    out.pollMs = run.pollMs;
     await stopDevServer(server);
     server = undefined;
 
@@ -348,6 +352,10 @@ export async function measureSize(W, o) {
       tracked: run.posts.filter((p) => p.track).length,
       onTime: listed.filter((p) => !p.late).map((p) => (p.listedAt - p.visibleAt) / 1000),
       late: listed.filter((p) => p.late).map((p) => (p.listedAt - p.visibleAt) / 1000),
+      // The polled pairs alone (each tracked post and the workspace it was planted for), to row written.
+      trackedWritten: run.posts
+        .filter((p) => p.track && !p.late && stored.has(`${p.w}:${p.id}`))
+        .map((p) => (forumAt(stored.get(`${p.w}:${p.id}`)) - p.visibleAt) / 1000),
       written: expected
         .filter((e) => stored.has(`${e.w}:${e.id}`))
         .map((e) => (forumAt(stored.get(`${e.w}:${e.id}`)) - e.visibleAt) / 1000),

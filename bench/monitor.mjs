@@ -74,6 +74,10 @@ function rows(results) {
     r("  visible at once (target p95 <= 90)", (x) => s(x.listed.onTime)),
     r("  visible late", (x) => s(x.listed.late)),
     r("  all planted, to row written (D1 time)", (x) => s(x.listed.written)),
+    r("  the polled ones visible at once, to row written", (x) => s(x.listed.trackedWritten)),
+    r("  GET /posts polls, real ms p50 / p95 (count)", (x) =>
+      x.pollMs.length ? `${num(pct(x.pollMs, 50))} / ${num(pct(x.pollMs, 95))} (${num(x.pollMs.length)})` : "-",
+    ),
     r("matcher in workerd: compile (s)", (x) => num(x.matcher.compile_ms / 1000, 1)),
     r("  per post p50 / p95 / max (us)", (x) => {
       const ms = x.matcher.posts.map((p) => p.ms * 1000);
