@@ -280,22 +280,33 @@ async function refresh(
 export async function ingestRound(env: Env, store: IngestStore, options: RoundOptions): Promise<RoundCounts> {
   const counts: RoundCounts = { requests: 0, posts: 0, comments: 0, stored: 0, refreshed: 0 };
   const started = options.now();
+  // The walk whose request the API client is sending now hears of it (its budget counts it as sent).
+  let onSend: (() => void) | null = null;
+  const sending = async <T>(sent: () => void, call: () => Promise<T>): Promise<T> => {
+    onSend = sent;
+    try {
+      return await call();
+    } finally {
+      onSend = null;
+    }
+  };
   const api = new ForumApi(env, options.config, {
     deadline: started + Math.max(10_000, options.intervalS * 900),
     now: options.now,
     onRequest: () => {
       counts.requests++;
+      onSend?.();
     },
   });
   const matcher = await options.matchers.current(env);
   const pending: RefreshEntry[] = [];
   const forum = (kind: ItemKind) => ({
-    newest: async () => {
-      const page = await api.newest(kind);
+    newest: async (_kind: ItemKind, sent: () => void) => {
+      const page = await sending(sent, () => api.newest(kind));
       return kind === "t3" ? page.links.map((l) => l.name) : page.comments.map((c) => c.name);
     },
-    info: async (names: string[]) => {
-      const { links, comments } = await api.infoItems(names);
+    info: async (names: string[], sent: () => void) => {
+      const { links, comments } = await sending(sent, () => api.infoItems(names));
       const now = options.now();
       if (kind === "t3") {
         counts.posts += links.length;

@@ -45,10 +45,14 @@ export const emptyWalk = (): WalkState => ({
   skipped: 0,
 });
 
-/** What a round needs from the forum: the newest ids, and items by full name (the ones visible answer). */
+/**
+ * What a round needs from the forum: the newest ids, and items by full name (the ones visible answer). Each
+ * calls `sent` as its request leaves (after any wait for a quota permit or a token; again for a retry): the
+ * walk's budget counts requests when the forum sees them, not when the walk asked for them.
+ */
 export interface WalkForum {
-  newest(kind: ItemKind): Promise<string[]>;
-  info(fullnames: string[]): Promise<string[]>;
+  newest(kind: ItemKind, sent: () => void): Promise<string[]>;
+  info(fullnames: string[], sent: () => void): Promise<string[]>;
 }
 
 /**
@@ -139,9 +143,9 @@ export async function walkRound(
   // request free is enough to begin: the round two back's requests leave the window as this one makes its own.
   state.roundAt = now;
   if (!(await room())) return { requests: 0 };
-  noteRequest(state, budget.now());
+  const sent = () => noteRequest(state, budget.now());
   requests++;
-  const head = newestId(await forum.newest(kind));
+  const head = newestId(await forum.newest(kind, sent));
   if (head !== null) {
     state.samples.push([now, head]);
     // It starts at the newest ids: no history walk.
@@ -154,8 +158,7 @@ export async function walkRound(
     const batch = nextBatch(state, head, now);
     if (batch.length === 0) break;
     const names = batch.map((n) => fullName(kind, n));
-    noteRequest(state, budget.now());
-    const answered = await forum.info(names);
+    const answered = await forum.info(names, sent);
     requests++;
     settle(state, kind, batch, new Set(answered), now);
     await onAnswered(answered);
