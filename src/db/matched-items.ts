@@ -193,8 +193,12 @@ export async function upsertItemsOfWorkspaces<K extends MatchedKind, R extends M
       ),
     );
     const fresh = new Map<WorkspaceDb, string[]>();
-    for (const { w, row } of chunk)
-      if (!existing.has(pairKey(w.workspaceId, row.forumId))) fresh.set(w, [...(fresh.get(w) ?? []), row.forumId]);
+    for (const { w, row } of chunk) {
+      if (existing.has(pairKey(w.workspaceId, row.forumId))) continue;
+      const ids = fresh.get(w);
+      if (ids) ids.push(row.forumId);
+      else fresh.set(w, [row.forumId]);
+    }
     for (const [w, forumIds] of fresh) {
       await onCreated(w, forumIds);
       created += forumIds.length;

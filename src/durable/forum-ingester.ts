@@ -12,7 +12,7 @@ import {
   type RefreshEntry,
   type RoundCounts,
 } from "../monitor/ingest";
-import { emptyWalk, type WalkState, walkStatus } from "../monitor/walk";
+import { emptyWalk, type RoundClock, type WalkState, walkStatus } from "../monitor/walk";
 import { applyStorageMigrations, type StorageMigration } from "./storage-migrations";
 
 /** Seconds between rounds by default (MONITOR_INGEST_INTERVAL_S). */
@@ -55,12 +55,6 @@ const commentBudgetOf = (env: Env): number => {
 function nextStage(createdMs: number, from: number, now: number): number | null {
   for (let i = from; i < REFRESH_AGES_MS.length; i++) if (createdMs + REFRESH_AGES_MS[i]! > now) return i;
   return null;
-}
-
-/** The time a round reads, and how it waits on it (a clock that stands still cannot). */
-export interface RoundClock {
-  now: () => number;
-  wait?: (ms: number) => Promise<void>;
 }
 
 const REAL_CLOCK: RoundClock = {

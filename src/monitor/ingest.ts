@@ -14,7 +14,7 @@ import type { ItemKind } from "./forum-ids";
 import { IngestMatcher, type WorkspaceMatch } from "./ingest-matcher";
 import type { RefreshEntry } from "./ingester";
 import { announceNewPosts, authorOf, linkFields, MAX_AGE_MS, postRow } from "./pass";
-import { type WalkState, walkRound } from "./walk";
+import { type RoundClock, type WalkState, walkRound } from "./walk";
 
 /** Stored items are re-read at about these ages, then no more (the last one at 72 hours). */
 export const REFRESH_AGES_MS = [3_600_000, 6 * 3_600_000, 24 * 3_600_000, 72 * 3_600_000] as const;
@@ -37,11 +37,8 @@ export interface IngestStore {
   refreshed(entry: RefreshEntry, now: number): void;
 }
 
-export interface RoundOptions {
+export interface RoundOptions extends RoundClock {
   config: ForumApiConfig;
-  now: () => number;
-  /** Waits on `now`'s clock (the walks wait for their budget's window); none when the clock stands still. */
-  wait?: (ms: number) => Promise<void>;
   /** Seconds between rounds (the API client's deadline); the walks' budgets are per any 60 seconds. */
   intervalS: number;
   commentBudget: number;
@@ -86,8 +83,11 @@ const rowOf = (link: ForumLink, m: WorkspaceMatch, now: number) =>
 
 /** Each workspace's list in `byWorkspace`, made for the first item it gets. */
 function listOf<T>(byWorkspace: Map<number, T[]>, workspaceId: number): T[] {
-  const list = byWorkspace.get(workspaceId) ?? [];
-  if (list.length === 0) byWorkspace.set(workspaceId, list);
+  let list = byWorkspace.get(workspaceId);
+  if (!list) {
+    list = [];
+    byWorkspace.set(workspaceId, list);
+  }
   return list;
 }
 

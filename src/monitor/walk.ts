@@ -87,9 +87,8 @@ export function noteRequest(state: WalkState, at: number): void {
   else state.spent = [at];
 }
 
-/** A walk's share of the quota: `perMinute` requests in any 60 seconds, counted on `now` as each is made. */
-export interface WalkBudget {
-  perMinute: number;
+/** The time a round reads, and how it waits on it (a clock that stands still has no wait). */
+export interface RoundClock {
   now: () => number;
   /**
    * Waits `ms` on `now`'s clock. Given, a round that finds the last 60 s full waits (10 s in all at most) for
@@ -97,6 +96,11 @@ export interface WalkBudget {
    * slower than this one does. Without it (a clock that stands still), such a round stops.
    */
   wait?: (ms: number) => Promise<void>;
+}
+
+/** A walk's share of the quota: `perMinute` requests in any 60 seconds, counted on its clock as each leaves. */
+export interface WalkBudget extends RoundClock {
+  perMinute: number;
 }
 
 /** A round waits this long in all at most for the window to free a request. */
